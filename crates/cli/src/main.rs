@@ -1,0 +1,3 @@
+fn main() {
+    eprintln!("uidrive {}", env!("CARGO_PKG_VERSION"));
+}

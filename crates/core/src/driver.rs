@@ -1,0 +1,131 @@
+//! The `Driver` trait: one method per protocol method, plus `hello`.
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::protocol::wire::decode_params;
+use crate::protocol::{
+    ActParams, Capture, CaptureParams, EvalParams, Hello, HelloParams, IdleParams, InputParams,
+    MenuParams, Method, NoParams, Tree, TreeParams, WindowList,
+};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// Something that can drive an app's windows: a platform's accessibility API,
+/// or a socket to an app that speaks the protocol.
+///
+/// Every method blocks until the answer is in and never hangs past its
+/// timeout. Params are the protocol's; a `window` of `None` means the focused
+/// window, else the first.
+pub trait Driver: Send + Sync {
+    /// Who the server is and what it supports.
+    fn hello(&self) -> Result<Hello>;
+    /// The open windows.
+    fn windows(&self) -> Result<WindowList>;
+    /// A window's elements, a parent before its children.
+    fn tree(&self, params: &TreeParams) -> Result<Tree>;
+    /// An action on one element, as assistive technology performs it.
+    fn act(&self, params: &ActParams) -> Result<()>;
+    /// Real pointer, wheel, key and text input to the window's content.
+    fn input(&self, params: &InputParams) -> Result<()>;
+    /// Chooses a menu-bar item by the labels along its path.
+    fn menu(&self, params: &MenuParams) -> Result<()>;
+    /// The window as a PNG.
+    fn capture(&self, params: &CaptureParams) -> Result<Capture>;
+    /// Evaluates a script in a window showing a web page.
+    fn eval(&self, params: &EvalParams) -> Result<Value>;
+    /// Answers once the window has settled, or fails with `timeout`.
+    fn idle(&self, params: &IdleParams) -> Result<()>;
+
+    /// Any method by name with JSON params, answering JSON: the generic door
+    /// for front ends. A socket driver passes methods it does not know through.
+    fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
+        call_json(self, method, params)
+    }
+}
+
+/// Runs `method` on `driver` with JSON params, as a server would: params are
+/// decoded and checked first, with an `invalid_request` that names the field.
+pub fn call_json<D: Driver + ?Sized>(
+    driver: &D,
+    method: &str,
+    params: Option<Value>,
+) -> Result<Value> {
+    let Some(known) = Method::parse(method) else {
+        return Err(Error::new(
+            ErrorCode::UnknownMethod,
+            format!("no method `{method}`"),
+        ));
+    };
+    let name = known.as_str();
+    match known {
+        Method::Hello => {
+            let _: HelloParams = decode_params(name, params)?;
+            to_json(driver.hello()?)
+        }
+        Method::Windows => {
+            let _: NoParams = decode_params(name, params)?;
+            to_json(driver.windows()?)
+        }
+        Method::Tree => to_json(driver.tree(&decode_params(name, params)?)?),
+        Method::Act => {
+            let p: ActParams = decode_params(name, params)?;
+            p.validate()?;
+            driver.act(&p).map(|()| json!({}))
+        }
+        Method::Input => {
+            let p: InputParams = decode_params(name, params)?;
+            p.validate()?;
+            driver.input(&p).map(|()| json!({}))
+        }
+        Method::Menu => {
+            let p: MenuParams = decode_params(name, params)?;
+            p.validate()?;
+            driver.menu(&p).map(|()| json!({}))
+        }
+        Method::Capture => to_json(driver.capture(&decode_params::<CaptureParams>(name, params)?)?),
+        Method::Eval => {
+            let p: EvalParams = decode_params(name, params)?;
+            driver.eval(&p).map(|value| json!({ "value": value }))
+        }
+        Method::Idle => driver
+            .idle(&decode_params(name, params)?)
+            .map(|()| json!({})),
+    }
+}
+
+fn to_json<T: Serialize>(result: T) -> Result<Value> {
+    serde_json::to_value(result)
+        .map_err(|e| Error::failed(format!("could not write the answer as JSON: {e}")))
+}
+
+impl<D: Driver + ?Sized> Driver for std::sync::Arc<D> {
+    fn hello(&self) -> Result<Hello> {
+        (**self).hello()
+    }
+    fn windows(&self) -> Result<WindowList> {
+        (**self).windows()
+    }
+    fn tree(&self, params: &TreeParams) -> Result<Tree> {
+        (**self).tree(params)
+    }
+    fn act(&self, params: &ActParams) -> Result<()> {
+        (**self).act(params)
+    }
+    fn input(&self, params: &InputParams) -> Result<()> {
+        (**self).input(params)
+    }
+    fn menu(&self, params: &MenuParams) -> Result<()> {
+        (**self).menu(params)
+    }
+    fn capture(&self, params: &CaptureParams) -> Result<Capture> {
+        (**self).capture(params)
+    }
+    fn eval(&self, params: &EvalParams) -> Result<Value> {
+        (**self).eval(params)
+    }
+    fn idle(&self, params: &IdleParams) -> Result<()> {
+        (**self).idle(params)
+    }
+    fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
+        (**self).call(method, params)
+    }
+}

@@ -1,0 +1,218 @@
+//! One error type for the whole library: the protocol's codes plus the client's own.
+
+use std::fmt;
+
+/// What went wrong, as a stable string code that scripts can test.
+///
+/// The first eight are the protocol's; the rest are uidrive's own. A code a
+/// newer server sends that this build does not know is kept as [`ErrorCode::Other`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+    ParseError,
+    InvalidRequest,
+    UnknownMethod,
+    NoWindow,
+    NoElement,
+    Unsupported,
+    Timeout,
+    Failed,
+    /// The connection to the app could not be made, or it closed.
+    Disconnected,
+    /// The other side broke the protocol: a line that is not JSON, an answer to another request.
+    ProtocolError,
+    /// A locator matched more than one element where one was needed.
+    Ambiguous,
+    /// The element exists but cannot take the action (hidden, disabled, moving, read-only).
+    NotActionable,
+    /// A snapshot ref whose element is gone.
+    StaleRef,
+    /// The app uidrive launched exited.
+    AppExited,
+    /// An `expect` assertion did not hold before its timeout.
+    AssertionFailed,
+    /// A code this build does not know.
+    Other(String),
+}
+
+impl ErrorCode {
+    /// Every code this build knows, in a fixed order (the C ABI numbers them by this order).
+    pub const ALL: [ErrorCode; 15] = [
+        ErrorCode::ParseError,
+        ErrorCode::InvalidRequest,
+        ErrorCode::UnknownMethod,
+        ErrorCode::NoWindow,
+        ErrorCode::NoElement,
+        ErrorCode::Unsupported,
+        ErrorCode::Timeout,
+        ErrorCode::Failed,
+        ErrorCode::Disconnected,
+        ErrorCode::ProtocolError,
+        ErrorCode::Ambiguous,
+        ErrorCode::NotActionable,
+        ErrorCode::StaleRef,
+        ErrorCode::AppExited,
+        ErrorCode::AssertionFailed,
+    ];
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            ErrorCode::ParseError => "parse_error",
+            ErrorCode::InvalidRequest => "invalid_request",
+            ErrorCode::UnknownMethod => "unknown_method",
+            ErrorCode::NoWindow => "no_window",
+            ErrorCode::NoElement => "no_element",
+            ErrorCode::Unsupported => "unsupported",
+            ErrorCode::Timeout => "timeout",
+            ErrorCode::Failed => "failed",
+            ErrorCode::Disconnected => "disconnected",
+            ErrorCode::ProtocolError => "protocol_error",
+            ErrorCode::Ambiguous => "ambiguous",
+            ErrorCode::NotActionable => "not_actionable",
+            ErrorCode::StaleRef => "stale_ref",
+            ErrorCode::AppExited => "app_exited",
+            ErrorCode::AssertionFailed => "assertion_failed",
+            ErrorCode::Other(code) => code,
+        }
+    }
+
+    pub fn parse(code: &str) -> ErrorCode {
+        Self::ALL
+            .iter()
+            .find(|known| known.as_str() == code)
+            .cloned()
+            .unwrap_or_else(|| ErrorCode::Other(code.to_string()))
+    }
+
+    /// What a caller can usually do about an error of this code.
+    pub fn default_suggestion(&self) -> &'static str {
+        match self {
+            ErrorCode::ParseError => "send one JSON object per line, ending in a newline",
+            ErrorCode::InvalidRequest => "check the method's params against docs/protocol.md",
+            ErrorCode::UnknownMethod => "call `hello` to list the methods this server supports",
+            ErrorCode::NoWindow => {
+                "call `windows` to list the open windows and use one of their ids"
+            }
+            ErrorCode::NoElement => {
+                "read the window's `tree` again: the element may have gone or never existed"
+            }
+            ErrorCode::Unsupported => {
+                "use another action or method that the element offers (see its `actions`)"
+            }
+            ErrorCode::Timeout => "give a longer timeout, or check that the app is responsive",
+            ErrorCode::Failed => "check the app's own output for why it could not do it",
+            ErrorCode::Disconnected => {
+                "check that the app is running and that its socket path is right"
+            }
+            ErrorCode::ProtocolError => {
+                "check that the other side speaks the uidrive automation protocol"
+            }
+            ErrorCode::Ambiguous => {
+                "narrow the locator (a name, `exact`, `nth`, or a key) so it matches one element"
+            }
+            ErrorCode::NotActionable => {
+                "wait for the element to become visible, enabled and still, or use another element"
+            }
+            ErrorCode::StaleRef => "take a new snapshot and use the refs it prints",
+            ErrorCode::AppExited => "check the app's output for a crash; launch it again",
+            ErrorCode::AssertionFailed => "compare the expected and observed values in the message",
+            ErrorCode::Other(_) => "see the message; this code comes from a newer server",
+        }
+    }
+}
+
+impl fmt::Display for ErrorCode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An error with a code to test, a message to read and a suggestion to act on.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    pub code: ErrorCode,
+    pub message: String,
+    pub suggestion: String,
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// An error with the code's default suggestion.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
+        let suggestion = code.default_suggestion().to_string();
+        Error {
+            code,
+            message: message.into(),
+            suggestion,
+        }
+    }
+
+    pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Error {
+        self.suggestion = suggestion.into();
+        self
+    }
+
+    pub fn invalid_request(message: impl Into<String>) -> Error {
+        Error::new(ErrorCode::InvalidRequest, message)
+    }
+
+    pub fn unsupported(message: impl Into<String>) -> Error {
+        Error::new(ErrorCode::Unsupported, message)
+    }
+
+    pub fn no_window(message: impl Into<String>) -> Error {
+        Error::new(ErrorCode::NoWindow, message)
+    }
+
+    pub fn no_element(message: impl Into<String>) -> Error {
+        Error::new(ErrorCode::NoElement, message)
+    }
+
+    pub fn timeout(message: impl Into<String>) -> Error {
+        Error::new(ErrorCode::Timeout, message)
+    }
+
+    pub fn failed(message: impl Into<String>) -> Error {
+        Error::new(ErrorCode::Failed, message)
+    }
+
+    pub fn disconnected(message: impl Into<String>) -> Error {
+        Error::new(ErrorCode::Disconnected, message)
+    }
+
+    pub fn protocol(message: impl Into<String>) -> Error {
+        Error::new(ErrorCode::ProtocolError, message)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip_and_unknown_codes_are_kept() {
+        for code in ErrorCode::ALL {
+            assert_eq!(ErrorCode::parse(code.as_str()), code);
+        }
+        assert_eq!(
+            ErrorCode::parse("brand_new"),
+            ErrorCode::Other("brand_new".into())
+        );
+        assert_eq!(ErrorCode::parse("brand_new").as_str(), "brand_new");
+    }
+
+    #[test]
+    fn every_error_has_a_suggestion() {
+        let err = Error::no_window("no window 7");
+        assert_eq!(err.to_string(), "no_window: no window 7");
+        assert!(err.suggestion.contains("windows"));
+    }
+}

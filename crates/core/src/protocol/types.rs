@@ -1,0 +1,329 @@
+//! What the app answers: windows, elements and their fields.
+
+use super::names::{Action, AutoComplete, Current, HasPopup, Role, State, WindowKind};
+use super::number;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::{Map, Value};
+use std::fmt;
+use std::str::FromStr;
+
+/// A window's id, as `windows` lists it.
+pub type WindowId = u64;
+
+/// An element's id: 64 bits, written as a string of digits so that
+/// JavaScript's numbers don't round it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct ElementId(pub u64);
+
+impl fmt::Display for ElementId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+impl FromStr for ElementId {
+    type Err = String;
+
+    fn from_str(digits: &str) -> Result<ElementId, String> {
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(format!("element id `{digits}` is not a string of digits"));
+        }
+        digits
+            .parse()
+            .map(ElementId)
+            .map_err(|_| format!("element id `{digits}` does not fit in 64 bits"))
+    }
+}
+
+impl Serialize for ElementId {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for ElementId {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let digits = String::deserialize(deserializer)?;
+        digits.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// The app's own, lasting name for an element: a string, a boolean or an integer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ElementKey {
+    Bool(bool),
+    Int(i64),
+    Str(String),
+}
+
+impl fmt::Display for ElementKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ElementKey::Bool(b) => write!(f, "{b}"),
+            ElementKey::Int(i) => write!(f, "{i}"),
+            ElementKey::Str(s) => f.write_str(s),
+        }
+    }
+}
+
+impl From<&str> for ElementKey {
+    fn from(key: &str) -> ElementKey {
+        ElementKey::Str(key.to_string())
+    }
+}
+
+/// A rectangle in DIPs.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct Bounds {
+    #[serde(serialize_with = "number::write")]
+    pub x: f64,
+    #[serde(serialize_with = "number::write")]
+    pub y: f64,
+    #[serde(serialize_with = "number::write")]
+    pub width: f64,
+    #[serde(serialize_with = "number::write")]
+    pub height: f64,
+}
+
+impl Bounds {
+    pub fn new(x: f64, y: f64, width: f64, height: f64) -> Bounds {
+        Bounds {
+            x,
+            y,
+            width,
+            height,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.width <= 0.0 || self.height <= 0.0
+    }
+
+    pub fn center(&self) -> (f64, f64) {
+        (self.x + self.width / 2.0, self.y + self.height / 2.0)
+    }
+
+    pub fn intersects(&self, other: &Bounds) -> bool {
+        self.x < other.x + other.width
+            && other.x < self.x + self.width
+            && self.y < other.y + other.height
+            && other.y < self.y + self.height
+    }
+}
+
+/// A window, as `windows` lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Window {
+    pub id: WindowId,
+    pub title: String,
+    pub kind: WindowKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    pub bounds: Bounds,
+    pub content_bounds: Bounds,
+    pub focused: bool,
+    pub visible: bool,
+    /// Fields a newer server sends that this build does not know.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One element of a window, with the fields it has.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Node {
+    pub id: ElementId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<ElementId>,
+    pub role: Role,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<ElementKey>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placeholder: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<Bounds>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<State>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub actions: Vec<Action>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "number::write_opt"
+    )]
+    pub min: Option<f64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "number::write_opt"
+    )]
+    pub max: Option<f64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "number::write_opt"
+    )]
+    pub now: Option<f64>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "number::write_opt"
+    )]
+    pub step: Option<f64>,
+    /// The selected runes `[start, end)` of a text field; equal for a caret.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selection: Option<[u32; 2]>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pos_in_set: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_size: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub col_count: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_index: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub col_index: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub row_span: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub col_span: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub current: Option<Current>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_complete: Option<AutoComplete>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role_description: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub has_popup: Option<HasPopup>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub controls: Vec<ElementId>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub described_by: Vec<ElementId>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub error_message: Vec<ElementId>,
+    /// Keys that press or focus the element, separated by spaces (`Ctrl+K`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_shortcuts: Option<String>,
+    /// Marks a web view shown inside native UI; its page's elements are not in the tree.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub web_view: bool,
+    /// Fields a newer server sends that this build does not know.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Default for Role {
+    fn default() -> Role {
+        Role::Group
+    }
+}
+
+impl Node {
+    pub fn has_state(&self, state: &State) -> bool {
+        self.states.contains(state)
+    }
+
+    pub fn has_action(&self, action: &Action) -> bool {
+        self.actions.contains(action)
+    }
+
+    /// What a person reads on the element: its label, else its value.
+    pub fn text(&self) -> Option<&str> {
+        self.label
+            .as_deref()
+            .filter(|l| !l.is_empty())
+            .or(self.value.as_deref())
+    }
+}
+
+/// The answer to `windows`.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct WindowList {
+    pub windows: Vec<Window>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The answer to `tree`: the window's elements in tree order, a parent before its children.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Tree {
+    pub window: WindowId,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub focus: Option<ElementId>,
+    pub nodes: Vec<Node>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub announcements: Option<Vec<Value>>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Tree {
+    pub fn node(&self, id: ElementId) -> Option<&Node> {
+        self.nodes.iter().find(|n| n.id == id)
+    }
+
+    pub fn focused(&self) -> Option<&Node> {
+        self.focus.and_then(|id| self.node(id))
+    }
+}
+
+/// The answer to `capture`: a PNG of `width` × `height` device pixels (base64 on the wire).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Capture {
+    #[serde(with = "super::base64_bytes")]
+    pub png: Vec<u8>,
+    pub width: u32,
+    pub height: u32,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The answer to `eval`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvalResult {
+    #[serde(default)]
+    pub value: Value,
+}
+
+/// The answer to `hello`: who the server is and what it can do.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Hello {
+    /// The protocol version the server speaks ([`super::PROTOCOL_VERSION`] for this build).
+    pub protocol: u32,
+    /// The server's name and version, as `uidrive 0.1.0 (atspi)`.
+    pub server: String,
+    /// The methods it answers.
+    pub methods: Vec<String>,
+    /// The `act` actions it knows.
+    pub actions: Vec<String>,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Hello {
+    /// What a server that answers `unknown_method` to `hello` is taken to be.
+    pub fn protocol_1() -> Hello {
+        Hello {
+            protocol: 1,
+            server: "unknown (protocol 1, no hello)".into(),
+            methods: super::Method::PROTOCOL_1
+                .iter()
+                .map(|m| m.as_str().to_string())
+                .collect(),
+            actions: Action::ALL.iter().map(|a| a.as_str().to_string()).collect(),
+            extra: Map::new(),
+        }
+    }
+}

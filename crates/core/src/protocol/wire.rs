@@ -1,0 +1,191 @@
+//! Framing: one JSON object per line, requests `{id, method, params}`, answers
+//! `{id, result}` or `{id, error: {code, message}}`.
+
+use crate::error::{Error, ErrorCode, Result};
+use serde::de::DeserializeOwned;
+use serde_json::{json, Map, Value};
+
+/// The longest line either side reads: captures of large windows are big.
+pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// A request as read off the wire, before its params are checked.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Request {
+    pub id: Value,
+    pub method: String,
+    pub params: Option<Value>,
+}
+
+/// Reads one request line. On failure, gives the id to answer with (null when
+/// the line is not a JSON object) and the error.
+pub fn parse_request(line: &[u8]) -> std::result::Result<Request, (Value, Error)> {
+    let value: Value = serde_json::from_slice(line).map_err(|e| {
+        (
+            Value::Null,
+            Error::new(ErrorCode::ParseError, format!("the line is not JSON: {e}")),
+        )
+    })?;
+    let Value::Object(mut object) = value else {
+        return Err((
+            Value::Null,
+            Error::new(ErrorCode::ParseError, "the line is JSON but not an object"),
+        ));
+    };
+    let id = object.remove("id").unwrap_or(Value::Null);
+    let method = match object.remove("method") {
+        Some(Value::String(method)) => method,
+        Some(_) => return Err((id, Error::invalid_request("`method` must be a string"))),
+        None => return Err((id, Error::invalid_request("the request has no `method`"))),
+    };
+    let params = match object.remove("params") {
+        None | Some(Value::Null) => None,
+        Some(params @ Value::Object(_)) => Some(params),
+        Some(_) => {
+            return Err((
+                id,
+                Error::invalid_request(format!("{method}: `params` must be an object")),
+            ));
+        }
+    };
+    if let Some(field) = object.keys().next() {
+        return Err((
+            id,
+            Error::invalid_request(format!(
+                "the request has `{field}`; it takes only id, method and params"
+            )),
+        ));
+    }
+    Ok(Request { id, method, params })
+}
+
+/// Writes a request line, newline included.
+pub fn encode_request(id: &Value, method: &str, params: Option<&Value>) -> Vec<u8> {
+    let mut object = Map::new();
+    object.insert("id".into(), id.clone());
+    object.insert("method".into(), Value::String(method.into()));
+    if let Some(params) = params {
+        object.insert("params".into(), params.clone());
+    }
+    line_of(&Value::Object(object))
+}
+
+/// Writes an answer line, newline included. Errors carry uidrive's `suggestion` too.
+pub fn encode_answer(id: &Value, outcome: &Result<Value>) -> Vec<u8> {
+    let answer = match outcome {
+        Ok(result) => json!({"id": id, "result": result}),
+        Err(err) => json!({"id": id, "error": {
+            "code": err.code.as_str(),
+            "message": err.message,
+            "suggestion": err.suggestion,
+        }}),
+    };
+    line_of(&answer)
+}
+
+/// Reads an answer line into its id and its result or error.
+/// A line that is not a well-formed answer is a `protocol_error`.
+pub fn parse_answer(line: &[u8]) -> Result<(Value, Result<Value>)> {
+    let value: Value = serde_json::from_slice(line).map_err(|e| {
+        Error::protocol(format!(
+            "the server sent a line that is not JSON ({e}): {}",
+            preview(line)
+        ))
+    })?;
+    let Value::Object(mut object) = value else {
+        return Err(Error::protocol(format!(
+            "the server sent JSON that is not an object: {}",
+            preview(line)
+        )));
+    };
+    let id = object.remove("id").unwrap_or(Value::Null);
+    if let Some(error) = object.remove("error") {
+        let code = error.get("code").and_then(Value::as_str);
+        let message = error.get("message").and_then(Value::as_str);
+        let (Some(code), Some(message)) = (code, message) else {
+            return Err(Error::protocol(format!(
+                "the server sent an error without a code and a message: {error}"
+            )));
+        };
+        let mut err = Error::new(ErrorCode::parse(code), message);
+        if let Some(suggestion) = error.get("suggestion").and_then(Value::as_str) {
+            err.suggestion = suggestion.to_string();
+        }
+        return Ok((id, Err(err)));
+    }
+    match object.remove("result") {
+        Some(result) => Ok((id, Ok(result))),
+        None => Err(Error::protocol(format!(
+            "the server sent an answer with neither result nor error: {}",
+            preview(line)
+        ))),
+    }
+}
+
+/// Reads a method's params into their type; an error names the method and the field.
+pub fn decode_params<T: DeserializeOwned>(method: &str, params: Option<Value>) -> Result<T> {
+    let params = params.unwrap_or_else(|| Value::Object(Map::new()));
+    serde_json::from_value(params).map_err(|e| Error::invalid_request(format!("{method}: {e}")))
+}
+
+/// Reads a method's result into its type; an error is the server's fault.
+pub fn decode_result<T: DeserializeOwned>(method: &str, result: Value) -> Result<T> {
+    serde_json::from_value(result).map_err(|e| {
+        Error::protocol(format!(
+            "the server's answer to `{method}` has the wrong shape: {e}"
+        ))
+    })
+}
+
+fn line_of(value: &Value) -> Vec<u8> {
+    let mut line = serde_json::to_vec(value).expect("a JSON value always serializes");
+    line.push(b'\n');
+    line
+}
+
+fn preview(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let text = text.trim_end();
+    if text.chars().count() > 80 {
+        format!("{}…", text.chars().take(80).collect::<String>())
+    } else {
+        text.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_keep_any_id_and_refuse_what_is_not_a_request() {
+        let req =
+            parse_request(br#"{"id": {"a": [1]}, "method": "tree", "params": {"window": 1}}"#)
+                .unwrap();
+        assert_eq!(req.id, json!({"a": [1]}));
+        assert_eq!(req.method, "tree");
+
+        let (id, err) = parse_request(b"not json").unwrap_err();
+        assert_eq!((id, err.code), (Value::Null, ErrorCode::ParseError));
+        let (_, err) = parse_request(b"[1, 2]").unwrap_err();
+        assert_eq!(err.code, ErrorCode::ParseError);
+        let (id, err) = parse_request(br#"{"id": "x"}"#).unwrap_err();
+        assert_eq!((id, err.code), (json!("x"), ErrorCode::InvalidRequest));
+        let (_, err) = parse_request(br#"{"id": 1, "method": "tree", "params": 3}"#).unwrap_err();
+        assert!(err.message.contains("params"), "{}", err.message);
+    }
+
+    #[test]
+    fn answers_round_trip() {
+        let line = encode_answer(&json!(7), &Err(Error::no_window("no window 7")));
+        let (id, outcome) = parse_answer(&line).unwrap();
+        assert_eq!(id, json!(7));
+        let err = outcome.unwrap_err();
+        assert_eq!(err.code, ErrorCode::NoWindow);
+        assert_eq!(err.suggestion, ErrorCode::NoWindow.default_suggestion());
+        assert!(parse_answer(b"{}").is_err());
+        assert_eq!(
+            parse_answer(b"garbage").unwrap_err().code,
+            ErrorCode::ProtocolError
+        );
+    }
+}
