@@ -11,6 +11,8 @@ PKGS=(
   gtk-3-examples gtk-4-examples gnome-calculator zenity
   # peers for the benchmarks
   python3-pyatspi python3-dogtail
+  # the Python wheel's test venv (bindings/python/test.sh)
+  python3-venv
   # C ABI harnesses
   gcc g++ pkg-config golang-go
   # fonts so apps render text in captures

@@ -2,11 +2,33 @@
 //!
 //! - [`protocol`]: the automation protocol's types, field for field, and its framing.
 //! - [`Driver`]: one method per protocol method; every platform and transport implements it.
+//! - [`SocketDriver`]: the client of an app (or `uidrive serve`) that speaks the protocol.
+//! - [`serve`]: the protocol's server over any driver.
+//! - [`App`]: a target to drive: a driver, plus the process uidrive launched.
+//! - [`locator`], [`mod@expect`]: elements found the way a user names them, with auto-wait,
+//!   the actionability ladder, and assertions retried until they hold.
+//! - [`MemoryDriver`]: a small fixed UI in memory, for unit tests and fault injection.
+//! - [`conformance`]: checks that a server speaks the protocol, for every driver.
 //! - [`Error`]: one error type, with a code, a message and a suggestion.
 
+mod app;
+pub mod conformance;
 mod driver;
 mod error;
+pub mod expect;
+pub mod locator;
+pub mod memory;
+mod png;
 pub mod protocol;
+mod server;
+pub mod snapshot;
+mod socket;
 
+pub use app::{App, Timeouts};
 pub use driver::{call_json, Driver};
 pub use error::{Error, ErrorCode, Result};
+pub use expect::{expect, Expect};
+pub use locator::{ActionOutcome, Filter, Locator, RoleQuery, Route, TextMatch, WindowRef};
+pub use memory::MemoryDriver;
+pub use server::{serve, Server};
+pub use socket::{SocketDriver, SocketOptions};

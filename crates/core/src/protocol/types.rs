@@ -224,6 +224,8 @@ pub struct Node {
     pub extra: Map<String, Value>,
 }
 
+// Role comes from a macro that cannot mark a default variant.
+#[allow(clippy::derivable_impls)]
 impl Default for Role {
     fn default() -> Role {
         Role::Group

@@ -189,3 +189,54 @@ mod tests {
         );
     }
 }
+
+/// What reading one line gave.
+#[derive(Debug, PartialEq)]
+pub enum LineRead {
+    /// A line, without its newline.
+    Line(Vec<u8>),
+    /// The stream ended in the middle of a line: the bytes before the end.
+    Cut(Vec<u8>),
+    /// The stream ended before any byte of a new line.
+    End,
+    /// The line is longer than the limit; the stream is no longer in step.
+    TooLong,
+}
+
+/// Reads one line of at most `limit` bytes. `before_fill` runs before each
+/// read of the stream (the client sets its remaining read timeout there).
+pub fn read_line<R: std::io::BufRead>(
+    reader: &mut R,
+    limit: usize,
+    mut before_fill: impl FnMut(&mut R) -> std::io::Result<()>,
+) -> std::io::Result<LineRead> {
+    let mut line = Vec::new();
+    loop {
+        before_fill(reader)?;
+        let chunk = match reader.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(if line.is_empty() {
+                LineRead::End
+            } else {
+                LineRead::Cut(line)
+            });
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(at) => (at + 1, true),
+            None => (chunk.len(), false),
+        };
+        let end = if done { take - 1 } else { take };
+        if line.len() + end > limit {
+            return Ok(LineRead::TooLong);
+        }
+        line.extend_from_slice(&chunk[..end]);
+        reader.consume(take);
+        if done {
+            return Ok(LineRead::Line(line));
+        }
+    }
+}

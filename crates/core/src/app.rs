@@ -1,0 +1,264 @@
+//! `App`: a target to drive — a driver, plus the process uidrive launched, if any.
+
+use crate::driver::Driver;
+use crate::error::{Error, ErrorCode, Result};
+use crate::protocol::{
+    ActParams, Capture, CaptureParams, EvalParams, IdleParams, InputEvent, InputParams, MenuParams,
+    Tree, TreeParams, WindowId, WindowList,
+};
+use crate::socket::SocketDriver;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+/// How long locators wait by default. Both can be changed per App and per call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// For actions and strict reads: until the element is there and can take the action.
+    pub action: Duration,
+    /// For `expect` assertions.
+    pub expect: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Timeouts {
+        Timeouts {
+            action: Duration::from_secs(10),
+            expect: Duration::from_secs(5),
+        }
+    }
+}
+
+/// An app under automation. Cheap to share between threads (`Arc<App>`).
+pub struct App {
+    driver: Arc<dyn Driver>,
+    process: Mutex<Option<Child>>,
+    pid: Option<u32>,
+    socket: Option<PathBuf>,
+    timeouts: Mutex<Timeouts>,
+}
+
+impl App {
+    /// An app reached through `driver`, with no process of uidrive's own.
+    pub fn new(driver: Arc<dyn Driver>) -> App {
+        App {
+            driver,
+            process: Mutex::new(None),
+            pid: None,
+            socket: None,
+            timeouts: Mutex::default(),
+        }
+    }
+
+    /// An app that uidrive launched as `process`: closing the App ends it.
+    pub fn with_process(driver: Arc<dyn Driver>, process: Child) -> App {
+        let pid = Some(process.id());
+        App {
+            driver,
+            process: Mutex::new(Some(process)),
+            pid,
+            socket: None,
+            timeouts: Mutex::default(),
+        }
+    }
+
+    /// Connects to an app that listens on a protocol socket.
+    pub fn connect(socket: impl AsRef<Path>) -> Result<App> {
+        let driver = SocketDriver::connect(socket.as_ref())?;
+        Ok(App::new(Arc::new(driver)))
+    }
+
+    /// Launches `argv` with the environment variable `socket_env` naming a fresh
+    /// socket path (as MyGo apps take `MYGO_AUTOMATION`), and connects once the
+    /// app listens there, within `timeout`.
+    pub fn launch_socket(
+        argv: &[String],
+        env: &[(String, String)],
+        socket_env: &str,
+        timeout: Duration,
+    ) -> Result<App> {
+        let (program, args) = argv.split_first().ok_or_else(|| {
+            Error::invalid_request("launch: argv is empty; give the program and its arguments")
+        })?;
+        if socket_env.is_empty() {
+            return Err(Error::invalid_request(
+                "launch: socket_env is empty; name the variable the app reads, as MYGO_AUTOMATION",
+            ));
+        }
+        let socket = fresh_socket_path();
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .envs(env.iter().cloned())
+            .env(socket_env, &socket)
+            .stdin(Stdio::null());
+        let mut child = command.spawn().map_err(|e| {
+            Error::failed(format!("could not start `{program}`: {e}"))
+                .with_suggestion("check that the program exists and is executable")
+        })?;
+        let deadline = Instant::now() + timeout;
+        let driver = loop {
+            if let Some(status) = child.try_wait().ok().flatten() {
+                return Err(Error::new(
+                    ErrorCode::AppExited,
+                    format!(
+                        "`{program}` exited ({status}) before listening on {}",
+                        socket.display()
+                    ),
+                ));
+            }
+            match SocketDriver::connect(&socket) {
+                Ok(driver) => break driver,
+                Err(e) if Instant::now() >= deadline => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return Err(Error::timeout(format!(
+                        "`{program}` did not listen on {} within {} ms (last: {})",
+                        socket.display(),
+                        timeout.as_millis(),
+                        e.message
+                    ))
+                    .with_suggestion(format!(
+                        "check that the app reads {socket_env} and speaks the automation protocol"
+                    )));
+                }
+                Err(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        };
+        let mut app = App::with_process(Arc::new(driver), child);
+        app.socket = Some(socket);
+        Ok(app)
+    }
+
+    pub fn driver(&self) -> &Arc<dyn Driver> {
+        &self.driver
+    }
+
+    /// The pid of the process uidrive launched, if it launched one.
+    pub fn pid(&self) -> Option<u32> {
+        self.pid
+    }
+
+    pub fn timeouts(&self) -> Timeouts {
+        *self.timeouts.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    pub fn set_timeouts(&self, timeouts: Timeouts) {
+        *self.timeouts.lock().unwrap_or_else(|p| p.into_inner()) = timeouts;
+    }
+
+    /// Ends the process uidrive launched (if any) and waits for it. Closing twice does nothing.
+    pub fn close(&self) -> Result<()> {
+        if let Some(mut child) = self.process_lock().take() {
+            if child.try_wait().ok().flatten().is_none() {
+                let _ = child.kill();
+            }
+            child
+                .wait()
+                .map_err(|e| Error::failed(format!("could not wait for the app to end: {e}")))?;
+        }
+        if let Some(socket) = &self.socket {
+            let _ = std::fs::remove_file(socket);
+        }
+        Ok(())
+    }
+
+    /// `app_exited` if the process uidrive launched has ended.
+    pub fn check_alive(&self) -> Result<()> {
+        if let Some(child) = self.process_lock().as_mut() {
+            if let Ok(Some(status)) = child.try_wait() {
+                return Err(Error::new(
+                    ErrorCode::AppExited,
+                    format!("the app exited ({status})"),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    fn process_lock(&self) -> MutexGuard<'_, Option<Child>> {
+        self.process.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Runs a driver call; a failure after the launched app ended is reported as `app_exited`.
+    fn run<T>(&self, call: impl FnOnce(&dyn Driver) -> Result<T>) -> Result<T> {
+        call(self.driver.as_ref()).map_err(|e| match self.check_alive() {
+            Err(exited)
+                if matches!(
+                    e.code,
+                    ErrorCode::Disconnected | ErrorCode::Timeout | ErrorCode::Failed
+                ) =>
+            {
+                Error::new(
+                    ErrorCode::AppExited,
+                    format!("{} while: {}", exited.message, e.message),
+                )
+            }
+            _ => e,
+        })
+    }
+
+    pub fn windows(&self) -> Result<WindowList> {
+        self.run(|d| d.windows())
+    }
+
+    pub fn tree(&self, window: Option<WindowId>) -> Result<Tree> {
+        self.run(|d| d.tree(&TreeParams { window }))
+    }
+
+    pub fn act(&self, params: &ActParams) -> Result<()> {
+        self.run(|d| d.act(params))
+    }
+
+    pub fn input(&self, window: Option<WindowId>, events: Vec<InputEvent>) -> Result<()> {
+        self.run(|d| d.input(&InputParams { window, events }))
+    }
+
+    pub fn menu(&self, window: Option<WindowId>, path: Vec<String>) -> Result<()> {
+        self.run(|d| d.menu(&MenuParams { window, path }))
+    }
+
+    pub fn capture(&self, window: Option<WindowId>) -> Result<Capture> {
+        self.run(|d| d.capture(&CaptureParams { window }))
+    }
+
+    pub fn eval(&self, window: Option<WindowId>, script: &str) -> Result<Value> {
+        self.run(|d| {
+            d.eval(&EvalParams {
+                window,
+                script: script.to_string(),
+            })
+        })
+    }
+
+    pub fn idle(&self, window: Option<WindowId>, timeout: Option<Duration>) -> Result<()> {
+        let timeout = timeout.map(|t| t.as_millis() as u64);
+        self.run(|d| d.idle(&IdleParams { window, timeout }))
+    }
+
+    /// Any method by name with JSON params: the generic door, for methods without a typed call.
+    pub fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
+        self.run(|d| d.call(method, params))
+    }
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        let _ = self.close();
+    }
+}
+
+fn fresh_socket_path() -> PathBuf {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let dir = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(std::env::temp_dir);
+    dir.join(format!(
+        "uidrive-{}-{}.sock",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ))
+}

@@ -1,0 +1,286 @@
+//! `expect`: assertions on a locator, retried on fresh reads until they hold
+//! or their timeout passes (the App's expect timeout, 5 s by default).
+//!
+//! ```no_run
+//! # use uidrive_core::{App, MemoryDriver, expect::expect, locator::TextMatch};
+//! # use std::sync::Arc;
+//! let app = App::new(Arc::new(MemoryDriver::new()));
+//! app.get_by_key("add").click()?;
+//! expect(&app.get_by_key("count")).to_have_text(TextMatch::exact("Count: 1"))?;
+//! expect(&app.get_by_key("add")).not().to_be_disabled()?;
+//! # Ok::<(), uidrive_core::Error>(())
+//! ```
+
+use crate::error::{Error, ErrorCode, Result};
+use crate::locator::{is_shown, Locator, TextMatch};
+use crate::protocol::{Node, State, Tree};
+use std::time::Duration;
+
+/// Assertions on `locator`.
+pub fn expect(locator: &Locator) -> Expect {
+    Expect {
+        locator: locator.clone(),
+        negated: false,
+        timeout: None,
+    }
+}
+
+/// Assertions on one locator: each reads the window until it holds, and fails
+/// with `assertion_failed`, saying what was expected and what was last seen.
+#[derive(Debug, Clone)]
+pub struct Expect {
+    locator: Locator,
+    negated: bool,
+    timeout: Option<Duration>,
+}
+
+/// What one read showed, for one assertion.
+struct Observation {
+    /// Whether the condition held; `None` when there was no element to judge,
+    /// which passes neither the assertion nor its negation.
+    holds: Option<bool>,
+    observed: String,
+}
+
+impl Observation {
+    fn missing(observed: impl Into<String>) -> Observation {
+        Observation {
+            holds: None,
+            observed: observed.into(),
+        }
+    }
+}
+
+impl Expect {
+    /// The opposite assertion: `expect(&l).not().to_be_checked()`.
+    #[allow(clippy::should_implement_trait)] // named as in Playwright and the bindings
+    pub fn not(self) -> Expect {
+        Expect {
+            negated: !self.negated,
+            ..self
+        }
+    }
+
+    /// Waits up to `timeout` instead of the App's expect timeout.
+    pub fn with_timeout(self, timeout: Duration) -> Expect {
+        Expect {
+            timeout: Some(timeout),
+            ..self
+        }
+    }
+
+    /// Exactly one element matches and it shows (has an area and is not offscreen).
+    pub fn to_be_visible(&self) -> Result<()> {
+        self.visibility("to be visible", true)
+    }
+
+    /// No element matches, or the one that does is not shown.
+    pub fn to_be_hidden(&self) -> Result<()> {
+        self.visibility("to be hidden", false)
+    }
+
+    pub fn to_be_enabled(&self) -> Result<()> {
+        self.on_element("to be enabled", |_, node| {
+            let enabled = !node.has_state(&State::Disabled);
+            (enabled, if enabled { "enabled" } else { "disabled" }.into())
+        })
+    }
+
+    pub fn to_be_disabled(&self) -> Result<()> {
+        self.on_element("to be disabled", |_, node| {
+            let disabled = node.has_state(&State::Disabled);
+            (
+                disabled,
+                if disabled { "disabled" } else { "enabled" }.into(),
+            )
+        })
+    }
+
+    pub fn to_be_checked(&self) -> Result<()> {
+        self.on_element("to be checked", |_, node| {
+            let seen = if node.has_state(&State::Checked) {
+                "checked"
+            } else if node.has_state(&State::Mixed) {
+                "mixed"
+            } else {
+                "unchecked"
+            };
+            (seen == "checked", seen.into())
+        })
+    }
+
+    pub fn to_be_focused(&self) -> Result<()> {
+        self.on_element("to be focused", |tree, node| {
+            let focused = tree.focus == Some(node.id);
+            let seen = match tree.focused() {
+                _ if focused => "focused".to_string(),
+                Some(other) => format!("not focused; the focus is on {}", describe(other)),
+                None => "not focused; nothing has the focus".to_string(),
+            };
+            (focused, seen)
+        })
+    }
+
+    /// It takes text (a text field, or setValue/insertText) and is not read-only.
+    pub fn to_be_editable(&self) -> Result<()> {
+        self.on_element("to be editable", |_, node| {
+            let editable = crate::locator::takes_text(node) && !node.has_state(&State::ReadOnly);
+            (
+                editable,
+                if editable { "editable" } else { "not editable" }.into(),
+            )
+        })
+    }
+
+    /// Its text (label, else value) matches: a `&str` is a case-insensitive
+    /// substring, [`TextMatch::exact`] the whole text, [`TextMatch::regex`] a pattern.
+    pub fn to_have_text(&self, text: impl Into<TextMatch>) -> Result<()> {
+        let text = text.into();
+        self.on_element(&format!("to have text {text}"), move |_, node| {
+            let shown = node.text().unwrap_or_default();
+            (text.matches(shown), format!("text {shown:?}"))
+        })
+    }
+
+    /// Its value (a field's text, or a slider's number) matches, as `to_have_text` compares.
+    pub fn to_have_value(&self, value: impl Into<TextMatch>) -> Result<()> {
+        let value = value.into();
+        self.on_element(&format!("to have value {value}"), move |_, node| {
+            match crate::locator::value_of(node) {
+                Some(shown) => (value.matches(&shown), format!("value {shown:?}")),
+                None => (false, "no value".into()),
+            }
+        })
+    }
+
+    pub fn to_have_state(&self, state: State) -> Result<()> {
+        self.on_element(&format!("to have state {state}"), move |_, node| {
+            let states: Vec<_> = node.states.iter().map(|s| s.as_str()).collect();
+            (
+                node.has_state(&state),
+                format!("states [{}]", states.join(", ")),
+            )
+        })
+    }
+
+    /// Exactly `count` elements match (not strict: any number may match while waiting).
+    pub fn to_have_count(&self, count: usize) -> Result<()> {
+        self.assert(&format!("to have count {count}"), |read| {
+            let seen = read.map_or(0, |r| r.matches.len());
+            Ok(Observation {
+                holds: Some(seen == count),
+                observed: format!("{seen} element{}", if seen == 1 { "" } else { "s" }),
+            })
+        })
+    }
+
+    fn visibility(&self, expected: &str, visible: bool) -> Result<()> {
+        self.assert(expected, |read| {
+            let Some(read) = read else {
+                return Ok(Observation {
+                    holds: Some(!visible),
+                    observed: "no such window".into(),
+                });
+            };
+            match read.matches.as_slice() {
+                [] => {
+                    let hidden = self.locator.hidden_matches(&read.tree);
+                    let observed = match hidden.first() {
+                        Some(node) => format!("no visible match; hidden: {}", describe(node)),
+                        None => "no element matches".into(),
+                    };
+                    Ok(Observation {
+                        holds: Some(!visible),
+                        observed,
+                    })
+                }
+                [at] => {
+                    let node = read.node(*at);
+                    let shown = is_shown(node);
+                    let word = if shown { "visible" } else { "hidden" };
+                    Ok(Observation {
+                        holds: Some(shown == visible),
+                        observed: format!("{word}: {}", describe(node)),
+                    })
+                }
+                _ => Err(crate::locator::ambiguous_error(
+                    &self.locator,
+                    read,
+                    "expect",
+                )),
+            }
+        })
+    }
+
+    /// An assertion on the one element: waits for it, and fails at once with
+    /// `ambiguous` when more than one matches.
+    fn on_element(
+        &self,
+        expected: &str,
+        check: impl Fn(&Tree, &Node) -> (bool, String),
+    ) -> Result<()> {
+        self.assert(expected, |read| {
+            let Some(read) = read else {
+                return Ok(Observation::missing("no such window"));
+            };
+            match read.matches.as_slice() {
+                [] => Ok(Observation::missing("no element matches")),
+                [at] => {
+                    let node = read.node(*at);
+                    let (holds, seen) = check(&read.tree, node);
+                    Ok(Observation {
+                        holds: Some(holds),
+                        observed: format!("{seen} ({})", describe(node)),
+                    })
+                }
+                _ => Err(crate::locator::ambiguous_error(
+                    &self.locator,
+                    read,
+                    "expect",
+                )),
+            }
+        })
+    }
+
+    /// Reads until `observe` says the (possibly negated) condition holds.
+    fn assert(
+        &self,
+        expected: &str,
+        observe: impl Fn(Option<&crate::locator::Read>) -> Result<Observation>,
+    ) -> Result<()> {
+        self.locator.check_valid()?;
+        let timeout = self.timeout.unwrap_or(self.locator.expect_timeout());
+        let mut poller = self.locator.poller(timeout);
+        loop {
+            let seen = match self.locator.read() {
+                Ok(read) => {
+                    poller.watch(read.window());
+                    observe(Some(&read))?
+                }
+                Err(e) if e.code == ErrorCode::NoWindow => observe(None)?,
+                Err(e) if crate::locator::worth_retrying(&e) => Observation::missing(e.message),
+                Err(e) => return Err(e),
+            };
+            if seen.holds.is_some_and(|holds| holds != self.negated) {
+                return Ok(());
+            }
+            if poller.expired() {
+                let not = if self.negated { "not " } else { "" };
+                return Err(Error::new(
+                    ErrorCode::AssertionFailed,
+                    format!(
+                        "expected {} {not}{expected}, last observed {} (waited {})",
+                        self.locator,
+                        seen.observed,
+                        crate::locator::human(timeout)
+                    ),
+                ));
+            }
+            poller.wait()?;
+        }
+    }
+}
+
+fn describe(node: &Node) -> String {
+    crate::locator::describe_node(node)
+}

@@ -1,0 +1,410 @@
+//! Locators: elements named the way a user names them, found again in a fresh
+//! tree at every use, waited for until they can take the action, and never
+//! guessed at when more than one matches.
+//!
+//! - `matching`: text matching and the selectors, applied to one tree read.
+//! - `selector_text`: the `role=button[name="Add"] >> nth=1` string form.
+//! - `resolve`: reading the window and the wait between reads.
+//! - `ladder`: the actionability checks run before every action.
+//! - `actions`, `queries`: what a locator does and reads.
+
+mod actions;
+mod ladder;
+mod matching;
+mod queries;
+mod resolve;
+mod selector_text;
+
+pub use actions::{ActionOutcome, Route};
+pub use matching::{fold_whitespace, is_shown, RoleQuery, TextMatch};
+pub use resolve::describe_node;
+
+pub(crate) use ladder::takes_text;
+pub(crate) use queries::value_of;
+pub(crate) use resolve::{ambiguous as ambiguous_error, human, worth_retrying, Read};
+
+use crate::app::{App, Timeouts};
+use crate::driver::Driver;
+use crate::error::{Error, Result};
+use crate::protocol::{ElementId, ElementKey, Role, WindowId};
+use matching::{describe_steps, Selector, Step};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Which window a locator searches.
+#[derive(Debug, Clone)]
+pub(crate) enum WindowChoice {
+    /// The focused window, else the first: the protocol's default.
+    Default,
+    Id(WindowId),
+    /// The one window whose title matches, waited for like an element.
+    Titled(TextMatch),
+}
+
+impl fmt::Display for WindowChoice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WindowChoice::Default => f.write_str("the focused window"),
+            WindowChoice::Id(id) => write!(f, "window {id}"),
+            WindowChoice::Titled(title) => write!(f, "the window titled {title}"),
+        }
+    }
+}
+
+/// Where locators start: one window of an app (or its focused window).
+/// Made by [`App::window`], [`App::window_titled`] and [`App::focused_window`].
+#[derive(Clone)]
+pub struct WindowRef {
+    driver: Arc<dyn Driver>,
+    timeouts: Timeouts,
+    window: WindowChoice,
+}
+
+impl WindowRef {
+    /// A root over any driver, for front ends that hold a driver rather than an App.
+    /// `window` of `None` is the focused window, else the first.
+    pub fn new(driver: Arc<dyn Driver>, window: Option<WindowId>, timeouts: Timeouts) -> WindowRef {
+        let window = window.map_or(WindowChoice::Default, WindowChoice::Id);
+        WindowRef {
+            driver,
+            timeouts,
+            window,
+        }
+    }
+
+    fn start(&self, step: Step) -> Locator {
+        self.start_with(vec![step])
+    }
+
+    fn start_with(&self, steps: Vec<Step>) -> Locator {
+        Locator {
+            driver: self.driver.clone(),
+            timeouts: self.timeouts,
+            window: self.window.clone(),
+            steps,
+            include_hidden: false,
+            timeout: None,
+            invalid: None,
+        }
+    }
+
+    /// Elements of `role` whose accessible name matches, as `get_by_role(Role::Button, "Add")`;
+    /// give [`RoleQuery::any()`] for any name, or a [`RoleQuery`] for states too.
+    pub fn get_by_role(&self, role: Role, query: impl Into<RoleQuery>) -> Locator {
+        self.start(Step::Find(Selector::Role(role, query.into())))
+    }
+
+    /// The element the app gave `key` (the protocol's `key`: the test id).
+    pub fn get_by_key(&self, key: impl Into<ElementKey>) -> Locator {
+        self.start(Step::Find(Selector::Key(key.into())))
+    }
+
+    /// Elements showing `text`: their label, else their value. Fields and
+    /// containers (named by something beside them) are skipped, and of an
+    /// element and one inside it that both match, the inner one is kept.
+    pub fn get_by_text(&self, text: impl Into<TextMatch>) -> Locator {
+        self.start(Step::Find(Selector::Text(text.into())))
+    }
+
+    /// Elements whose accessible name (label) matches; plain text elements are skipped,
+    /// so the field a label names is found, not the label.
+    pub fn get_by_label(&self, label: impl Into<TextMatch>) -> Locator {
+        self.start(Step::Find(Selector::Label(label.into())))
+    }
+
+    /// Fields whose placeholder matches.
+    pub fn get_by_placeholder(&self, text: impl Into<TextMatch>) -> Locator {
+        self.start(Step::Find(Selector::Placeholder(text.into())))
+    }
+
+    /// The element with this id (ids last only while the view does: prefer keys).
+    pub fn get_by_id(&self, id: ElementId) -> Locator {
+        self.start(Step::Find(Selector::Id(id)))
+    }
+
+    /// A locator from its string form, as `role=button[name="Add"] >> nth=0`
+    /// (see docs/locators.md). A string that does not parse fails at first use
+    /// with `invalid_request`.
+    pub fn locator(&self, selector: &str) -> Locator {
+        match selector_text::parse(selector) {
+            Ok(steps) => self.start_with(steps),
+            Err(e) => {
+                let mut locator = self.start_with(Vec::new());
+                locator.invalid = Some(e);
+                locator
+            }
+        }
+    }
+}
+
+impl fmt::Debug for WindowRef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "WindowRef({})", self.window)
+    }
+}
+
+/// Locator factories on an App search its focused window, else the first.
+impl App {
+    /// A root for one window by its id, as `windows` lists it.
+    pub fn window(&self, id: WindowId) -> WindowRef {
+        WindowRef {
+            driver: self.driver().clone(),
+            timeouts: self.timeouts(),
+            window: WindowChoice::Id(id),
+        }
+    }
+
+    /// A root for the one window whose title matches; it is looked up at every
+    /// use and waited for, so a dialog that opens later is found.
+    pub fn window_titled(&self, title: impl Into<TextMatch>) -> WindowRef {
+        WindowRef {
+            driver: self.driver().clone(),
+            timeouts: self.timeouts(),
+            window: WindowChoice::Titled(title.into()),
+        }
+    }
+
+    /// A root for whichever window is focused (else the first) at each use.
+    pub fn focused_window(&self) -> WindowRef {
+        WindowRef::new(self.driver().clone(), None, self.timeouts())
+    }
+
+    pub fn get_by_role(&self, role: Role, query: impl Into<RoleQuery>) -> Locator {
+        self.focused_window().get_by_role(role, query)
+    }
+
+    pub fn get_by_key(&self, key: impl Into<ElementKey>) -> Locator {
+        self.focused_window().get_by_key(key)
+    }
+
+    pub fn get_by_text(&self, text: impl Into<TextMatch>) -> Locator {
+        self.focused_window().get_by_text(text)
+    }
+
+    pub fn get_by_label(&self, label: impl Into<TextMatch>) -> Locator {
+        self.focused_window().get_by_label(label)
+    }
+
+    pub fn get_by_placeholder(&self, text: impl Into<TextMatch>) -> Locator {
+        self.focused_window().get_by_placeholder(text)
+    }
+
+    pub fn get_by_id(&self, id: ElementId) -> Locator {
+        self.focused_window().get_by_id(id)
+    }
+
+    pub fn locator(&self, selector: &str) -> Locator {
+        self.focused_window().locator(selector)
+    }
+}
+
+/// What [`Locator::filter`] keeps: elements that show a text (in themselves or
+/// inside), or that hold an element another locator finds.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub has_text: Option<TextMatch>,
+    pub has_not_text: Option<TextMatch>,
+    /// Searched inside each element; its window is ignored.
+    pub has: Option<Locator>,
+    pub has_not: Option<Locator>,
+}
+
+impl Filter {
+    pub fn new() -> Filter {
+        Filter::default()
+    }
+
+    pub fn has_text(mut self, text: impl Into<TextMatch>) -> Filter {
+        self.has_text = Some(text.into());
+        self
+    }
+
+    pub fn has_not_text(mut self, text: impl Into<TextMatch>) -> Filter {
+        self.has_not_text = Some(text.into());
+        self
+    }
+
+    pub fn has(mut self, inner: &Locator) -> Filter {
+        self.has = Some(inner.clone());
+        self
+    }
+
+    pub fn has_not(mut self, inner: &Locator) -> Filter {
+        self.has_not = Some(inner.clone());
+        self
+    }
+}
+
+/// A description of elements in a window: which window, then a chain of
+/// steps. Cheap to clone; it holds no element, and every query or action
+/// reads the window afresh.
+#[derive(Clone)]
+pub struct Locator {
+    pub(crate) driver: Arc<dyn Driver>,
+    pub(crate) timeouts: Timeouts,
+    pub(crate) window: WindowChoice,
+    pub(crate) steps: Vec<Step>,
+    pub(crate) include_hidden: bool,
+    /// This locator's own action timeout, over the App's.
+    pub(crate) timeout: Option<Duration>,
+    /// A selector string that did not parse: reported at first use.
+    pub(crate) invalid: Option<Error>,
+}
+
+impl Locator {
+    fn then(&self, step: Step) -> Locator {
+        let mut next = self.clone();
+        next.steps.push(step);
+        next
+    }
+
+    /// Elements of `role` inside this locator's elements.
+    pub fn get_by_role(&self, role: Role, query: impl Into<RoleQuery>) -> Locator {
+        self.then(Step::Find(Selector::Role(role, query.into())))
+    }
+
+    pub fn get_by_key(&self, key: impl Into<ElementKey>) -> Locator {
+        self.then(Step::Find(Selector::Key(key.into())))
+    }
+
+    pub fn get_by_text(&self, text: impl Into<TextMatch>) -> Locator {
+        self.then(Step::Find(Selector::Text(text.into())))
+    }
+
+    pub fn get_by_label(&self, label: impl Into<TextMatch>) -> Locator {
+        self.then(Step::Find(Selector::Label(label.into())))
+    }
+
+    pub fn get_by_placeholder(&self, text: impl Into<TextMatch>) -> Locator {
+        self.then(Step::Find(Selector::Placeholder(text.into())))
+    }
+
+    pub fn get_by_id(&self, id: ElementId) -> Locator {
+        self.then(Step::Find(Selector::Id(id)))
+    }
+
+    /// Elements the string form finds inside this locator's elements.
+    pub fn locator(&self, selector: &str) -> Locator {
+        match selector_text::parse(selector) {
+            Ok(steps) => {
+                let mut next = self.clone();
+                next.steps.extend(steps);
+                next
+            }
+            Err(e) => {
+                let mut next = self.clone();
+                next.invalid = Some(e);
+                next
+            }
+        }
+    }
+
+    /// Elements `inner` finds inside this locator's elements (`inner`'s window is ignored).
+    pub fn find(&self, inner: &Locator) -> Locator {
+        let mut next = self.clone();
+        next.steps.extend(inner.steps.iter().cloned());
+        next.invalid = next.invalid.or_else(|| inner.invalid.clone());
+        next
+    }
+
+    /// The `index`th match, from 0, in tree order.
+    pub fn nth(&self, index: usize) -> Locator {
+        self.then(Step::Nth(index))
+    }
+
+    pub fn first(&self) -> Locator {
+        self.then(Step::First)
+    }
+
+    pub fn last(&self) -> Locator {
+        self.then(Step::Last)
+    }
+
+    /// Keeps the matches that pass `filter`.
+    pub fn filter(&self, filter: Filter) -> Locator {
+        let mut next = self.then(Step::Filter(matching::Filter {
+            has_text: filter.has_text,
+            has_not_text: filter.has_not_text,
+            has: filter.has.as_ref().map(|l| l.steps.clone()),
+            has_not: filter.has_not.as_ref().map(|l| l.steps.clone()),
+        }));
+        let inner_invalid = [filter.has, filter.has_not]
+            .into_iter()
+            .flatten()
+            .find_map(|l| l.invalid);
+        next.invalid = next.invalid.or(inner_invalid);
+        next
+    }
+
+    /// Keeps the matches that show `text`, themselves or inside.
+    pub fn filter_has_text(&self, text: impl Into<TextMatch>) -> Locator {
+        self.filter(Filter::new().has_text(text))
+    }
+
+    /// Keeps the matches holding an element `inner` finds.
+    pub fn filter_has(&self, inner: &Locator) -> Locator {
+        self.filter(Filter::new().has(inner))
+    }
+
+    /// Whether hidden elements (no area, or offscreen) are matched too; they are left out by default.
+    pub fn include_hidden(&self, include: bool) -> Locator {
+        let mut next = self.clone();
+        next.include_hidden = include;
+        next
+    }
+
+    /// This locator's actions and strict reads wait up to `timeout` instead of the App's default.
+    pub fn with_timeout(&self, timeout: Duration) -> Locator {
+        let mut next = self.clone();
+        next.timeout = Some(timeout);
+        next
+    }
+
+    /// How long actions and strict reads wait.
+    pub fn action_timeout(&self) -> Duration {
+        self.timeout.unwrap_or(self.timeouts.action)
+    }
+
+    /// How long `expect` waits unless told otherwise.
+    pub fn expect_timeout(&self) -> Duration {
+        self.timeouts.expect
+    }
+
+    /// What the locator says, as its error messages show it.
+    pub fn description(&self) -> String {
+        let steps = describe_steps(&self.steps);
+        let hidden = if self.include_hidden {
+            ".include_hidden(true)"
+        } else {
+            ""
+        };
+        match &self.window {
+            WindowChoice::Default => format!("{steps}{hidden}"),
+            WindowChoice::Id(id) => format!("window({id}).{steps}{hidden}"),
+            WindowChoice::Titled(title) => format!("window_titled({title}).{steps}{hidden}"),
+        }
+    }
+
+    pub(crate) fn check_valid(&self) -> Result<()> {
+        match &self.invalid {
+            Some(e) => Err(e.clone()),
+            None if self.steps.is_empty() => Err(Error::invalid_request(
+                "the locator is empty; start it with get_by_role, get_by_key, get_by_text, ...",
+            )),
+            None => Ok(()),
+        }
+    }
+}
+
+impl fmt::Display for Locator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.description())
+    }
+}
+
+impl fmt::Debug for Locator {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Locator({})", self.description())
+    }
+}

@@ -1,0 +1,303 @@
+//! Reading the window a locator names, picking its elements out of that read,
+//! and waiting between reads.
+
+use super::matching::{is_shown, TreeIndex};
+use super::{Locator, WindowChoice};
+use crate::driver::Driver;
+use crate::error::{Error, ErrorCode, Result};
+use crate::protocol::{IdleParams, Node, Tree, TreeParams, WindowId};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// One read of the locator's window and what the locator picks out of it.
+pub(crate) struct Read {
+    pub tree: Tree,
+    /// Positions in `tree.nodes` of the matches, in tree order.
+    pub matches: Vec<usize>,
+}
+
+impl Read {
+    pub fn node(&self, at: usize) -> &Node {
+        &self.tree.nodes[at]
+    }
+
+    pub fn only(&self) -> Option<&Node> {
+        match self.matches.as_slice() {
+            [at] => Some(self.node(*at)),
+            _ => None,
+        }
+    }
+
+    pub fn window(&self) -> WindowId {
+        self.tree.window
+    }
+}
+
+impl Locator {
+    /// Reads the window once and picks the matches. Errors from the driver
+    /// (no such window yet, a lost connection) come back as they are.
+    pub(crate) fn read(&self) -> Result<Read> {
+        self.check_valid()?;
+        let tree = self.read_tree()?;
+        let matches = TreeIndex::new(&tree).select(&self.steps, self.include_hidden);
+        Ok(Read { tree, matches })
+    }
+
+    /// The hidden elements the locator would match if it included them: said
+    /// in "no element" messages, since a hidden match is the usual surprise.
+    pub(crate) fn hidden_matches(&self, tree: &Tree) -> Vec<Node> {
+        if self.include_hidden {
+            return Vec::new();
+        }
+        TreeIndex::new(tree)
+            .select(&self.steps, true)
+            .into_iter()
+            .map(|at| tree.nodes[at].clone())
+            .filter(|node| !is_shown(node))
+            .collect()
+    }
+
+    fn read_tree(&self) -> Result<Tree> {
+        let window = match &self.window {
+            WindowChoice::Default => None,
+            WindowChoice::Id(id) => Some(*id),
+            WindowChoice::Titled(title) => {
+                let list = self.driver.windows()?;
+                let found: Vec<_> = list
+                    .windows
+                    .iter()
+                    .filter(|w| title.matches(&w.title))
+                    .collect();
+                match found.as_slice() {
+                    [one] => Some(one.id),
+                    [] => {
+                        return Err(Error::no_window(format!(
+                            "no window is titled {title}; the windows are {}",
+                            list_or_none(list.windows.iter().map(|w| format!("{:?}", w.title)))
+                        )))
+                    }
+                    many => {
+                        return Err(Error::new(
+                            ErrorCode::Ambiguous,
+                            format!(
+                                "{} windows are titled {title}: {}",
+                                many.len(),
+                                many.iter()
+                                    .map(|w| format!("{} {:?}", w.id, w.title))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            ),
+                        )
+                        .with_suggestion(
+                            "use App::window(id) with one of these ids, or an exact title",
+                        ))
+                    }
+                }
+            }
+        };
+        self.driver.tree(&TreeParams { window })
+    }
+
+    pub(crate) fn poller(&self, timeout: Duration) -> Poller {
+        Poller::new(self.driver.clone(), timeout)
+    }
+}
+
+/// Driver errors worth another read: the window or element may come yet.
+pub(crate) fn worth_retrying(err: &Error) -> bool {
+    matches!(err.code, ErrorCode::NoWindow | ErrorCode::NoElement)
+}
+
+/// How long a retry waits at least, idle's own wait counting toward it. `idle`
+/// only waits for frames the app has already asked for: a change driven by a
+/// timer or by another process shows none, so `idle` answers at once, and
+/// without this the loop would read trees as fast as the driver answers and
+/// take the CPU the app needs to make the change. It grows to a small cap.
+const BACKOFF: [Duration; 5] = [
+    Duration::from_millis(10),
+    Duration::from_millis(20),
+    Duration::from_millis(50),
+    Duration::from_millis(100),
+    Duration::from_millis(200),
+];
+
+/// The longest single `idle` call: a window that never settles (a spinner)
+/// still gets read again at this pace.
+const IDLE_SLICE: Duration = Duration::from_millis(500);
+
+/// Paces the reads of one wait, against one deadline.
+pub(crate) struct Poller {
+    driver: Arc<dyn Driver>,
+    timeout: Duration,
+    deadline: Instant,
+    window: Option<WindowId>,
+    retries: usize,
+}
+
+impl Poller {
+    pub fn new(driver: Arc<dyn Driver>, timeout: Duration) -> Poller {
+        Poller {
+            driver,
+            timeout,
+            deadline: Instant::now() + timeout,
+            window: None,
+            retries: 0,
+        }
+    }
+
+    /// The wait's whole timeout, for messages.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    pub fn expired(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+
+    pub fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
+    /// Which window to wait on (the one read last).
+    pub fn watch(&mut self, window: WindowId) {
+        self.window = Some(window);
+    }
+
+    /// Waits for the window to settle, and at least the back-off interval,
+    /// never past the deadline. Only a broken connection ends the wait early.
+    pub fn wait(&mut self) -> Result<()> {
+        let started = Instant::now();
+        self.settle()?;
+        let floor = BACKOFF[self.retries.min(BACKOFF.len() - 1)];
+        self.retries += 1;
+        let rest = floor.saturating_sub(started.elapsed());
+        let rest = rest.min(self.deadline.saturating_duration_since(Instant::now()));
+        if !rest.is_zero() {
+            std::thread::sleep(rest);
+        }
+        Ok(())
+    }
+
+    /// Waits for the window to settle only: used for the second read of the
+    /// stability check, which wants the next frame, not a pause.
+    pub fn settle(&mut self) -> Result<()> {
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        let slice = left.min(IDLE_SLICE);
+        if slice.is_zero() {
+            return Ok(());
+        }
+        let params = IdleParams {
+            window: self.window,
+            timeout: Some(slice.as_millis().max(1) as u64),
+        };
+        match self.driver.idle(&params) {
+            Ok(()) => Ok(()),
+            Err(e) if idle_failure_is_fatal(&e) => Err(e),
+            Err(_) => Ok(()),
+        }
+    }
+}
+
+/// A window that never settles, has gone, or cannot tell is no reason to
+/// stop waiting; a connection that broke is.
+fn idle_failure_is_fatal(err: &Error) -> bool {
+    matches!(
+        err.code,
+        ErrorCode::Disconnected | ErrorCode::ProtocolError | ErrorCode::AppExited
+    )
+}
+
+/// A node as a person would pick it out: role, label, key, value, states, bounds.
+pub fn describe_node(node: &Node) -> String {
+    let mut text = node.role.to_string();
+    if let Some(label) = node.label.as_deref().filter(|l| !l.is_empty()) {
+        text.push_str(&format!(" {label:?}"));
+    }
+    if let Some(key) = &node.key {
+        text.push_str(&format!(" key={key}"));
+    }
+    if let Some(value) = &node.value {
+        text.push_str(&format!(" value={value:?}"));
+    }
+    if let Some(now) = node.now {
+        text.push_str(&format!(" now={now}"));
+    }
+    if !node.states.is_empty() {
+        let states: Vec<_> = node.states.iter().map(|s| s.as_str()).collect();
+        text.push_str(&format!(" [{}]", states.join(", ")));
+    }
+    match node.bounds {
+        Some(b) => text.push_str(&format!(" at ({}, {}) {}x{}", b.x, b.y, b.width, b.height)),
+        None => text.push_str(" without bounds"),
+    }
+    text
+}
+
+/// The `ambiguous` error: every candidate (up to ten), so the caller can narrow the locator.
+pub(crate) fn ambiguous(locator: &Locator, read: &Read, what: &str) -> Error {
+    const SHOWN: usize = 10;
+    let mut listed: Vec<String> = read
+        .matches
+        .iter()
+        .take(SHOWN)
+        .enumerate()
+        .map(|(i, &at)| format!("[{i}] {}", describe_node(read.node(at))))
+        .collect();
+    if read.matches.len() > SHOWN {
+        listed.push(format!("and {} more", read.matches.len() - SHOWN));
+    }
+    Error::new(
+        ErrorCode::Ambiguous,
+        format!(
+            "{what}: {locator} matches {} elements where one is needed: {}",
+            read.matches.len(),
+            listed.join("; ")
+        ),
+    )
+    .with_suggestion(
+        "narrow the locator: a fuller or exact name, a key, filter(...), or nth(i) with an index above",
+    )
+}
+
+/// The `no_element` error after waiting, naming hidden matches if there were any.
+pub(crate) fn not_found(locator: &Locator, what: &str, waited: Duration, hidden: &[Node]) -> Error {
+    let mut message = format!(
+        "{what}: no element matches {locator} in {} after {}",
+        locator.window,
+        human(waited)
+    );
+    let mut suggestion =
+        "check the locator against the window's tree (`uidrive snapshot`), or wait longer";
+    if let Some(first) = hidden.first() {
+        message.push_str(&format!(
+            "; {} hidden element{} match{}, as {}",
+            hidden.len(),
+            if hidden.len() == 1 { "" } else { "s" },
+            if hidden.len() == 1 { "es" } else { "" },
+            describe_node(first)
+        ));
+        suggestion = "the match is hidden (no area or offscreen): show it first, or use include_hidden(true)";
+    }
+    Error::no_element(message).with_suggestion(suggestion)
+}
+
+/// A duration as people write it in messages: `250 ms`, `10 s`, `2.5 s`.
+pub(crate) fn human(duration: Duration) -> String {
+    let ms = duration.as_millis();
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if duration.subsec_millis() == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        format!("{:.1} s", duration.as_secs_f64())
+    }
+}
+
+fn list_or_none(items: impl Iterator<Item = String>) -> String {
+    let items: Vec<String> = items.collect();
+    if items.is_empty() {
+        "none".into()
+    } else {
+        items.join(", ")
+    }
+}

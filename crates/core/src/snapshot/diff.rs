@@ -1,0 +1,155 @@
+//! What changed between two snapshots of a window, element by element.
+
+use super::{Ref, Snapshot};
+use serde::{Deserialize, Serialize};
+use std::collections::{HashMap, HashSet};
+
+/// How a diff line reads: `+` came or changed to, `-` went or changed from, `=` context.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Mark {
+    #[serde(rename = "+")]
+    Added,
+    #[serde(rename = "-")]
+    Removed,
+    #[serde(rename = "=")]
+    Same,
+}
+
+impl Mark {
+    pub fn sign(self) -> char {
+        match self {
+            Mark::Added => '+',
+            Mark::Removed => '-',
+            Mark::Same => '=',
+        }
+    }
+}
+
+/// One line of a diff: a mark and the element's line.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiffLine {
+    pub mark: Mark,
+    #[serde(rename = "ref")]
+    pub r: Ref,
+    pub line: String,
+}
+
+/// The changes between two snapshots, with a little context around them.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Diff {
+    pub lines: Vec<DiffLine>,
+    /// How many elements came, went and changed.
+    pub added: usize,
+    pub removed: usize,
+    pub changed: usize,
+}
+
+impl Diff {
+    /// Nothing came, went or changed.
+    pub fn is_empty(&self) -> bool {
+        self.added + self.removed + self.changed == 0
+    }
+
+    /// `- @e1 [text] "Count: 0"` lines, ending in a newline; `no changes` when empty.
+    pub fn render(&self) -> String {
+        if self.is_empty() {
+            return "no changes\n".into();
+        }
+        let mut text = String::new();
+        for l in &self.lines {
+            text.push(l.mark.sign());
+            text.push(' ');
+            text.push_str(&l.line);
+            text.push('\n');
+        }
+        text
+    }
+}
+
+enum Step<'a> {
+    Same(Ref, &'a str),
+    Came(Ref, &'a str),
+    Went(Ref, &'a str),
+    Changed(Ref, &'a str, &'a str),
+}
+
+/// The changes from `old` to `new`, matched by ref (so both should come from
+/// one [`super::RefMap`]), with up to `context` unchanged lines (`=`) before
+/// and after each change. Elements that went are shown where they were.
+pub fn diff(old: &Snapshot, new: &Snapshot, context: usize) -> Diff {
+    let old_lines: HashMap<Ref, String> = old.elements.iter().map(|e| (e.r, e.line())).collect();
+    let new_lines: Vec<(Ref, String)> = new.elements.iter().map(|e| (e.r, e.line())).collect();
+    let in_new: HashSet<Ref> = new_lines.iter().map(|(r, _)| *r).collect();
+
+    // Each element that went is shown before the next surviving element that
+    // followed it in the old snapshot (or at the end).
+    let mut went_before: HashMap<Option<Ref>, Vec<Ref>> = HashMap::new();
+    let mut pending: Vec<Ref> = Vec::new();
+    for e in &old.elements {
+        if in_new.contains(&e.r) {
+            if !pending.is_empty() {
+                went_before.insert(Some(e.r), std::mem::take(&mut pending));
+            }
+        } else {
+            pending.push(e.r);
+        }
+    }
+    if !pending.is_empty() {
+        went_before.insert(None, pending);
+    }
+
+    let mut steps: Vec<Step> = Vec::new();
+    for (r, line) in &new_lines {
+        for gone in went_before.remove(&Some(*r)).unwrap_or_default() {
+            steps.push(Step::Went(gone, &old_lines[&gone]));
+        }
+        steps.push(match old_lines.get(r) {
+            None => Step::Came(*r, line),
+            Some(before) if before != line => Step::Changed(*r, before, line),
+            Some(_) => Step::Same(*r, line),
+        });
+    }
+    for gone in went_before.remove(&None).unwrap_or_default() {
+        steps.push(Step::Went(gone, &old_lines[&gone]));
+    }
+
+    let changes: Vec<usize> = steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| !matches!(s, Step::Same(..)))
+        .map(|(i, _)| i)
+        .collect();
+    let near_change = |i: usize| {
+        changes
+            .iter()
+            .any(|&c| (c < i && i - c <= context) || (c > i && c - i <= context))
+    };
+
+    let mut out = Diff::default();
+    for (i, step) in steps.iter().enumerate() {
+        let mut line = |mark: Mark, r: Ref, text: &str| {
+            out.lines.push(DiffLine {
+                mark,
+                r,
+                line: text.to_string(),
+            })
+        };
+        match *step {
+            Step::Same(r, text) if near_change(i) => line(Mark::Same, r, text),
+            Step::Same(..) => {}
+            Step::Came(r, text) => line(Mark::Added, r, text),
+            Step::Went(r, text) => line(Mark::Removed, r, text),
+            Step::Changed(r, before, after) => {
+                line(Mark::Removed, r, before);
+                line(Mark::Added, r, after);
+            }
+        }
+        match step {
+            Step::Came(..) => out.added += 1,
+            Step::Went(..) => out.removed += 1,
+            Step::Changed(..) => out.changed += 1,
+            Step::Same(..) => {}
+        }
+    }
+    out
+}

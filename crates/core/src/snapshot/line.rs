@@ -1,0 +1,163 @@
+//! How one element reads on its line, and which elements count as controls.
+
+use super::Element;
+use crate::protocol::{Action, Node, Role, State};
+use std::fmt::Write;
+
+/// Longer labels and values are cut: a line is for finding the element, not for reading a page.
+const MAX_TEXT: usize = 80;
+
+/// Whether an agent would act on the element: a control by its role, or
+/// anything that offers an action beyond focusing and scrolling.
+pub fn is_interactive(node: &Node) -> bool {
+    let by_role = matches!(
+        node.role,
+        Role::Button
+            | Role::Link
+            | Role::CheckBox
+            | Role::Radio
+            | Role::Switch
+            | Role::Slider
+            | Role::TextField
+            | Role::PopUpButton
+            | Role::Tab
+            | Role::MenuButton
+            | Role::ToggleButton
+            | Role::ComboBox
+            | Role::Disclosure
+            | Role::Stepper
+            | Role::ColorWell
+            | Role::MenuItem
+            | Role::MenuItemCheckBox
+            | Role::MenuItemRadio
+            | Role::TreeItem
+    );
+    by_role
+        || node
+            .actions
+            .iter()
+            .any(|a| !matches!(a, Action::Focus | Action::ScrollIntoView))
+        || (matches!(node.role, Role::ListItem | Role::Cell | Role::Row)
+            && node.has_state(&State::Selectable))
+}
+
+/// The states a line shows: those that tell what the element is doing, not
+/// what it could do (`focusable`, `selectable` and layout flags are left out).
+pub(crate) fn states_of(node: &Node, focused: bool) -> Vec<String> {
+    let mut shown: Vec<String> = Vec::new();
+    if focused {
+        shown.push("focused".into());
+    }
+    for state in &node.states {
+        let keep = matches!(
+            state,
+            State::Disabled
+                | State::Checked
+                | State::Mixed
+                | State::Selected
+                | State::Expanded
+                | State::Password
+                | State::ReadOnly
+                | State::Invalid
+                | State::Busy
+                | State::Offscreen
+                | State::SortAscending
+                | State::SortDescending
+        );
+        if keep {
+            shown.push(state.as_str().to_string());
+        }
+    }
+    // A thing that can open and is not open says so: agents look for it.
+    if node.has_state(&State::Expandable) && !node.has_state(&State::Expanded) {
+        shown.push("collapsed".into());
+    }
+    shown
+}
+
+pub(crate) fn text_of(text: Option<&str>) -> Option<String> {
+    text.map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+}
+
+/// The value a line shows: the text value, else a range's current number.
+pub(crate) fn value_of(node: &Node) -> Option<String> {
+    let value = text_of(node.value.as_deref())
+        .or_else(|| node.now.map(number))
+        .filter(|v| Some(v.as_str()) != node.label.as_deref().map(str::trim));
+    value
+}
+
+fn number(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e15 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    }
+}
+
+/// `@e2 [button] "Add" value="x" key=add checked`
+pub(crate) fn format(e: &Element) -> String {
+    let mut line = format!("{} [{}]", e.r, e.role);
+    if let Some(label) = &e.label {
+        let _ = write!(line, " {}", quote(label));
+    }
+    if let Some(value) = &e.value {
+        let _ = write!(line, " value={}", quote(value));
+    }
+    if let Some(key) = &e.key {
+        if key.is_empty() || key.contains(|c: char| c.is_whitespace() || c == '"') {
+            let _ = write!(line, " key={}", quote(key));
+        } else {
+            let _ = write!(line, " key={key}");
+        }
+    }
+    for state in &e.states {
+        line.push(' ');
+        line.push_str(state);
+    }
+    line
+}
+
+/// Text in double quotes, one line, cut to [`MAX_TEXT`] characters.
+fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len().min(MAX_TEXT) + 2);
+    out.push('"');
+    for (count, c) in text.chars().enumerate() {
+        if count == MAX_TEXT {
+            out.push('…');
+            break;
+        }
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoting_escapes_and_cuts() {
+        assert_eq!(quote("say \"hi\"\nnow"), "\"say \\\"hi\\\"\\nnow\"");
+        let long = "x".repeat(200);
+        let quoted = quote(&long);
+        assert_eq!(quoted.chars().count(), MAX_TEXT + 3);
+        assert!(quoted.ends_with("…\""));
+    }
+
+    #[test]
+    fn whole_numbers_read_as_integers() {
+        assert_eq!(number(50.0), "50");
+        assert_eq!(number(0.5), "0.5");
+    }
+}

@@ -1,0 +1,142 @@
+//! Snapshots for agents: a window's elements a line each, with short refs,
+//! filters, skeletons and diffs.
+//!
+//! ```text
+//! @e2 [button] "Add" key=add
+//! @e3 [textField] "Name" value="Ada" key=name focused
+//! ```
+//!
+//! - [`RefMap`] gives elements refs that last while they live and are never reused.
+//! - [`Snapshot`] is what a window showed, element by element, with refs.
+//! - [`View`] chooses what to print: controls only, a depth-limited skeleton, a subtree.
+//! - [`diff`] tells what changed between two snapshots of a window.
+
+mod diff;
+mod line;
+mod refs;
+mod view;
+
+pub use diff::{diff, Diff, DiffLine, Mark};
+pub use line::is_interactive;
+pub use refs::{Ref, RefMap, RefTarget};
+pub use view::{Picked, View};
+
+use crate::protocol::{ElementId, Role, Tree, WindowId};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// One element of a snapshot: what its line shows, and where it sits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Element {
+    #[serde(rename = "ref")]
+    pub r: Ref,
+    pub id: ElementId,
+    pub role: Role,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// The states worth reading (`checked`, `disabled`, `focused`...), not every flag.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<String>,
+    /// How deep in the window's tree: 0 for a top element.
+    pub depth: u32,
+    /// The parent's ref, unless it is at the top.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<Ref>,
+    /// How many direct children it has.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub children: u32,
+    /// A control an agent can act on (see [`is_interactive`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interactive: bool,
+    /// Hidden, or inside something hidden.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub offscreen: bool,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
+}
+
+impl Element {
+    /// The element's line: `@e2 [button] "Add" key=add`, leaving out what is empty.
+    pub fn line(&self) -> String {
+        line::format(self)
+    }
+}
+
+/// What one window showed: its elements in tree order, a parent before its children.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub window: WindowId,
+    pub elements: Vec<Element>,
+}
+
+impl Snapshot {
+    /// Takes a snapshot of `tree`, giving its elements refs from `refs`
+    /// (elements seen before keep theirs; the refs of gone ones retire).
+    pub fn take(tree: &Tree, refs: &mut RefMap) -> Snapshot {
+        let assigned = refs.observe(tree);
+        let index: HashMap<ElementId, usize> = tree
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(at, n)| (n.id, at))
+            .collect();
+        let mut elements: Vec<Element> = Vec::with_capacity(tree.nodes.len());
+        for (at, node) in tree.nodes.iter().enumerate() {
+            let parent_at = node
+                .parent
+                .and_then(|p| index.get(&p).copied())
+                .filter(|p| *p < at);
+            let (depth, parent_hidden) = match parent_at {
+                Some(p) => (elements[p].depth + 1, elements[p].offscreen),
+                None => (0, false),
+            };
+            if let Some(p) = parent_at {
+                elements[p].children += 1;
+            }
+            let focused = tree.focus == Some(node.id);
+            elements.push(Element {
+                r: assigned[at],
+                id: node.id,
+                role: node.role.clone(),
+                label: line::text_of(node.label.as_deref()),
+                value: line::value_of(node),
+                key: node.key.as_ref().map(|k| k.to_string()),
+                states: line::states_of(node, focused),
+                depth,
+                parent: parent_at.map(|p| assigned[p]),
+                children: 0,
+                interactive: is_interactive(node),
+                offscreen: parent_hidden || node.has_state(&crate::protocol::State::Offscreen),
+            });
+        }
+        Snapshot {
+            window: tree.window,
+            elements,
+        }
+    }
+
+    /// The element a ref names, if this snapshot has it.
+    pub fn element(&self, r: Ref) -> Option<&Element> {
+        self.elements.iter().find(|e| e.r == r)
+    }
+
+    /// The lines `view` shows, as text ending in a newline (empty if none).
+    pub fn render(&self, view: &View) -> crate::Result<String> {
+        let lines = view.lines(self)?;
+        let mut text = lines.join("\n");
+        if !text.is_empty() {
+            text.push('\n');
+        }
+        Ok(text)
+    }
+}
+
+#[cfg(test)]
+mod tests;

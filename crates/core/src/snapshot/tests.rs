@@ -1,0 +1,207 @@
+use super::*;
+use crate::protocol::{Action, ElementKey, Node, State};
+use crate::ErrorCode;
+
+fn node(id: u64, parent: Option<u64>, role: Role, label: &str) -> Node {
+    Node {
+        id: ElementId(id),
+        parent: parent.map(ElementId),
+        role,
+        label: (!label.is_empty()).then(|| label.to_string()),
+        ..Node::default()
+    }
+}
+
+/// The counter window: a text, a button, a field, and a list of three items in a group.
+fn counter(count: u32, name: &str) -> Tree {
+    let mut button = node(20, None, Role::Button, "Add");
+    button.key = Some(ElementKey::from("add"));
+    button.states = vec![State::Focusable];
+    button.actions = vec![Action::Press, Action::Focus];
+    let mut field = node(30, None, Role::TextField, "Name");
+    field.key = Some(ElementKey::from("name"));
+    field.value = (!name.is_empty()).then(|| name.to_string());
+    field.actions = vec![Action::Focus, Action::SetValue];
+    let mut nodes = vec![
+        node(10, None, Role::Text, &format!("Count: {count}")),
+        button,
+        field,
+        node(40, None, Role::Group, "Fruit"),
+        node(41, Some(40), Role::List, ""),
+    ];
+    for (i, fruit) in ["Apple", "Pear", "Plum"].iter().enumerate() {
+        let mut item = node(50 + i as u64, Some(41), Role::ListItem, fruit);
+        item.states = vec![State::Selectable];
+        nodes.push(item);
+    }
+    Tree {
+        window: 1,
+        focus: Some(ElementId(30)),
+        nodes,
+        ..Tree::default()
+    }
+}
+
+#[test]
+fn lines_leave_out_what_is_empty() {
+    let mut refs = RefMap::new();
+    let snap = Snapshot::take(&counter(0, "Ada"), &mut refs);
+    let text = snap.render(&View::full()).unwrap();
+    assert_eq!(
+        text,
+        "@e1 [text] \"Count: 0\"\n\
+         @e2 [button] \"Add\" key=add\n\
+         @e3 [textField] \"Name\" value=\"Ada\" key=name focused\n\
+         @e4 [group] \"Fruit\"\n\
+         \x20 @e5 [list]\n\
+         \x20   @e6 [listItem] \"Apple\"\n\
+         \x20   @e7 [listItem] \"Pear\"\n\
+         \x20   @e8 [listItem] \"Plum\"\n"
+    );
+    let list = snap.element(Ref(5)).unwrap();
+    assert_eq!(
+        (list.depth, list.children, list.parent),
+        (1, 3, Some(Ref(4)))
+    );
+}
+
+#[test]
+fn the_interactive_view_keeps_controls_and_drops_hidden_ones() {
+    let mut tree = counter(0, "");
+    tree.nodes[7].states.push(State::Offscreen); // Plum scrolled away
+    let snap = Snapshot::take(&tree, &mut RefMap::new());
+    assert_eq!(
+        snap.render(&View::interactive()).unwrap(),
+        "@e2 [button] \"Add\" key=add\n\
+         @e3 [textField] \"Name\" key=name focused\n\
+         @e6 [listItem] \"Apple\"\n\
+         @e7 [listItem] \"Pear\"\n"
+    );
+}
+
+#[test]
+fn children_of_a_hidden_element_are_hidden_too() {
+    let mut tree = counter(0, "");
+    tree.nodes[3].states.push(State::Offscreen); // the Fruit group
+    let snap = Snapshot::take(&tree, &mut RefMap::new());
+    assert!(snap.element(Ref(6)).unwrap().offscreen);
+    assert!(!snap.render(&View::interactive()).unwrap().contains("Apple"));
+}
+
+#[test]
+fn a_skeleton_counts_what_it_leaves_out_and_a_ref_drills_down() {
+    let snap = Snapshot::take(&counter(0, ""), &mut RefMap::new());
+    let skeleton = View {
+        max_depth: Some(0),
+        ..View::full()
+    };
+    assert_eq!(
+        snap.render(&skeleton).unwrap(),
+        "@e1 [text] \"Count: 0\"\n\
+         @e2 [button] \"Add\" key=add\n\
+         @e3 [textField] \"Name\" key=name focused\n\
+         @e4 [group] \"Fruit\" (+4)\n"
+    );
+    // Controls only: the group is shown at the limit because controls are inside it.
+    let controls = View {
+        max_depth: Some(0),
+        ..View::interactive()
+    };
+    assert_eq!(
+        snap.render(&controls).unwrap(),
+        "@e2 [button] \"Add\" key=add\n\
+         @e3 [textField] \"Name\" key=name focused\n\
+         @e4 [group] \"Fruit\" (+3)\n"
+    );
+    let drill = View {
+        root: Some(Ref(4)),
+        max_depth: Some(1),
+        ..View::full()
+    };
+    assert_eq!(
+        snap.render(&drill).unwrap(),
+        "@e4 [group] \"Fruit\"\n  @e5 [list] (+3)\n"
+    );
+    let gone = View {
+        root: Some(Ref(99)),
+        ..View::full()
+    };
+    assert_eq!(snap.render(&gone).unwrap_err().code, ErrorCode::StaleRef);
+}
+
+#[test]
+fn a_diff_shows_what_changed_with_context() {
+    let mut refs = RefMap::new();
+    let before = Snapshot::take(&counter(0, ""), &mut refs);
+    let after = Snapshot::take(&counter(1, ""), &mut refs);
+    let d = diff(&before, &after, 1);
+    assert_eq!(
+        d.render(),
+        "- @e1 [text] \"Count: 0\"\n\
+         + @e1 [text] \"Count: 1\"\n\
+         = @e2 [button] \"Add\" key=add\n"
+    );
+    assert_eq!((d.added, d.removed, d.changed), (0, 0, 1));
+    assert!(diff(&after, &after, 1).is_empty());
+    assert_eq!(diff(&after, &after, 1).render(), "no changes\n");
+}
+
+#[test]
+fn a_diff_shows_elements_that_came_and_went_where_they_were() {
+    let mut refs = RefMap::new();
+    let before = Snapshot::take(&counter(0, ""), &mut refs);
+    let mut tree = counter(0, "");
+    tree.nodes.remove(6); // Pear goes
+    let mut kiwi = node(60, Some(41), Role::ListItem, "Kiwi");
+    kiwi.states = vec![State::Selectable];
+    tree.nodes.push(kiwi);
+    let after = Snapshot::take(&tree, &mut refs);
+    let d = diff(&before, &after, 1);
+    assert_eq!(
+        d.render(),
+        "= @e6 [listItem] \"Apple\"\n\
+         - @e7 [listItem] \"Pear\"\n\
+         = @e8 [listItem] \"Plum\"\n\
+         + @e9 [listItem] \"Kiwi\"\n"
+    );
+    assert_eq!((d.added, d.removed, d.changed), (1, 1, 0));
+    assert_eq!(refs.resolve(Ref(7)).unwrap_err().code, ErrorCode::StaleRef);
+}
+
+#[test]
+fn states_read_as_words_and_the_focus_moves() {
+    let mut refs = RefMap::new();
+    let mut tree = counter(0, "");
+    let mut check = node(70, None, Role::CheckBox, "Bold");
+    check.states = vec![State::Focusable, State::Checked, State::Disabled];
+    let mut expander = node(71, None, Role::Disclosure, "More");
+    expander.states = vec![State::Expandable];
+    tree.nodes.push(check);
+    tree.nodes.push(expander);
+    tree.focus = Some(ElementId(20));
+    let snap = Snapshot::take(&tree, &mut refs);
+    let text = snap.render(&View::interactive()).unwrap();
+    assert!(
+        text.contains("@e2 [button] \"Add\" key=add focused\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("@e9 [checkBox] \"Bold\" checked disabled\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("@e10 [disclosure] \"More\" collapsed\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_snapshot_survives_a_trip_through_json() {
+    let mut refs = RefMap::new();
+    let snap = Snapshot::take(&counter(2, "Ada"), &mut refs);
+    let json = serde_json::to_value(&snap).unwrap();
+    assert_eq!(json["elements"][1]["ref"], "@e2");
+    assert_eq!(json["elements"][1]["key"], "add");
+    let back: Snapshot = serde_json::from_value(json).unwrap();
+    assert_eq!(back, snap);
+}

@@ -1,0 +1,316 @@
+//! `SocketDriver`: the client of an app that speaks the protocol on a Unix socket.
+
+use crate::driver::{call_json, Driver};
+use crate::error::{Error, ErrorCode, Result};
+use crate::protocol::wire::{self, decode_params, decode_result, LineRead, MAX_LINE_BYTES};
+use crate::protocol::{
+    ActParams, Capture, CaptureParams, EvalParams, EvalResult, Hello, IdleParams, InputParams,
+    MenuParams, Method, Tree, TreeParams, WindowList,
+};
+use serde::Serialize;
+use serde_json::Value;
+use std::io::{self, BufReader, Write};
+use std::os::unix::net::UnixStream;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+/// How a [`SocketDriver`] talks to its server.
+#[derive(Debug, Clone)]
+pub struct SocketOptions {
+    /// How long any call may take before it fails with `timeout`.
+    pub timeout: Duration,
+    /// The `timeout` sent with an `idle` that gives none, so that it cannot wait forever.
+    pub idle_timeout: Duration,
+    /// How many idle connections to keep for reuse. More are opened while calls overlap.
+    pub pool_size: usize,
+    /// The longest answer line accepted.
+    pub max_line_bytes: usize,
+}
+
+impl Default for SocketOptions {
+    fn default() -> SocketOptions {
+        SocketOptions {
+            timeout: Duration::from_secs(30),
+            idle_timeout: Duration::from_secs(10),
+            pool_size: 4,
+            max_line_bytes: MAX_LINE_BYTES,
+        }
+    }
+}
+
+/// A client of the protocol. Calls may come from several threads at once:
+/// each takes a connection of its own from a small pool, so an `idle` on one
+/// window does not hold up an action on another.
+pub struct SocketDriver {
+    path: PathBuf,
+    options: SocketOptions,
+    pool: Mutex<Vec<Connection>>,
+    next_id: AtomicU64,
+    hello: OnceLock<Hello>,
+}
+
+struct Connection {
+    reader: BufReader<UnixStream>,
+}
+
+impl SocketDriver {
+    /// Connects to the server at `path`, failing at once if none listens there.
+    pub fn connect(path: impl AsRef<Path>) -> Result<SocketDriver> {
+        SocketDriver::connect_with(path, SocketOptions::default())
+    }
+
+    pub fn connect_with(path: impl AsRef<Path>, options: SocketOptions) -> Result<SocketDriver> {
+        let driver = SocketDriver {
+            path: path.as_ref().to_path_buf(),
+            options,
+            pool: Mutex::new(Vec::new()),
+            next_id: AtomicU64::new(1),
+            hello: OnceLock::new(),
+        };
+        let first = driver.open()?;
+        driver.give_back(first);
+        Ok(driver)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn options(&self) -> &SocketOptions {
+        &self.options
+    }
+
+    /// Sends one request and waits up to `timeout` for its answer.
+    pub fn request(&self, method: &str, params: Option<Value>, timeout: Duration) -> Result<Value> {
+        let deadline = Instant::now() + timeout;
+        let mut connection = self.take()?;
+        let id = Value::from(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let line = wire::encode_request(&id, method, params.as_ref());
+        let answer = connection
+            .send(&line, deadline)
+            .and_then(|()| connection.receive(self.options.max_line_bytes, deadline))
+            .map_err(|e| self.explain(e, method, timeout))?;
+        let (answer_id, outcome) = wire::parse_answer(&answer)?;
+        if answer_id != id {
+            return Err(Error::protocol(format!(
+                "the server answered request {answer_id} while uidrive waited for request {id} (`{method}`)"
+            )));
+        }
+        // Only a connection that answered in step goes back to the pool.
+        self.give_back(connection);
+        outcome
+    }
+
+    fn call_typed<T: serde::de::DeserializeOwned>(
+        &self,
+        method: Method,
+        params: &impl Serialize,
+    ) -> Result<T> {
+        let params = serde_json::to_value(params).map_err(|e| {
+            Error::invalid_request(format!("{method}: could not write params: {e}"))
+        })?;
+        let result = self.request(method.as_str(), Some(params), self.options.timeout)?;
+        decode_result(method.as_str(), result)
+    }
+
+    fn call_unit(&self, method: Method, params: &impl Serialize, timeout: Duration) -> Result<()> {
+        let params = serde_json::to_value(params).map_err(|e| {
+            Error::invalid_request(format!("{method}: could not write params: {e}"))
+        })?;
+        self.request(method.as_str(), Some(params), timeout)
+            .map(|_| ())
+    }
+
+    fn open(&self) -> Result<Connection> {
+        let stream = UnixStream::connect(&self.path).map_err(|e| {
+            let path = self.path.display();
+            match e.kind() {
+                io::ErrorKind::NotFound => Error::disconnected(format!("no socket at {path}")).with_suggestion(
+                    "start the app with its automation socket at this path (for MyGo apps, MYGO_AUTOMATION=<path>), or `uidrive serve --socket <path>`",
+                ),
+                io::ErrorKind::ConnectionRefused => Error::disconnected(format!(
+                    "nothing listens at {path}: the app that made the socket has ended"
+                ))
+                .with_suggestion("start the app again; it replaces the stale socket"),
+                io::ErrorKind::PermissionDenied => Error::disconnected(format!("permission denied for {path}"))
+                    .with_suggestion("run as the user who started the app: its socket is private to that user"),
+                _ => Error::disconnected(format!("could not connect to {path}: {e}")),
+            }
+        })?;
+        Ok(Connection {
+            reader: BufReader::new(stream),
+        })
+    }
+
+    fn take(&self) -> Result<Connection> {
+        let pooled = self.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
+        match pooled {
+            Some(connection) => Ok(connection),
+            None => self.open(),
+        }
+    }
+
+    fn give_back(&self, connection: Connection) {
+        let mut pool = self.pool.lock().unwrap_or_else(|p| p.into_inner());
+        if pool.len() < self.options.pool_size {
+            pool.push(connection);
+        }
+    }
+
+    fn explain(&self, failure: Failure, method: &str, timeout: Duration) -> Error {
+        match failure {
+            Failure::TimedOut => Error::timeout(format!(
+                "no answer to `{method}` within {} ms",
+                timeout.as_millis()
+            ))
+            .with_suggestion("the app may be busy or hung; give a longer timeout or check the app"),
+            Failure::Closed => Error::disconnected(format!(
+                "the server closed the connection before answering `{method}`"
+            ))
+            .with_suggestion(
+                "the app may have quit or crashed; check its output and start it again",
+            ),
+            Failure::TooLong(limit) => Error::protocol(format!(
+                "the answer to `{method}` is longer than {limit} bytes"
+            )),
+            Failure::Io(e) => Error::disconnected(format!("`{method}` failed on the socket: {e}")),
+        }
+    }
+}
+
+enum Failure {
+    TimedOut,
+    Closed,
+    TooLong(usize),
+    Io(io::Error),
+}
+
+impl From<io::Error> for Failure {
+    fn from(e: io::Error) -> Failure {
+        match e.kind() {
+            io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut => Failure::TimedOut,
+            io::ErrorKind::BrokenPipe
+            | io::ErrorKind::ConnectionReset
+            | io::ErrorKind::UnexpectedEof => Failure::Closed,
+            _ => Failure::Io(e),
+        }
+    }
+}
+
+fn remaining(deadline: Instant) -> std::result::Result<Duration, Failure> {
+    let left = deadline.saturating_duration_since(Instant::now());
+    if left.is_zero() {
+        Err(Failure::TimedOut)
+    } else {
+        Ok(left)
+    }
+}
+
+impl Connection {
+    fn send(&mut self, line: &[u8], deadline: Instant) -> std::result::Result<(), Failure> {
+        let stream = self.reader.get_mut();
+        stream.set_write_timeout(Some(remaining(deadline)?))?;
+        stream.write_all(line)?;
+        Ok(())
+    }
+
+    /// Reads one line, without its newline, never past `limit` bytes or `deadline`.
+    fn receive(
+        &mut self,
+        limit: usize,
+        deadline: Instant,
+    ) -> std::result::Result<Vec<u8>, Failure> {
+        let read = wire::read_line(&mut self.reader, limit, |reader| {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(io::ErrorKind::TimedOut.into());
+            }
+            reader.get_ref().set_read_timeout(Some(left))
+        });
+        match read {
+            Ok(LineRead::Line(line)) => Ok(line),
+            Ok(LineRead::End | LineRead::Cut(_)) => Err(Failure::Closed),
+            Ok(LineRead::TooLong) => Err(Failure::TooLong(limit)),
+            Err(e) => Err(e.into()),
+        }
+    }
+}
+
+impl Driver for SocketDriver {
+    fn hello(&self) -> Result<Hello> {
+        if let Some(hello) = self.hello.get() {
+            return Ok(hello.clone());
+        }
+        let params = crate::protocol::HelloParams {
+            protocol: Some(crate::protocol::PROTOCOL_VERSION),
+            client: Some(format!("uidrive {}", env!("CARGO_PKG_VERSION"))),
+        };
+        let hello = match self.call_typed(Method::Hello, &params) {
+            Ok(hello) => hello,
+            // A protocol-1 server knows no `hello`: carry on without it.
+            Err(e) if e.code == ErrorCode::UnknownMethod => Hello::protocol_1(),
+            Err(e) => return Err(e),
+        };
+        Ok(self.hello.get_or_init(|| hello).clone())
+    }
+
+    fn windows(&self) -> Result<WindowList> {
+        let result = self.request(Method::Windows.as_str(), None, self.options.timeout)?;
+        decode_result(Method::Windows.as_str(), result)
+    }
+
+    fn tree(&self, params: &TreeParams) -> Result<Tree> {
+        self.call_typed(Method::Tree, params)
+    }
+
+    fn act(&self, params: &ActParams) -> Result<()> {
+        params.validate()?;
+        self.call_unit(Method::Act, params, self.options.timeout)
+    }
+
+    fn input(&self, params: &InputParams) -> Result<()> {
+        params.validate()?;
+        self.call_unit(Method::Input, params, self.options.timeout)
+    }
+
+    fn menu(&self, params: &MenuParams) -> Result<()> {
+        params.validate()?;
+        self.call_unit(Method::Menu, params, self.options.timeout)
+    }
+
+    fn capture(&self, params: &CaptureParams) -> Result<Capture> {
+        self.call_typed(Method::Capture, params)
+    }
+
+    fn eval(&self, params: &EvalParams) -> Result<Value> {
+        self.call_typed::<EvalResult>(Method::Eval, params)
+            .map(|r| r.value)
+    }
+
+    fn idle(&self, params: &IdleParams) -> Result<()> {
+        let mut params = params.clone();
+        let wait = *params
+            .timeout
+            .get_or_insert(self.options.idle_timeout.as_millis() as u64);
+        // The server answers `timeout` itself; the socket waits a little longer for that answer.
+        let timeout =
+            Duration::from_millis(wait) + self.options.timeout.min(Duration::from_secs(5));
+        self.call_unit(Method::Idle, &params, timeout)
+    }
+
+    /// Known methods are checked before they leave; others pass through unchanged,
+    /// so methods of newer servers are reachable.
+    fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
+        match Method::parse(method) {
+            Some(Method::Idle) => {
+                let params: IdleParams = decode_params(method, params)?;
+                self.idle(&params)
+                    .map(|()| Value::Object(Default::default()))
+            }
+            Some(_) => call_json(self, method, params),
+            None => self.request(method, params, self.options.timeout),
+        }
+    }
+}
