@@ -61,3 +61,45 @@ fn serve_without_a_target_is_refused() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--demo"));
 }
+
+fn launch_demo() -> uidrive_core::App {
+    let command = format!("exec '{}' serve --demo --socket \"$DEMO_SOCKET\"", env!("CARGO_BIN_EXE_uidrive"));
+    let argv = ["sh".to_string(), "-c".to_string(), command];
+    uidrive_core::App::launch_socket(&argv, &[], "DEMO_SOCKET", Duration::from_secs(10)).unwrap()
+}
+
+#[test]
+fn an_app_launched_on_a_fresh_socket_is_driven_and_its_exit_is_named() {
+    use uidrive_core::{expect, protocol::Role, ErrorCode};
+    let app = launch_demo();
+    app.get_by_role(Role::Button, "Add").click().unwrap();
+    expect(&app.get_by_key("count")).to_have_text("Count: 1").unwrap();
+
+    let pid = app.pid().unwrap();
+    Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let err = loop {
+        match app.windows() {
+            Err(err) if err.code == ErrorCode::AppExited => break err,
+            _ if Instant::now() > deadline => panic!("the app's exit was never reported"),
+            _ => std::thread::sleep(Duration::from_millis(20)),
+        }
+    };
+    assert!(err.message.contains("exited"), "{}", err.message);
+    let err = app.get_by_role(Role::Button, "Add").click().unwrap_err();
+    assert_eq!(err.code, ErrorCode::AppExited, "locators see the exit too: {err}");
+    app.close().unwrap();
+}
+
+#[test]
+fn launching_an_app_that_exits_or_never_listens_fails_clearly() {
+    use uidrive_core::{App, ErrorCode};
+    let argv = ["sh".to_string(), "-c".to_string(), "exit 3".to_string()];
+    let err = App::launch_socket(&argv, &[], "DEMO_SOCKET", Duration::from_secs(10)).err().unwrap();
+    assert_eq!(err.code, ErrorCode::AppExited, "{err}");
+
+    let argv = ["sleep".to_string(), "30".to_string()];
+    let err = App::launch_socket(&argv, &[], "DEMO_SOCKET", Duration::from_millis(300)).err().unwrap();
+    assert_eq!(err.code, ErrorCode::Timeout, "{err}");
+    assert!(err.suggestion.contains("DEMO_SOCKET"), "{}", err.suggestion);
+}

@@ -34,7 +34,7 @@ impl Default for Timeouts {
 /// An app under automation. Cheap to share between threads (`Arc<App>`).
 pub struct App {
     driver: Arc<dyn Driver>,
-    process: Mutex<Option<Child>>,
+    process: Arc<Mutex<Option<Child>>>,
     pid: Option<u32>,
     socket: Option<PathBuf>,
     timeouts: Mutex<Timeouts>,
@@ -45,7 +45,7 @@ impl App {
     pub fn new(driver: Arc<dyn Driver>) -> App {
         App {
             driver,
-            process: Mutex::new(None),
+            process: Arc::default(),
             pid: None,
             socket: None,
             timeouts: Mutex::default(),
@@ -55,9 +55,15 @@ impl App {
     /// An app that uidrive launched as `process`: closing the App ends it.
     pub fn with_process(driver: Arc<dyn Driver>, process: Child) -> App {
         let pid = Some(process.id());
+        let process = Arc::new(Mutex::new(Some(process)));
+        // Every call, locators' included, tells an app that exited from one that failed.
+        let driver = Arc::new(Watched {
+            inner: driver,
+            process: process.clone(),
+        });
         App {
             driver,
-            process: Mutex::new(Some(process)),
+            process,
             pid,
             socket: None,
             timeouts: Mutex::default(),
@@ -182,65 +188,45 @@ impl App {
         self.process.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Runs a driver call; a failure after the launched app ended is reported as `app_exited`.
-    fn run<T>(&self, call: impl FnOnce(&dyn Driver) -> Result<T>) -> Result<T> {
-        call(self.driver.as_ref()).map_err(|e| match self.check_alive() {
-            Err(exited)
-                if matches!(
-                    e.code,
-                    ErrorCode::Disconnected | ErrorCode::Timeout | ErrorCode::Failed
-                ) =>
-            {
-                Error::new(
-                    ErrorCode::AppExited,
-                    format!("{} while: {}", exited.message, e.message),
-                )
-            }
-            _ => e,
-        })
-    }
-
     pub fn windows(&self) -> Result<WindowList> {
-        self.run(|d| d.windows())
+        self.driver.windows()
     }
 
     pub fn tree(&self, window: Option<WindowId>) -> Result<Tree> {
-        self.run(|d| d.tree(&TreeParams { window }))
+        self.driver.tree(&TreeParams { window })
     }
 
     pub fn act(&self, params: &ActParams) -> Result<()> {
-        self.run(|d| d.act(params))
+        self.driver.act(params)
     }
 
     pub fn input(&self, window: Option<WindowId>, events: Vec<InputEvent>) -> Result<()> {
-        self.run(|d| d.input(&InputParams { window, events }))
+        self.driver.input(&InputParams { window, events })
     }
 
     pub fn menu(&self, window: Option<WindowId>, path: Vec<String>) -> Result<()> {
-        self.run(|d| d.menu(&MenuParams { window, path }))
+        self.driver.menu(&MenuParams { window, path })
     }
 
     pub fn capture(&self, window: Option<WindowId>) -> Result<Capture> {
-        self.run(|d| d.capture(&CaptureParams { window }))
+        self.driver.capture(&CaptureParams { window })
     }
 
     pub fn eval(&self, window: Option<WindowId>, script: &str) -> Result<Value> {
-        self.run(|d| {
-            d.eval(&EvalParams {
-                window,
-                script: script.to_string(),
-            })
+        self.driver.eval(&EvalParams {
+            window,
+            script: script.to_string(),
         })
     }
 
     pub fn idle(&self, window: Option<WindowId>, timeout: Option<Duration>) -> Result<()> {
         let timeout = timeout.map(|t| t.as_millis() as u64);
-        self.run(|d| d.idle(&IdleParams { window, timeout }))
+        self.driver.idle(&IdleParams { window, timeout })
     }
 
     /// Any method by name with JSON params: the generic door, for methods without a typed call.
     pub fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
-        self.run(|d| d.call(method, params))
+        self.driver.call(method, params)
     }
 }
 
@@ -261,4 +247,63 @@ fn fresh_socket_path() -> PathBuf {
         std::process::id(),
         NEXT.fetch_add(1, Ordering::Relaxed)
     ))
+}
+
+/// A driver for an app uidrive launched: a failure after the process ended
+/// is reported as `app_exited`, with the exit status, not as a broken socket.
+struct Watched {
+    inner: Arc<dyn Driver>,
+    process: Arc<Mutex<Option<Child>>>,
+}
+
+impl Watched {
+    fn explain(&self, err: Error) -> Error {
+        if !matches!(
+            err.code,
+            ErrorCode::Disconnected | ErrorCode::Timeout | ErrorCode::Failed | ErrorCode::NoWindow
+        ) {
+            return err;
+        }
+        let mut process = self.process.lock().unwrap_or_else(|p| p.into_inner());
+        match process.as_mut().map(|child| child.try_wait()) {
+            Some(Ok(Some(status))) => Error::new(
+                ErrorCode::AppExited,
+                format!("the app exited ({status}) while: {}", err.message),
+            ),
+            _ => err,
+        }
+    }
+}
+
+impl Driver for Watched {
+    fn hello(&self) -> Result<crate::protocol::Hello> {
+        self.inner.hello().map_err(|e| self.explain(e))
+    }
+    fn windows(&self) -> Result<WindowList> {
+        self.inner.windows().map_err(|e| self.explain(e))
+    }
+    fn tree(&self, params: &TreeParams) -> Result<Tree> {
+        self.inner.tree(params).map_err(|e| self.explain(e))
+    }
+    fn act(&self, params: &ActParams) -> Result<()> {
+        self.inner.act(params).map_err(|e| self.explain(e))
+    }
+    fn input(&self, params: &InputParams) -> Result<()> {
+        self.inner.input(params).map_err(|e| self.explain(e))
+    }
+    fn menu(&self, params: &MenuParams) -> Result<()> {
+        self.inner.menu(params).map_err(|e| self.explain(e))
+    }
+    fn capture(&self, params: &CaptureParams) -> Result<Capture> {
+        self.inner.capture(params).map_err(|e| self.explain(e))
+    }
+    fn eval(&self, params: &EvalParams) -> Result<Value> {
+        self.inner.eval(params).map_err(|e| self.explain(e))
+    }
+    fn idle(&self, params: &IdleParams) -> Result<()> {
+        self.inner.idle(params).map_err(|e| self.explain(e))
+    }
+    fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
+        self.inner.call(method, params).map_err(|e| self.explain(e))
+    }
 }
