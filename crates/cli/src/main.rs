@@ -1,3 +1,161 @@
-fn main() {
-    eprintln!("uidrive {}", env!("CARGO_PKG_VERSION"));
+//! The `uidrive` command line: agent commands over a session, `serve` (the
+//! protocol on a socket) and `mcp` (the agent commands as MCP tools).
+
+mod commands;
+mod ctx;
+mod daemon;
+mod mcp;
+mod output;
+mod registry;
+mod serve;
+mod session;
+mod target;
+
+use clap::error::ErrorKind;
+use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
+use ctx::Ctx;
+use output::{CliError, EXIT_ERROR, EXIT_OK, EXIT_USAGE};
+use session::{State, Store};
+use std::process::ExitCode;
+
+const ABOUT: &str = "Drive native desktop apps through their accessibility tree.\n\
+Agents: run `uidrive skills` first for the guide.";
+
+fn cli() -> clap::Command {
+    let mut app = clap::Command::new("uidrive")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about(ABOUT)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .arg(
+            Arg::new("session")
+                .long("session")
+                .global(true)
+                .env("UIDRIVE_SESSION")
+                .value_name("NAME")
+                .default_value("default")
+                .help("The session: its app, window and refs (default: `default`)"),
+        )
+        .arg(
+            Arg::new("action-timeout")
+                .long("action-timeout")
+                .global(true)
+                .env("UIDRIVE_TIMEOUT_MS")
+                .value_name("MS")
+                .value_parser(clap::value_parser!(u64))
+                .help("How long actions wait for their element, in milliseconds (default 10000)"),
+        )
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Print {ok, command, data | error} as JSON"),
+        );
+    for entry in registry::COMMANDS {
+        app = app.subcommand((entry.cli)());
+    }
+    app.subcommand(serve::ServeArgs::augment_args(
+        clap::Command::new("serve")
+            .about("Serve an app over the automation protocol on a Unix socket"),
+    ))
+    .subcommand(mcp::McpArgs::augment_args(
+        clap::Command::new("mcp").about("Serve the agent commands as MCP tools over stdio"),
+    ))
+}
+
+fn main() -> ExitCode {
+    let raw: Vec<std::ffi::OsString> = target::join_selector_words(std::env::args_os().collect());
+    let matches = match cli().try_get_matches_from(&raw) {
+        Ok(matches) => matches,
+        Err(e) => return bad_arguments(e, raw.iter().any(|a| a == "--json")),
+    };
+    let Some((name, sub)) = matches.subcommand() else {
+        return ExitCode::from(EXIT_USAGE);
+    };
+    match name {
+        "serve" => match serve::ServeArgs::from_arg_matches(sub) {
+            Ok(args) => report(serve::run(args)),
+            Err(e) => bad_arguments(e, false),
+        },
+        "mcp" => match mcp::McpArgs::from_arg_matches(sub) {
+            Ok(args) => report(mcp::run(args)),
+            Err(e) => bad_arguments(e, false),
+        },
+        _ => ExitCode::from(run_command(name, &matches, sub)),
+    }
+}
+
+fn run_command(name: &str, top: &ArgMatches, sub: &ArgMatches) -> u8 {
+    let json = sub.get_flag("json") || top.get_flag("json");
+    let session = sub
+        .get_one::<String>("session")
+        .or_else(|| top.get_one::<String>("session"))
+        .cloned()
+        .unwrap_or_else(|| "default".into());
+    let Some(entry) = registry::find(name) else {
+        return EXIT_USAGE;
+    };
+    let opened = if name == "skills" {
+        Ok((Store::Memory, State::default()))
+    } else {
+        Store::open_file(&session)
+    };
+    let (store, state) = match opened {
+        Ok(opened) => opened,
+        Err(e) => {
+            let usage = e.code == uidrive_core::ErrorCode::InvalidRequest;
+            let mut failure = CliError::from(e);
+            failure.usage = usage;
+            let failure = Err(failure);
+            return output::print(name, &failure, json);
+        }
+    };
+    let mut ctx = Ctx::new(session, store, state);
+    ctx.action_timeout = sub
+        .get_one::<u64>("action-timeout")
+        .or_else(|| top.get_one::<u64>("action-timeout"))
+        .map(|ms| std::time::Duration::from_millis(*ms));
+    let mut result = (entry.run_cli)(sub, &mut ctx);
+    // The state is kept even after a failure: refs seen on the way stay valid.
+    if let Err(e) = ctx.save() {
+        if result.is_ok() {
+            result = Err(e.into());
+        }
+    }
+    output::print(name, &result, json)
+}
+
+fn bad_arguments(e: clap::Error, json: bool) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::from(EXIT_OK)
+        }
+        _ if json => {
+            let message = e.to_string();
+            let first = message
+                .lines()
+                .next()
+                .unwrap_or("bad arguments")
+                .trim_start_matches("error: ");
+            let failure: Result<output::Output, CliError> = Err(CliError::usage(first.to_string()));
+            output::print("uidrive", &failure, true);
+            ExitCode::from(EXIT_USAGE)
+        }
+        _ => {
+            let _ = e.print();
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+fn report(outcome: Result<(), uidrive_core::Error>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::from(EXIT_OK),
+        Err(err) => {
+            eprintln!("error: {err}\nhint: {}", err.suggestion);
+            ExitCode::from(EXIT_ERROR)
+        }
+    }
 }

@@ -1,11 +1,15 @@
 //! `uidrive serve`: the protocol on a socket, over a driver of uidrive's own.
 
 use clap::Args;
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use uidrive_atspi::{launch_app, AtspiDriver, LaunchOptions};
 use uidrive_core::memory::Faults;
 use uidrive_core::{serve, Driver, Error, MemoryDriver};
+use uidrive_x11::Desktop;
 
 /// Serve an app over the automation protocol on a Unix socket.
 #[derive(Debug, Args)]
@@ -13,6 +17,21 @@ pub struct ServeArgs {
     /// Where to listen; the socket is made with mode 0600 and removed on exit.
     #[arg(long, value_name = "PATH")]
     pub socket: PathBuf,
+    /// Launch this command with accessibility on and serve it (give it last: it takes the rest).
+    #[arg(long, value_name = "CMD", num_args = 1.., allow_hyphen_values = true, conflicts_with_all = ["pid", "app", "demo"])]
+    pub launch: Vec<String>,
+    /// Serve the running app with this process id, over AT-SPI.
+    #[arg(long, value_name = "PID", conflicts_with_all = ["app", "demo"])]
+    pub pid: Option<u32>,
+    /// Serve the running app with this name on the accessibility bus.
+    #[arg(long, value_name = "NAME", conflicts_with = "demo")]
+    pub app: Option<String>,
+    /// Start a private headless desktop (Xvfb, D-Bus, AT-SPI) for the launched app; it ends with the server.
+    #[arg(long, requires = "launch")]
+    pub headless: bool,
+    /// How long to wait for the app's first window, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    pub launch_timeout_ms: u64,
     /// Serve the built-in in-memory demo UI (a counter), for trying clients out. Not a real app.
     #[arg(long)]
     pub demo: bool,
@@ -23,43 +42,53 @@ pub struct ServeArgs {
 
 /// Serves until SIGINT or SIGTERM, then removes the socket.
 pub fn run(args: ServeArgs) -> Result<(), Error> {
-    let driver: Arc<dyn Driver> = if args.demo {
+    // Catch the stop signals from the start (handlers, not a blocked mask,
+    // which the desktop's and the app's processes would inherit), so that the
+    // socket, the app and the desktop are cleaned up however the server is stopped.
+    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])
+        .map_err(|e| Error::failed(format!("serve: cannot catch signals: {e}")))?;
+    let desktop = if args.headless {
+        Some(Desktop::start()?)
+    } else {
+        None
+    };
+    let options = LaunchOptions {
+        env: desktop.as_ref().map(Desktop::env).unwrap_or_default(),
+        timeout: Duration::from_millis(args.launch_timeout_ms),
+    };
+    // The launched app lives as long as the server: closing the App ends it.
+    let mut launched = None;
+    let driver: Arc<dyn Driver> = if !args.launch.is_empty() {
+        let app = launch_app(&args.launch, &options)?;
+        let driver = app.driver().clone();
+        launched = Some(app);
+        driver
+    } else if let Some(pid) = args.pid {
+        Arc::new(AtspiDriver::attach_pid(pid, &options)?)
+    } else if let Some(name) = &args.app {
+        Arc::new(AtspiDriver::attach_name(name, &options)?)
+    } else if args.demo {
         let demo = MemoryDriver::new();
         if let Some(ms) = args.demo_idle_delay_ms {
-            demo.set_faults(Faults { idle_delay: Duration::from_millis(ms), ..Faults::default() });
+            demo.set_faults(Faults {
+                idle_delay: Duration::from_millis(ms),
+                ..Faults::default()
+            });
         }
         eprintln!("uidrive serve: serving the in-memory demo UI (not a real app)");
         Arc::new(demo)
     } else {
-        return Err(Error::invalid_request("serve: say what to serve: --demo (the in-memory demo UI)")
-            .with_suggestion("run `uidrive serve --socket PATH --demo`"));
+        return Err(Error::invalid_request(
+            "serve: say what to serve: --launch CMD..., --pid PID, --app NAME or --demo",
+        )
+        .with_suggestion("run `uidrive serve --socket PATH --launch gnome-calculator`"));
     };
-    // Block the signals in every thread, then wait for them here, so that the
-    // socket is removed however the server is asked to stop.
-    let signals = block_stop_signals();
     let server = serve(driver, &args.socket)?;
-    wait_for(&signals);
+    signals.forever().next();
     server.stop();
+    if let Some(app) = launched {
+        app.close()?;
+    }
+    drop(desktop);
     Ok(())
-}
-
-fn block_stop_signals() -> libc::sigset_t {
-    // SAFETY: plain libc calls on a zeroed, then initialised, signal set.
-    unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        libc::sigaddset(&mut set, libc::SIGINT);
-        libc::sigaddset(&mut set, libc::SIGTERM);
-        libc::sigaddset(&mut set, libc::SIGHUP);
-        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
-        set
-    }
-}
-
-fn wait_for(signals: &libc::sigset_t) {
-    let mut signal = 0;
-    // SAFETY: `signals` was initialised by block_stop_signals.
-    unsafe {
-        libc::sigwait(signals, &mut signal);
-    }
 }

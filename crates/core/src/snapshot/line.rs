@@ -99,7 +99,12 @@ fn number(n: f64) -> String {
 
 /// `@e2 [button] "Add" value="x" key=add checked`
 pub(crate) fn format(e: &Element) -> String {
-    let mut line = format!("{} [{}]", e.r, e.role);
+    format!("{} {}", e.r, body(e))
+}
+
+/// The line after the ref: `[button] "Add" value="x" key=add checked`.
+pub(crate) fn body(e: &Element) -> String {
+    let mut line = format!("[{}]", e.role);
     if let Some(label) = &e.label {
         let _ = write!(line, " {}", quote(label));
     }

@@ -21,7 +21,7 @@ pub use line::is_interactive;
 pub use refs::{Ref, RefMap, RefTarget};
 pub use view::{Picked, View};
 
-use crate::protocol::{ElementId, Role, Tree, WindowId};
+use crate::protocol::{ElementId, Node, Role, Tree, WindowId};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -66,6 +66,29 @@ impl Element {
     /// The element's line: `@e2 [button] "Add" key=add`, leaving out what is empty.
     pub fn line(&self) -> String {
         line::format(self)
+    }
+}
+
+/// An element's line outside a snapshot (as an action reports what it acted
+/// on): its ref when it has one, then its role, label, value, key and states.
+pub fn node_line(r: Option<Ref>, node: &Node) -> String {
+    let element = Element {
+        r: r.unwrap_or(Ref(0)),
+        id: node.id,
+        role: node.role.clone(),
+        label: line::text_of(node.label.as_deref()),
+        value: line::value_of(node),
+        key: node.key.as_ref().map(|k| k.to_string()),
+        states: line::states_of(node, false),
+        depth: 0,
+        parent: None,
+        children: 0,
+        interactive: is_interactive(node),
+        offscreen: node.has_state(&crate::protocol::State::Offscreen),
+    };
+    match r {
+        Some(r) => format!("{r} {}", line::body(&element)),
+        None => line::body(&element),
     }
 }
 

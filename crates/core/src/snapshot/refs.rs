@@ -141,6 +141,14 @@ impl RefMap {
             .map(|(n, _)| Ref(*n))
     }
 
+    /// The live ref of an element in whichever window has it (ids rarely repeat across windows).
+    pub fn ref_of_id(&self, id: ElementId) -> Option<Ref> {
+        self.live
+            .iter()
+            .find(|(_, t)| t.id == id)
+            .map(|(n, _)| Ref(*n))
+    }
+
     /// How many refs are live.
     pub fn len(&self) -> usize {
         self.live.len()
@@ -239,6 +247,7 @@ mod tests {
         refs.forget_window(2);
         assert_eq!(refs.resolve(Ref(2)).unwrap_err().code, ErrorCode::StaleRef);
         assert_eq!(refs.ref_of(1, ElementId(10)), Some(Ref(1)));
+        assert_eq!(refs.ref_of_id(ElementId(10)), Some(Ref(1)));
     }
 
     #[test]

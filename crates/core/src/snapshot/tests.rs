@@ -205,3 +205,68 @@ fn a_snapshot_survives_a_trip_through_json() {
     let back: Snapshot = serde_json::from_value(json).unwrap();
     assert_eq!(back, snap);
 }
+
+#[test]
+fn a_node_reads_as_its_line_with_or_without_a_ref() {
+    let tree = counter(3, "Ada");
+    assert_eq!(
+        node_line(Some(Ref(2)), &tree.nodes[1]),
+        "@e2 [button] \"Add\" key=add"
+    );
+    assert_eq!(
+        node_line(None, &tree.nodes[2]),
+        "[textField] \"Name\" value=\"Ada\" key=name"
+    );
+}
+
+#[test]
+fn over_the_demo_driver_refs_last_and_a_press_shows_as_a_diff() {
+    use crate::protocol::{ActParams, TreeParams};
+    use crate::{Driver, MemoryDriver};
+    let driver = MemoryDriver::new();
+    let mut refs = RefMap::new();
+    let read = |driver: &MemoryDriver| driver.tree(&TreeParams::default()).unwrap();
+    let before = Snapshot::take(&read(&driver), &mut refs);
+    let add = before
+        .elements
+        .iter()
+        .find(|e| e.key.as_deref() == Some("add"))
+        .unwrap()
+        .clone();
+    let target = refs.resolve(add.r).unwrap().clone();
+    driver
+        .act(&ActParams::on(target.id, Action::Press).in_window(Some(target.window)))
+        .unwrap();
+    let after = Snapshot::take(&read(&driver), &mut refs);
+    assert_eq!(
+        after.element(add.r).unwrap().id,
+        add.id,
+        "the button kept its ref"
+    );
+    let changes = diff(&before, &after, 1);
+    assert_eq!(changes.changed, 1);
+    let text = changes.render();
+    assert!(
+        text.contains("+ @e1 [text] \"Count: 1\" key=count\n"),
+        "{text}"
+    );
+    // An element the app removes makes its ref stale.
+    driver.edit(|ui| {
+        ui.window_mut(None)
+            .unwrap()
+            .nodes
+            .retain(|n| n.key.as_ref().map(|k| k.to_string()).as_deref() != Some("name"))
+    });
+    let name = after
+        .elements
+        .iter()
+        .find(|e| e.key.as_deref() == Some("name"))
+        .unwrap()
+        .r;
+    let gone = Snapshot::take(&read(&driver), &mut refs);
+    assert!(gone.element(name).is_none());
+    assert_eq!(refs.resolve(name).unwrap_err().code, ErrorCode::StaleRef);
+    assert!(diff(&after, &gone, 0)
+        .render()
+        .contains("- @e3 [textField] \"Name\""));
+}

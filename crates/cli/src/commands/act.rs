@@ -1,0 +1,386 @@
+//! Commands that act: `press`, `fill`, `click`, `type`, `key`, `check`,
+//! `select`, `menu`, `eval`. Targets go through core's locators, which wait
+//! for the element and check it can take the action.
+
+use super::{SettleOpt, WindowOpt};
+use crate::ctx::Ctx;
+use crate::output::{CliError, Output};
+use crate::registry::{Command, Hints, ACTS, SETS};
+use clap::Args;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use uidrive_core::protocol::{InputEvent, KeyChord, MouseButton, PointerButton};
+use uidrive_core::{ActionOutcome, Error, TextMatch};
+
+/// Ends an action: settles and diffs when asked (not inside a batch), else says what was done.
+fn finish(
+    ctx: &mut Ctx,
+    settle: &SettleOpt,
+    window: Option<u64>,
+    done: String,
+    mut data: Value,
+) -> Result<Output, CliError> {
+    if settle.settle && !ctx.in_batch {
+        let (diff, observed) = ctx.settle(window)?;
+        data["settled"] = observed;
+        return Ok(Output::new(diff, data));
+    }
+    Ok(Output::new(done + "\n", data))
+}
+
+fn acted(ctx: &Ctx, verb: &str, outcome: &ActionOutcome) -> (String, Value) {
+    let what = ctx.describe(outcome.window, &outcome.element);
+    (
+        format!("{verb} {what}"),
+        json!({"element": what, "window": outcome.window, "route": outcome.route.as_str()}),
+    )
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Press {
+    /// The element: a ref (@e3), key=KEY, id=DIGITS or role=button name="Add".
+    pub target: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub settle: SettleOpt,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for Press {
+    const NAME: &'static str = "press";
+    const ABOUT: &'static str =
+        "Press an element (its own press action, else a click at its centre): buttons, checks, items";
+    const HINTS: Hints = ACTS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let outcome = ctx.locator(&self.target, self.on.window)?.click()?;
+        let (text, data) = acted(ctx, "pressed", &outcome);
+        finish(ctx, &self.settle, Some(outcome.window), text, data)
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Fill {
+    /// The field: a ref (@e3), key=KEY, id=DIGITS or role=textField name="Name".
+    pub target: String,
+    /// The text it should hold (replaces what it has).
+    pub text: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub settle: SettleOpt,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for Fill {
+    const NAME: &'static str = "fill";
+    const ABOUT: &'static str = "Replace the text of a field";
+    const HINTS: Hints = SETS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let outcome = ctx
+            .locator(&self.target, self.on.window)?
+            .fill(&self.text)?;
+        let (text, data) = acted(ctx, "filled", &outcome);
+        finish(ctx, &self.settle, Some(outcome.window), text, data)
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Click {
+    /// The element to click at its centre with the real pointer.
+    pub target: String,
+    /// Use the right button.
+    #[arg(long)]
+    #[serde(default)]
+    pub right: bool,
+    /// Double click.
+    #[arg(long)]
+    #[serde(default)]
+    pub double: bool,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub settle: SettleOpt,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for Click {
+    const NAME: &'static str = "click";
+    const ABOUT: &'static str =
+        "Click an element with the real pointer (press uses its action instead)";
+    const HINTS: Hints = ACTS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        // hover waits until the element can take the pointer and moves it there.
+        let outcome = ctx.locator(&self.target, self.on.window)?.hover()?;
+        let bounds = outcome
+            .element
+            .bounds
+            .filter(|b| !b.is_empty())
+            .ok_or_else(|| {
+                Error::new(
+                    uidrive_core::ErrorCode::NotActionable,
+                    "the element has no area to click",
+                )
+            })?;
+        let (x, y) = bounds.center();
+        let mut click = PointerButton::at(x, y);
+        if self.right {
+            click.button = Some(MouseButton::Right);
+        }
+        if self.double {
+            click.clicks = Some(2);
+        }
+        ctx.app()?
+            .input(Some(outcome.window), vec![InputEvent::Click(click)])?;
+        let (text, data) = acted(ctx, "clicked", &outcome);
+        finish(ctx, &self.settle, Some(outcome.window), text, data)
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Type {
+    /// The text to type, as real key input.
+    pub text: String,
+    /// Type into this element (focused first); else into whatever has the focus.
+    #[arg(long, value_name = "TARGET")]
+    #[serde(default)]
+    pub into: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub settle: SettleOpt,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for Type {
+    const NAME: &'static str = "type";
+    const ABOUT: &'static str =
+        "Type text at the caret of the focused element, or of --into TARGET";
+    const HINTS: Hints = ACTS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        if self.text.is_empty() {
+            return Err(CliError::usage("type: the text is empty"));
+        }
+        match &self.into {
+            Some(target) => {
+                let outcome = ctx.locator(target, self.on.window)?.type_text(&self.text)?;
+                let (text, data) = acted(ctx, "typed into", &outcome);
+                finish(ctx, &self.settle, Some(outcome.window), text, data)
+            }
+            None => {
+                let window = ctx.window(self.on.window);
+                let events = vec![InputEvent::Text {
+                    text: self.text.clone(),
+                }];
+                ctx.app()?.input(window, events)?;
+                finish(
+                    ctx,
+                    &self.settle,
+                    window,
+                    format!("typed {:?}", self.text),
+                    json!({}),
+                )
+            }
+        }
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KeyCmd {
+    /// Key chords, pressed in order: Enter, Tab, Shift+Tab, CmdOrCtrl+A, Escape, 7...
+    #[arg(required = true, value_name = "CHORD")]
+    pub keys: Vec<String>,
+    /// Focus this element first; else the keys go to whatever has the focus.
+    #[arg(long, value_name = "TARGET")]
+    #[serde(default)]
+    pub into: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub settle: SettleOpt,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for KeyCmd {
+    const NAME: &'static str = "key";
+    const ABOUT: &'static str = "Press key chords (Enter, Shift+Tab, CmdOrCtrl+Z) in order";
+    const HINTS: Hints = ACTS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let mut chords = Vec::new();
+        for key in &self.keys {
+            let chord: KeyChord = key
+                .parse()
+                .map_err(|e: String| CliError::usage(format!("key: {e}")))?;
+            chords.push(chord);
+        }
+        if chords.is_empty() {
+            return Err(CliError::usage("key: give at least one chord, as Enter"));
+        }
+        let pressed = self.keys.join(" ");
+        match &self.into {
+            Some(target) => {
+                let locator = ctx.locator(target, self.on.window)?;
+                let mut last = None;
+                for key in &self.keys {
+                    last = Some(locator.press(key)?);
+                }
+                let outcome = last.expect("at least one chord");
+                let (text, data) = acted(ctx, &format!("pressed {pressed} on"), &outcome);
+                finish(ctx, &self.settle, Some(outcome.window), text, data)
+            }
+            None => {
+                let window = ctx.window(self.on.window);
+                let events = chords
+                    .into_iter()
+                    .map(|key| InputEvent::Key { key })
+                    .collect();
+                ctx.app()?.input(window, events)?;
+                finish(
+                    ctx,
+                    &self.settle,
+                    window,
+                    format!("pressed {pressed}"),
+                    json!({}),
+                )
+            }
+        }
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Check {
+    /// The check box, switch, toggle or radio button.
+    pub target: String,
+    /// Uncheck it instead.
+    #[arg(long)]
+    #[serde(default)]
+    pub off: bool,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub settle: SettleOpt,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for Check {
+    const NAME: &'static str = "check";
+    const ABOUT: &'static str = "Make a check box, switch or radio checked (--off: unchecked); does nothing if it already is";
+    const HINTS: Hints = SETS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let outcome = ctx
+            .locator(&self.target, self.on.window)?
+            .set_checked(!self.off)?;
+        let verb = if self.off { "unchecked" } else { "checked" };
+        let (text, data) = acted(ctx, verb, &outcome);
+        finish(ctx, &self.settle, Some(outcome.window), text, data)
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Select {
+    /// The combo box, list, menu button or tab list.
+    pub target: String,
+    /// The text of the item to choose (exactly).
+    pub option: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub settle: SettleOpt,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for Select {
+    const NAME: &'static str = "select";
+    const ABOUT: &'static str =
+        "Choose an item of a combo box, list, menu button or tab list by its text";
+    const HINTS: Hints = SETS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let outcome = ctx
+            .locator(&self.target, self.on.window)?
+            .select_option(TextMatch::exact(self.option.clone()))?;
+        let (text, data) = acted(ctx, "selected", &outcome);
+        finish(ctx, &self.settle, Some(outcome.window), text, data)
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Menu {
+    /// The labels from the menu bar down, as: File "Save As…"
+    #[arg(required = true, value_name = "LABEL")]
+    pub path: Vec<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub settle: SettleOpt,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for Menu {
+    const NAME: &'static str = "menu";
+    const ABOUT: &'static str =
+        "Choose an item of the window's menu bar by the labels along its path";
+    const HINTS: Hints = ACTS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        if self.path.is_empty() {
+            return Err(CliError::usage("menu: give the labels, as File Quit"));
+        }
+        let window = ctx.window(self.on.window);
+        ctx.app()?.menu(window, self.path.clone())?;
+        let chosen = self.path.join(" > ");
+        finish(
+            ctx,
+            &self.settle,
+            window,
+            format!("chose {chosen}"),
+            json!({"path": self.path}),
+        )
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Eval {
+    /// JavaScript to run in a window that shows a web page.
+    pub script: String,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for Eval {
+    const NAME: &'static str = "eval";
+    const ABOUT: &'static str =
+        "Evaluate JavaScript in a window showing a web page and print its value";
+    const HINTS: Hints = ACTS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let window = ctx.window(self.on.window);
+        let value = ctx.app()?.eval(window, &self.script)?;
+        Ok(Output::new(format!("{value}\n"), json!({"value": value})))
+    }
+}

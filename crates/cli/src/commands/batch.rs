@@ -1,0 +1,122 @@
+//! `batch`: several steps in one call, stopping at the first failure, and one
+//! observation at the end.
+
+use crate::ctx::Ctx;
+use crate::output::{error_json, CliError, Output};
+use crate::registry::{self, Command, Hints, ACTS};
+use crate::target::{join_selector_words, shell_words};
+use clap::Args;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Batch {
+    /// Steps, each one command line without `uidrive`, as: 'fill @e3 Ada' 'press @e2'. Every step is checked before the first runs.
+    #[arg(required = true, value_name = "STEP")]
+    pub steps: Vec<String>,
+    /// Don't observe at the end.
+    #[arg(long)]
+    #[serde(default)]
+    pub no_observe: bool,
+}
+
+impl Command for Batch {
+    const NAME: &'static str = "batch";
+    const ABOUT: &'static str =
+        "Run several steps in order, stop at the first failure, then settle once and print what changed";
+    const HINTS: Hints = ACTS;
+    const IN_BATCH: bool = false;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        // Parse every step first, so that a typo runs nothing.
+        let mut parsed = Vec::with_capacity(self.steps.len());
+        for (at, step) in self.steps.iter().enumerate() {
+            let words = join_selector_words(shell_words(step)?);
+            let Some(name) = words.first() else {
+                return Err(CliError::usage(format!("batch: step {} is empty", at + 1)));
+            };
+            let entry = registry::find(name).filter(|e| e.in_batch).ok_or_else(|| {
+                CliError::usage(format!(
+                    "batch: step {} (`{step}`): `{name}` is not a command a batch can run",
+                    at + 1
+                ))
+            })?;
+            let matches = (entry.cli)()
+                .no_binary_name(false)
+                .try_get_matches_from(&words)
+                .map_err(|e| {
+                    CliError::usage(format!(
+                        "batch: step {} (`{step}`): {}",
+                        at + 1,
+                        first_line(&e.to_string())
+                    ))
+                })?;
+            parsed.push((entry, matches));
+        }
+
+        let was_in_batch = std::mem::replace(&mut ctx.in_batch, true);
+        let mut text = String::new();
+        let mut steps = Vec::new();
+        let mut failure = None;
+        for (at, (entry, matches)) in parsed.iter().enumerate() {
+            let step = &self.steps[at];
+            match (entry.run_cli)(matches, ctx) {
+                Ok(out) => {
+                    text.push_str(&format!("ok {}: {}\n", at + 1, out.text.trim_end()));
+                    steps.push(json!({"step": step, "ok": true, "data": out.data}));
+                }
+                Err(e) => {
+                    text.push_str(&format!(
+                        "failed {}: {step}: {}: {}\n",
+                        at + 1,
+                        e.error.code,
+                        e.error.message
+                    ));
+                    steps.push(json!({"step": step, "ok": false, "error": error_json(&e.error)}));
+                    failure = Some((at, e));
+                    break;
+                }
+            }
+        }
+        ctx.in_batch = was_in_batch;
+        let skipped = self.steps.len() - steps.len();
+        if skipped > 0 {
+            text.push_str(&format!("skipped {skipped} step(s) after the failure\n"));
+        }
+
+        let mut data = json!({"steps": steps});
+        if !self.no_observe {
+            match ctx.settle(None) {
+                Ok((diff, observed)) => {
+                    text.push_str(&diff);
+                    data["settled"] = observed;
+                }
+                Err(e) if failure.is_some() => {
+                    text.push_str(&format!("# could not observe: {}\n", e.error));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        match failure {
+            None => Ok(Output::new(text, data)),
+            Some((at, mut e)) => {
+                e.error.message = format!(
+                    "step {} (`{}`): {}",
+                    at + 1,
+                    self.steps[at],
+                    e.error.message
+                );
+                e.usage = false;
+                e.data = Some(data);
+                e.text = text;
+                Err(e)
+            }
+        }
+    }
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or(text)
+}

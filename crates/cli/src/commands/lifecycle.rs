@@ -1,0 +1,224 @@
+//! `open`, `close` and `skills`.
+
+use crate::ctx::Ctx;
+use crate::daemon;
+use crate::output::{CliError, Output};
+use crate::registry::{Command, Hints, ACTS, ENDS, READS};
+use crate::session::Target;
+use clap::Args;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Duration;
+use uidrive_core::SocketDriver;
+
+/// The guide built into the binary.
+pub const SKILL: &str = include_str!("../../SKILL.md");
+
+fn default_open_timeout() -> u64 {
+    30_000
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Open {
+    /// Connect to an app already listening on this protocol socket (a MyGo app, `uidrive serve`).
+    #[arg(long, value_name = "PATH")]
+    #[serde(default)]
+    pub socket: Option<PathBuf>,
+    /// Attach to the running process with this pid, through its accessibility tree.
+    #[arg(long, value_name = "PID")]
+    #[serde(default)]
+    pub pid: Option<u32>,
+    /// Attach to the running app with this accessible name (as gnome-calculator).
+    #[arg(long, value_name = "NAME")]
+    #[serde(default)]
+    pub app: Option<String>,
+    /// Serve uidrive's built-in demo UI (a counter), to try commands out.
+    #[arg(long)]
+    #[serde(default)]
+    pub demo: bool,
+    /// Run the app on a private headless desktop that lives as long as the session.
+    #[arg(long)]
+    #[serde(default)]
+    pub headless: bool,
+    /// How long to wait for the app to be up, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = default_open_timeout())]
+    #[serde(default = "default_open_timeout")]
+    pub timeout: u64,
+    /// Launch this command and drive it (put it last: every word after it is the command's).
+    #[arg(long, value_name = "CMD", num_args = 1.., allow_hyphen_values = true)]
+    #[serde(default)]
+    pub launch: Vec<String>,
+}
+
+impl Open {
+    /// The `uidrive serve` arguments for a daemon, or None to connect to a socket.
+    fn serve_args(&self) -> Result<Option<(Vec<String>, String)>, CliError> {
+        let chosen = [
+            self.socket.is_some(),
+            !self.launch.is_empty(),
+            self.pid.is_some(),
+            self.app.is_some(),
+            self.demo,
+        ]
+        .iter()
+        .filter(|c| **c)
+        .count();
+        if chosen != 1 {
+            return Err(CliError::usage(
+                "open: give exactly one of --socket PATH, --launch CMD..., --pid N, --app NAME, --demo",
+            ));
+        }
+        if self.socket.is_some() {
+            return Ok(None);
+        }
+        if self.headless && self.launch.is_empty() {
+            return Err(CliError::usage(
+                "open: --headless starts a desktop for an app uidrive launches; use it with --launch",
+            ));
+        }
+        let mut args = Vec::new();
+        if self.headless {
+            args.push("--headless".to_string());
+        }
+        let what = if self.demo {
+            args.push("--demo".into());
+            "--demo".to_string()
+        } else {
+            args.extend(["--launch-timeout-ms".to_string(), self.timeout.to_string()]);
+            if let Some(pid) = self.pid {
+                args.extend(["--pid".to_string(), pid.to_string()]);
+                format!("--pid {pid}")
+            } else if let Some(app) = &self.app {
+                args.extend(["--app".to_string(), app.clone()]);
+                format!("--app {app}")
+            } else {
+                args.push("--launch".into());
+                args.extend(self.launch.iter().cloned());
+                format!("--launch {}", self.launch.join(" "))
+            }
+        };
+        Ok(Some((args, what)))
+    }
+}
+
+impl Command for Open {
+    const NAME: &'static str = "open";
+    const ABOUT: &'static str =
+        "Open an app for this session: launch a command, attach to a pid or app name, or connect to a protocol socket";
+    const HINTS: Hints = ACTS;
+    const IN_BATCH: bool = false;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let plan = self.serve_args()?;
+        // A session drives one app: let go of the one it had.
+        if let Some(old) = ctx.state.target.take() {
+            if let Some(pid) = old.daemon {
+                daemon::stop(pid, daemon::STOP_GRACE);
+            }
+        }
+        ctx.forget();
+        ctx.ended = false;
+        let timeout = Duration::from_millis(self.timeout);
+        let target = match plan {
+            None => {
+                let socket = self.socket.clone().expect("checked in serve_args");
+                SocketDriver::connect(&socket)?;
+                Target {
+                    what: format!("--socket {}", socket.display()),
+                    socket,
+                    daemon: None,
+                    log: None,
+                }
+            }
+            Some((args, what)) => {
+                let _progress = crate::output::Progress::start(format!("starting {what}"));
+                // A headless desktop takes its own time to start before the app does.
+                let started =
+                    daemon::start(&ctx.session, &args, timeout + Duration::from_secs(30))?;
+                let pid = started.child.id();
+                ctx.children.push(started.child);
+                Target {
+                    socket: started.socket,
+                    what,
+                    daemon: Some(pid),
+                    log: Some(started.log),
+                }
+            }
+        };
+        ctx.state.target = Some(target.clone());
+        ctx.disconnect();
+        let windows = ctx.app()?.windows()?;
+        let mut text = format!("opened {} in session `{}`\n", target.what, ctx.session);
+        for w in &windows.windows {
+            text.push_str(&crate::commands::observe::window_line(w));
+            text.push('\n');
+        }
+        text.push_str("next: `uidrive snapshot -i`\n");
+        Ok(Output::new(
+            text,
+            json!({"session": ctx.session, "target": target.what, "daemon": target.daemon, "windows": windows.windows}),
+        ))
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Close {}
+
+impl Command for Close {
+    const NAME: &'static str = "close";
+    const ABOUT: &'static str =
+        "End the session: stop the app uidrive launched for it (an app it attached to keeps running)";
+    const HINTS: Hints = ENDS;
+    const IN_BATCH: bool = false;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let target = ctx.state.target.take();
+        ctx.forget();
+        ctx.ended = true;
+        let text = match target {
+            Some(Target {
+                daemon: Some(pid),
+                what,
+                log,
+                ..
+            }) => {
+                daemon::stop(pid, daemon::STOP_GRACE);
+                if let Some(log) = log {
+                    let _ = std::fs::remove_file(log);
+                }
+                for child in &mut ctx.children {
+                    let _ = child.wait();
+                }
+                ctx.children.clear();
+                format!("closed session `{}` and stopped {what}", ctx.session)
+            }
+            Some(target) => format!(
+                "closed session `{}`; {} keeps running",
+                ctx.session, target.what
+            ),
+            None => format!("session `{}` had nothing open", ctx.session),
+        };
+        Ok(Output::new(text, json!({"session": ctx.session})))
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Skills {}
+
+impl Command for Skills {
+    const NAME: &'static str = "skills";
+    const ABOUT: &'static str =
+        "Print the guide for agents: commands, refs, selectors, settling, diffs, errors";
+    const HINTS: Hints = READS;
+    const MCP: bool = false;
+    const IN_BATCH: bool = false;
+
+    fn run(self, _ctx: &mut Ctx) -> Result<Output, CliError> {
+        Ok(Output::new(SKILL, json!({"guide": SKILL})))
+    }
+}

@@ -1,0 +1,262 @@
+//! Commands that only read: `windows`, `snapshot`, `wait`, `screenshot`.
+
+use super::WindowOpt;
+use crate::ctx::Ctx;
+use crate::output::{CliError, Output, Progress};
+use crate::registry::{Command, Hints, READS};
+use crate::target::{self, TargetSpec};
+use clap::Args;
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::json;
+use std::path::PathBuf;
+use std::time::Duration;
+use uidrive_core::protocol::Window;
+use uidrive_core::snapshot::{Snapshot, View};
+use uidrive_core::{expect, ErrorCode, TextMatch, WindowRef};
+
+pub fn window_line(w: &Window) -> String {
+    let mut line = format!("window {} {:?} {}", w.id, w.title, w.kind);
+    if w.focused {
+        line.push_str(" focused");
+    }
+    if !w.visible {
+        line.push_str(" hidden");
+    }
+    line.push_str(&format!(" {}x{}", w.bounds.width, w.bounds.height));
+    line
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Windows {}
+
+impl Command for Windows {
+    const NAME: &'static str = "windows";
+    const ABOUT: &'static str = "List the app's windows (use an id with --window)";
+    const HINTS: Hints = READS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let list = ctx.app()?.windows()?;
+        let text: String = list.windows.iter().map(|w| window_line(w) + "\n").collect();
+        Ok(Output::new(
+            if text.is_empty() {
+                "no windows\n".into()
+            } else {
+                text
+            },
+            json!({"windows": list.windows}),
+        ))
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SnapshotCmd {
+    /// Only controls (buttons, fields, checks, items...) that are not hidden, one flat list.
+    #[arg(short, long)]
+    #[serde(default)]
+    pub interactive: bool,
+    /// Show elements at most this deep (0 = the top ones); an element at the limit says `(+N)` for N more inside.
+    #[arg(short, long, value_name = "N")]
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Show only this element (a ref, as @e5) and what is inside it.
+    #[arg(long, value_name = "REF")]
+    #[serde(default)]
+    pub root: Option<String>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for SnapshotCmd {
+    const NAME: &'static str = "snapshot";
+    const ABOUT: &'static str =
+        "Print the window's elements a line each, with refs (@e1) to act on: -i for controls only";
+    const HINTS: Hints = READS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let root = match self.root.as_deref().map(target::parse).transpose()? {
+            None => None,
+            Some(TargetSpec::Ref(r)) => Some(r),
+            Some(TargetSpec::Selector(_)) => {
+                return Err(CliError::usage("snapshot --root takes a ref, as @e5"));
+            }
+        };
+        if self.on.window.is_some() {
+            ctx.state.window = self.on.window;
+        }
+        let window = ctx.window(None);
+        let tree = ctx.app()?.tree(window)?;
+        let snapshot = Snapshot::take(&tree, &mut ctx.state.refs);
+        let base = if self.interactive {
+            View::interactive()
+        } else {
+            View::full()
+        };
+        let view = View {
+            max_depth: self.depth,
+            root,
+            ..base
+        };
+        let picked = view.pick(&snapshot)?;
+        let mut text = snapshot.render(&view)?;
+        if text.is_empty() {
+            text = format!(
+                "no {}elements in window {}\n",
+                if self.interactive { "interactive " } else { "" },
+                snapshot.window
+            );
+        }
+        let elements: Vec<_> = picked.iter().map(|p| &snapshot.elements[p.index]).collect();
+        let data = json!({"window": snapshot.window, "elements": elements});
+        ctx.state.last = Some(snapshot);
+        Ok(Output::new(text, data))
+    }
+}
+
+fn default_wait_timeout() -> u64 {
+    10_000
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Wait {
+    /// Wait for this element (a ref, key=..., role=button name="Add") to show; none: wait for the window to settle.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// Wait until an element shows this text (its label or value).
+    #[arg(long, value_name = "TEXT")]
+    #[serde(default)]
+    pub text: Option<String>,
+    /// Wait for the element or text to be gone instead.
+    #[arg(long)]
+    #[serde(default)]
+    pub gone: bool,
+    /// Give up after this many milliseconds (`timeout` error).
+    #[arg(long, value_name = "MS", default_value_t = default_wait_timeout())]
+    #[serde(default = "default_wait_timeout")]
+    pub timeout: u64,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for Wait {
+    const NAME: &'static str = "wait";
+    const ABOUT: &'static str =
+        "Wait for an element or a text to show (or, with --gone, to go), or for the window to settle";
+    const HINTS: Hints = READS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let timeout = Duration::from_millis(self.timeout);
+        let window = ctx.window(self.on.window);
+        let (locator, what) = match (&self.target, &self.text) {
+            (Some(_), Some(_)) => {
+                return Err(CliError::usage("wait: give a target or --text, not both"))
+            }
+            (None, None) => {
+                let _progress = Progress::start("waiting for the window to settle".into());
+                ctx.app()?.idle(window, Some(timeout))?;
+                return Ok(Output::new("settled\n", json!({"settled": true})));
+            }
+            (Some(target), None) => {
+                let located = match ctx.locator(target, self.on.window) {
+                    // A gone element is what --gone waits for.
+                    Err(e) if self.gone && e.error.code == ErrorCode::StaleRef => {
+                        return Ok(Output::new(
+                            format!("{target} is gone\n"),
+                            json!({"gone": true}),
+                        ));
+                    }
+                    other => other?,
+                };
+                (located, target.clone())
+            }
+            (None, Some(text)) => {
+                let app = ctx.app()?;
+                let root = WindowRef::new(app.driver().clone(), window, app.timeouts());
+                (
+                    root.get_by_text(TextMatch::from(text.as_str())),
+                    format!("text {text:?}"),
+                )
+            }
+        };
+        let _progress = Progress::start(format!("waiting for {what}"));
+        let check = expect(&locator).with_timeout(timeout);
+        // For a wait, running out of time is a timeout, not a failed assertion.
+        let timed_out = |e: uidrive_core::Error| {
+            if e.code == ErrorCode::AssertionFailed {
+                uidrive_core::Error::timeout(e.message).with_suggestion(
+                    "check the snapshot for what the window shows, or wait longer with --timeout",
+                )
+            } else {
+                e
+            }
+        };
+        if self.gone {
+            check.to_be_hidden().map_err(timed_out)?;
+            Ok(Output::new(
+                format!("{what} is gone\n"),
+                json!({"gone": true}),
+            ))
+        } else {
+            check.to_be_visible().map_err(timed_out)?;
+            let node = locator.first().node()?;
+            let window = ctx
+                .app()?
+                .tree(window)
+                .map(|t| t.window)
+                .unwrap_or_default();
+            let shown = ctx.describe(window, &node);
+            Ok(Output::new(
+                format!("{shown} shows\n"),
+                json!({"shown": true}),
+            ))
+        }
+    }
+}
+
+#[derive(Debug, Args, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Screenshot {
+    /// Where to write the PNG (MCP: leave out to get the image back).
+    #[arg(required = true, value_name = "FILE")]
+    #[serde(default)]
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    #[serde(flatten)]
+    pub on: WindowOpt,
+}
+
+impl Command for Screenshot {
+    const NAME: &'static str = "screenshot";
+    const ABOUT: &'static str = "Capture the window as a PNG";
+    const HINTS: Hints = READS;
+
+    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let window = ctx.window(self.on.window);
+        let capture = ctx.app()?.capture(window)?;
+        let size = format!("{}x{}", capture.width, capture.height);
+        match self.file {
+            Some(file) => {
+                std::fs::write(&file, &capture.png).map_err(|e| {
+                    uidrive_core::Error::failed(format!("could not write {}: {e}", file.display()))
+                })?;
+                Ok(Output::new(
+                    format!("wrote {} ({size})\n", file.display()),
+                    json!({"file": file, "width": capture.width, "height": capture.height}),
+                ))
+            }
+            None => {
+                let mut out = Output::new(
+                    format!("captured {size}\n"),
+                    json!({"width": capture.width, "height": capture.height}),
+                );
+                out.image = Some(capture.png);
+                Ok(out)
+            }
+        }
+    }
+}

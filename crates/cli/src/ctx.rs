@@ -1,0 +1,210 @@
+//! What a command runs with: the session's state, the app it drives, and
+//! the shared steps of commands (finding a target, settling and diffing).
+
+use crate::daemon;
+use crate::output::{nothing_open, CliError};
+use crate::session::{State, Store};
+use crate::target::{self, TargetSpec};
+use serde_json::{json, Value};
+use std::process::Child;
+use std::sync::Arc;
+use std::time::Duration;
+use uidrive_core::locator::WindowRef;
+use uidrive_core::snapshot::{diff, node_line, Snapshot, View};
+use uidrive_core::{App, Error, ErrorCode, Locator, Result, SocketDriver, Timeouts};
+
+/// How long `--settle` waits for the window to settle.
+pub const SETTLE_TIMEOUT: Duration = Duration::from_secs(5);
+
+pub struct Ctx {
+    pub session: String,
+    pub state: State,
+    store: Store,
+    app: Option<App>,
+    /// Daemons this process started and must reap (the MCP server's).
+    pub children: Vec<Child>,
+    /// Inside a batch: steps don't settle; the batch observes once at the end.
+    pub in_batch: bool,
+    /// The session ended (`close`): its file goes instead of being saved.
+    pub ended: bool,
+    /// How long actions wait for their element (`--timeout`), else core's default.
+    pub action_timeout: Option<Duration>,
+}
+
+impl Ctx {
+    pub fn new(session: String, store: Store, state: State) -> Ctx {
+        Ctx {
+            session,
+            state,
+            store,
+            app: None,
+            children: Vec::new(),
+            in_batch: false,
+            ended: false,
+            action_timeout: std::env::var("UIDRIVE_TIMEOUT_MS")
+                .ok()
+                .and_then(|ms| ms.parse().ok())
+                .map(Duration::from_millis),
+        }
+    }
+
+    /// Keeps the state for the session's next command (or removes it once ended).
+    pub fn save(&self) -> Result<()> {
+        if self.ended {
+            self.store.delete();
+            Ok(())
+        } else {
+            self.store.save(&self.state)
+        }
+    }
+
+    /// Starts the session afresh: no app, no refs, no snapshot.
+    pub fn forget(&mut self) {
+        self.state = State::default();
+        self.app = None;
+    }
+
+    /// Drops the connection, as when the target changes.
+    pub fn disconnect(&mut self) {
+        self.app = None;
+    }
+
+    /// The app, connected on first use.
+    pub fn app(&mut self) -> Result<&App> {
+        if self.app.is_none() {
+            let Some(target) = &self.state.target else {
+                return Err(nothing_open(&self.session));
+            };
+            let driver = SocketDriver::connect(&target.socket).map_err(|e| {
+                let mut message = format!("cannot reach the app of session `{}`: {}", self.session, e.message);
+                if let Some(pid) = target.daemon {
+                    if !daemon::alive(pid) {
+                        message = format!(
+                            "the app of session `{}` is gone (its uidrive serve, pid {pid}, exited)",
+                            self.session
+                        );
+                    }
+                }
+                Error::new(ErrorCode::Disconnected, message)
+                    .with_suggestion("run `uidrive close`, then `uidrive open ...` again")
+            })?;
+            let app = App::new(Arc::new(driver));
+            if let Some(action) = self.action_timeout {
+                app.set_timeouts(Timeouts {
+                    action,
+                    ..app.timeouts()
+                });
+            }
+            self.app = Some(app);
+        }
+        Ok(self.app.as_ref().expect("connected above"))
+    }
+
+    /// The window a command uses: the one it names, else the session's, else the focused one.
+    pub fn window(&self, named: Option<u64>) -> Option<u64> {
+        named.or(self.state.window)
+    }
+
+    /// A locator for a target: a ref (checked against the window's tree now,
+    /// so a gone element is refused as `stale_ref` at once), or a selector.
+    pub fn locator(
+        &mut self,
+        target: &str,
+        window: Option<u64>,
+    ) -> std::result::Result<Locator, CliError> {
+        let spec = target::parse(target)?;
+        let window = self.window(window);
+        let app = self.app()?;
+        let driver = app.driver().clone();
+        let timeouts = app.timeouts();
+        match spec {
+            TargetSpec::Ref(r) => {
+                let aimed = self.state.refs.resolve(r)?.clone();
+                let tree = match driver.tree(&uidrive_core::protocol::TreeParams {
+                    window: Some(aimed.window),
+                }) {
+                    Ok(tree) => tree,
+                    Err(e) if e.code == ErrorCode::NoWindow => {
+                        self.state.refs.forget_window(aimed.window);
+                        return Err(Error::new(
+                            ErrorCode::StaleRef,
+                            format!("{r} is stale: its window {} is gone", aimed.window),
+                        )
+                        .into());
+                    }
+                    Err(e) => return Err(e.into()),
+                };
+                self.state.refs.observe(&tree);
+                let live = self.state.refs.resolve(r)?;
+                Ok(WindowRef::new(driver, Some(live.window), timeouts).get_by_id(live.id))
+            }
+            TargetSpec::Selector(selector) => {
+                Ok(WindowRef::new(driver, window, timeouts).locator(&selector))
+            }
+        }
+    }
+
+    /// The line of an element acted on, with its ref if it has one.
+    pub fn describe(&self, window: u64, node: &uidrive_core::protocol::Node) -> String {
+        node_line(self.state.refs.ref_of(window, node.id), node)
+    }
+
+    /// Waits for `window` to settle, takes a snapshot and answers what changed
+    /// since the last one (the whole controls view when there is none to compare).
+    pub fn settle(
+        &mut self,
+        window: Option<u64>,
+    ) -> std::result::Result<(String, Value), CliError> {
+        let mut window = self.window(window);
+        let mut text = String::new();
+        let mut closed = None;
+        let app = self.app()?;
+        let mut idle = app.idle(window, Some(SETTLE_TIMEOUT));
+        // The action may have closed its window (a dialog's OK): then show
+        // the window that has the focus now.
+        if let (Some(gone), Err(e)) = (window, &idle) {
+            if e.code == ErrorCode::NoWindow {
+                text.push_str(&format!("# window {gone} closed\n"));
+                closed = Some(gone);
+                window = None;
+                idle = app.idle(None, Some(SETTLE_TIMEOUT));
+            }
+        }
+        let tree = app.tree(window)?;
+        if closed.is_some() && self.state.window == closed {
+            self.state.window = None;
+        }
+        if let Err(e) = idle {
+            if e.code != ErrorCode::Timeout {
+                return Err(e.into());
+            }
+            text.push_str(&format!(
+                "# the window did not settle within {} s; this is how it is now\n",
+                SETTLE_TIMEOUT.as_secs()
+            ));
+        }
+        let now = Snapshot::take(&tree, &mut self.state.refs);
+        let data = match self
+            .state
+            .last
+            .as_ref()
+            .filter(|old| old.window == now.window)
+        {
+            Some(old) => {
+                let changes = diff(old, &now, 1);
+                text.push_str(&changes.render());
+                json!({"window": now.window, "diff": changes})
+            }
+            None => {
+                text.push_str(&format!(
+                    "# window {} (no earlier snapshot of it to compare)\n",
+                    now.window
+                ));
+                text.push_str(&now.render(&View::interactive())?);
+                json!({"window": now.window, "snapshot": View::interactive().lines(&now)?})
+            }
+        };
+        self.state.last = Some(now);
+        Ok((text, data))
+    }
+}
