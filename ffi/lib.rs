@@ -1,7 +1,29 @@
-//! The C ABI of uidrive (`libuidrive`). Filled in by the C ABI work; see `include/uidrive.h`.
+//! The C ABI of uidrive: `libuidrive.so` / `libuidrive.a` and `include/uidrive.h`.
+//!
+//! A thin layer: every function marshals C arguments into `uidrive_core`'s
+//! types, runs the call inside a panic trap, and marshals the answer back.
+//! The rules every function keeps are in the header's opening comment and
+//! in `docs/c-api.md`.
 
-/// The uidrive version as a static NUL-terminated string.
-#[no_mangle]
-pub extern "C" fn ud_version() -> *const std::ffi::c_char {
-    concat!(env!("CARGO_PKG_VERSION"), "\0").as_ptr().cast()
-}
+mod app;
+mod convert;
+mod enums;
+mod guard;
+mod last_error;
+mod locator;
+mod memory;
+mod methods;
+mod status;
+mod version;
+
+pub use app::*;
+pub use enums::*;
+pub use last_error::*;
+pub use locator::*;
+pub use memory::*;
+pub use methods::*;
+pub use status::*;
+pub use version::*;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,463 @@
+// Types for uidrive's Node module. Every call that talks to an app returns a
+// Promise and runs off the event loop; locators and `expect` are made at once.
+
+/// <reference types="node" />
+
+// ---------------------------------------------------------------------------
+// The protocol's vocabulary (strings on the wire; a newer server may send others).
+
+export type Role =
+  | 'group' | 'text' | 'button' | 'link' | 'checkBox' | 'radio' | 'switch' | 'slider'
+  | 'progress' | 'textField' | 'image' | 'list' | 'scroll' | 'dialog' | 'popup' | 'tooltip'
+  | 'popUpButton' | 'tabList' | 'tab' | 'splitter' | 'status' | 'table' | 'row' | 'cell'
+  | 'columnHeader' | 'tree' | 'treeItem' | 'listItem' | 'menuButton' | 'toolbar'
+  | 'radioGroup' | 'toggleButton' | 'comboBox' | 'disclosure' | 'meter' | 'stepper'
+  | 'colorWell' | 'alertDialog' | 'menu' | 'menuBar' | 'menuItem' | 'menuItemCheckBox'
+  | 'menuItemRadio' | 'heading' | 'region' | 'log' | 'timer' | 'alert' | 'separator'
+  | 'rowHeader' | 'search' | 'article' | 'navigation' | 'grid' | 'treeGrid' | 'deletion'
+  | 'insertion' | 'tabPanel' | 'main' | 'banner' | 'contentInfo' | 'complementary'
+  | (string & {});
+
+export type State =
+  | 'focusable' | 'disabled' | 'checked' | 'mixed' | 'selected' | 'expanded' | 'multiline'
+  | 'password' | 'readOnly' | 'selectable' | 'offscreen' | 'multiselectable' | 'segment'
+  | 'search' | 'invalid' | 'sortAscending' | 'sortDescending' | 'expandable' | 'vertical'
+  | 'busy' | 'sortOther' | 'horizontal'
+  | (string & {});
+
+export type Action =
+  | 'press' | 'focus' | 'increment' | 'decrement' | 'setValue' | 'insertText' | 'selectText'
+  | 'scrollIntoView' | 'expand' | 'collapse'
+  | (string & {});
+
+/** A rectangle in DIPs. */
+export interface Bounds {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A window, as `windows()` lists it. */
+export interface WindowInfo {
+  id: number;
+  title: string;
+  kind: 'content' | 'page' | (string & {});
+  url?: string;
+  bounds: Bounds;
+  contentBounds: Bounds;
+  focused: boolean;
+  visible: boolean;
+  [field: string]: unknown;
+}
+
+/** One element of a window. `id` is a 64-bit number written as a string of digits. */
+export interface Node {
+  id: string;
+  parent?: string;
+  role: Role;
+  key?: string | number | boolean;
+  label?: string;
+  value?: string;
+  placeholder?: string;
+  description?: string;
+  bounds?: Bounds;
+  states?: State[];
+  actions?: Action[];
+  min?: number;
+  max?: number;
+  now?: number;
+  step?: number;
+  /** The selected runes `[start, end)` of a text field; equal for a caret. */
+  selection?: [number, number];
+  level?: number;
+  posInSet?: number;
+  setSize?: number;
+  rowCount?: number;
+  colCount?: number;
+  rowIndex?: number;
+  colIndex?: number;
+  rowSpan?: number;
+  colSpan?: number;
+  current?: true | string;
+  autoComplete?: 'inline' | 'list' | 'both' | (string & {});
+  roleDescription?: string;
+  hasPopup?: string;
+  controls?: string[];
+  describedBy?: string[];
+  errorMessage?: string[];
+  keyShortcuts?: string;
+  webView?: boolean;
+  [field: string]: unknown;
+}
+
+/** The answer to `tree()`: a window's elements, a parent before its children. */
+export interface Tree {
+  window: number;
+  focus?: string;
+  nodes: Node[];
+  announcements?: unknown[];
+  [field: string]: unknown;
+}
+
+export type Modifier = 'shift' | 'ctrl' | 'alt' | 'super' | 'cmdOrCtrl';
+export type MouseButton = 'left' | 'right' | 'middle';
+
+/** A key chord as accelerators write it: `Enter`, `Shift+Tab`, `CmdOrCtrl+Z`. */
+export type KeyChord = string;
+
+interface PointerButtonFields {
+  x: number;
+  y: number;
+  button?: MouseButton;
+  /** 2 for a double click, 3 for a triple click. */
+  clicks?: number;
+  mods?: Modifier[];
+}
+
+/** One `input` event; coordinates are DIPs relative to the window's content. */
+export type InputEvent =
+  | { type: 'pointerMove'; x: number; y: number; mods?: Modifier[] }
+  | ({ type: 'pointerDown' } & PointerButtonFields)
+  | ({ type: 'pointerUp' } & PointerButtonFields)
+  | ({ type: 'click' } & PointerButtonFields)
+  | { type: 'wheel'; x: number; y: number; dx: number; dy: number; precise?: boolean; mods?: Modifier[] }
+  | { type: 'keyDown'; key: KeyChord }
+  | { type: 'keyUp'; key: KeyChord }
+  | { type: 'key'; key: KeyChord }
+  | { type: 'text'; text: string };
+
+/** The protocol's `act` params: an action on an element named by `id` or `key`. */
+export interface ActParams {
+  window?: number;
+  id?: string;
+  key?: string | number | boolean;
+  action: Action;
+  text?: string;
+  from?: number;
+  to?: number;
+}
+
+// ---------------------------------------------------------------------------
+// Errors
+
+export type ErrorCode =
+  | 'parse_error' | 'invalid_request' | 'unknown_method' | 'no_window' | 'no_element'
+  | 'unsupported' | 'timeout' | 'failed' | 'disconnected' | 'protocol_error' | 'ambiguous'
+  | 'not_actionable' | 'stale_ref' | 'app_exited' | 'assertion_failed'
+  | (string & {});
+
+/** What every rejected Promise (and every synchronous throw) of this module carries. */
+export interface UidriveError extends Error {
+  code: ErrorCode;
+  message: string;
+  suggestion: string;
+}
+
+// ---------------------------------------------------------------------------
+// Options
+
+/** Text to match: a string (case-insensitive substring unless `exact`) or a RegExp. */
+export type TextMatch = string | RegExp;
+
+export interface LaunchOptions {
+  /** Extra environment variables for the app (a Desktop's `env` says where its display and buses are). */
+  env?: Record<string, string>;
+  /** Milliseconds to wait for the app's first window (or its socket). */
+  timeout?: number;
+  /** Launch an app that speaks the protocol: this variable gets a fresh socket path. */
+  socketEnv?: string;
+}
+
+export interface AttachOptions {
+  env?: Record<string, string>;
+  timeout?: number;
+}
+
+export type AttachTarget = { pid: number } | { name: string };
+
+export interface HeadlessOptions {
+  /** Screen size in pixels (1280 × 1024 by default). */
+  width?: number;
+  height?: number;
+  /** Milliseconds each start-up step may take. */
+  timeout?: number;
+}
+
+export interface WindowOptions {
+  /** A window id from `windows()`; the focused window (else the first) when left out. */
+  window?: number;
+}
+
+export interface IdleOptions extends WindowOptions {
+  /** Milliseconds. */
+  timeout?: number;
+}
+
+export interface SnapshotOptions extends WindowOptions {
+  /** Controls only, one flat list (else every element, indented by depth). */
+  interactive?: boolean;
+}
+
+export interface RoleOptions {
+  /** The accessible name. */
+  name?: TextMatch;
+  /** Match `name` whole and case-sensitively. */
+  exact?: boolean;
+  checked?: boolean;
+  disabled?: boolean;
+  expanded?: boolean;
+  selected?: boolean;
+  /** The heading or tree level. */
+  level?: number;
+  /** Match hidden elements too. */
+  includeHidden?: boolean;
+}
+
+export interface TextOptions {
+  /** Match the whole text, case-sensitively. */
+  exact?: boolean;
+  includeHidden?: boolean;
+}
+
+export interface FilterOptions {
+  hasText?: TextMatch;
+  hasNotText?: TextMatch;
+  has?: Locator;
+  hasNot?: Locator;
+}
+
+export interface ActionOptions {
+  /** Milliseconds to wait for one ready element, over the App's default. */
+  timeout?: number;
+}
+
+export interface ExpectOptions {
+  /** Milliseconds to keep trying, over the App's expect timeout (5 s by default). */
+  timeout?: number;
+}
+
+export interface ExpectTextOptions extends ExpectOptions {
+  /** Compare the whole text, case-sensitively. */
+  exact?: boolean;
+}
+
+export interface Timeouts {
+  /** Milliseconds actions and strict reads wait. */
+  action: number;
+  /** Milliseconds `expect` waits. */
+  expect: number;
+}
+
+// ---------------------------------------------------------------------------
+// Answers
+
+/** What an action did, and how: its element's own action, real input, or nothing needed. */
+export interface ActionOutcome {
+  route: `semantic:${string}` | 'input' | 'not_needed';
+  /** The element acted on, as read just before the action. */
+  element: Node;
+  window: number;
+}
+
+export interface SnapshotElement {
+  /** A short name (`@e3`) that lasts while the element does; give it to `getByRef`. */
+  ref: string;
+  id: string;
+  role: Role;
+  label?: string;
+  value?: string;
+  key?: string;
+  states?: string[];
+  depth: number;
+  parent?: string;
+  children?: number;
+  interactive?: boolean;
+  offscreen?: boolean;
+}
+
+export interface Snapshot {
+  window: number;
+  elements: SnapshotElement[];
+  /** One line per element shown, as `@e2 [button] "Add" key=add`. */
+  text: string;
+}
+
+// ---------------------------------------------------------------------------
+// Finding
+
+/** The `getBy*` family: App, Window and Locator all have it. */
+interface Finders {
+  getByRole(role: Role, options?: RoleOptions): Locator;
+  /** The app's own name for an element (the protocol's `key`: the test id). */
+  getByKey(key: string | number | boolean): Locator;
+  getByText(text: TextMatch, options?: TextOptions): Locator;
+  getByLabel(text: TextMatch, options?: TextOptions): Locator;
+  getByPlaceholder(text: TextMatch, options?: TextOptions): Locator;
+  /** By element id (ids last only while the view does: prefer keys). */
+  getById(id: string): Locator;
+}
+
+/** One app under automation. */
+export declare class App implements Finders {
+  private constructor();
+  /** The pid of the process uidrive launched, if it launched one. */
+  readonly pid: number | null;
+  windows(): Promise<WindowInfo[]>;
+  /** A window to search in, by title (waited for at each use), by id, or the focused one. */
+  window(options?: { title?: TextMatch; exact?: boolean; id?: number }): Window;
+  tree(options?: WindowOptions): Promise<Tree>;
+  /** The window as PNG bytes. */
+  capture(options?: WindowOptions): Promise<Buffer>;
+  /** Chooses a menu-bar item by the labels along its path, as `['File', 'Quit']`. */
+  menu(path: string[], options?: WindowOptions): Promise<void>;
+  input(events: InputEvent[], options?: WindowOptions): Promise<void>;
+  /** Resolves once the window has settled; rejects with `timeout` otherwise. */
+  idle(options?: IdleOptions): Promise<void>;
+  eval(script: string, options?: WindowOptions): Promise<unknown>;
+  /** The protocol's `act`: the low-level door under locators. */
+  act(params: ActParams): Promise<void>;
+  /** Any protocol method by name with JSON params. */
+  call(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  snapshot(options?: SnapshotOptions): Promise<Snapshot>;
+  /** The element a snapshot ref (`@e3`) names. */
+  getByRef(ref: string): Locator;
+  getByRole(role: Role, options?: RoleOptions): Locator;
+  getByKey(key: string | number | boolean): Locator;
+  getByText(text: TextMatch, options?: TextOptions): Locator;
+  getByLabel(text: TextMatch, options?: TextOptions): Locator;
+  getByPlaceholder(text: TextMatch, options?: TextOptions): Locator;
+  getById(id: string): Locator;
+  /** A locator from its string form, as `role=button[name="Add"] >> nth=0`. */
+  locator(selector: string): Locator;
+  timeouts(): Timeouts;
+  setTimeouts(timeouts: Partial<Timeouts>): void;
+  /** Ends the process uidrive launched, if any. Closing twice does nothing. */
+  close(): Promise<void>;
+}
+
+/** Where locators start: one window of an app. */
+export declare class Window implements Finders {
+  private constructor();
+  getByRole(role: Role, options?: RoleOptions): Locator;
+  getByKey(key: string | number | boolean): Locator;
+  getByText(text: TextMatch, options?: TextOptions): Locator;
+  getByLabel(text: TextMatch, options?: TextOptions): Locator;
+  getByPlaceholder(text: TextMatch, options?: TextOptions): Locator;
+  getById(id: string): Locator;
+  locator(selector: string): Locator;
+}
+
+/**
+ * A lazy description of elements: resolved against a fresh tree at every use,
+ * waited for until it can take the action, and never guessed at when more
+ * than one element matches (`ambiguous`).
+ */
+export declare class Locator implements Finders {
+  private constructor();
+  /** What the locator says, as error messages show it. */
+  readonly description: string;
+  toString(): string;
+
+  getByRole(role: Role, options?: RoleOptions): Locator;
+  getByKey(key: string | number | boolean): Locator;
+  getByText(text: TextMatch, options?: TextOptions): Locator;
+  getByLabel(text: TextMatch, options?: TextOptions): Locator;
+  getByPlaceholder(text: TextMatch, options?: TextOptions): Locator;
+  getById(id: string): Locator;
+  /** Elements a selector string, or another Locator, finds inside this one's elements. */
+  locator(selector: string | Locator): Locator;
+  nth(index: number): Locator;
+  first(): Locator;
+  last(): Locator;
+  filter(options: FilterOptions): Locator;
+  /** Whether hidden elements match too (`true` when left out). */
+  includeHidden(include?: boolean): Locator;
+  /** This locator with its own default wait, in milliseconds. */
+  withTimeout(timeout: number): Locator;
+
+  click(options?: ActionOptions): Promise<ActionOutcome>;
+  dblclick(options?: ActionOptions): Promise<ActionOutcome>;
+  /** Replaces the element's text. */
+  fill(text: string, options?: ActionOptions): Promise<ActionOutcome>;
+  /** Inserts text at the caret. */
+  type(text: string, options?: ActionOptions): Promise<ActionOutcome>;
+  /** Presses a key chord, as `Enter` or `Ctrl+A`. */
+  press(key: KeyChord, options?: ActionOptions): Promise<ActionOutcome>;
+  check(options?: ActionOptions): Promise<ActionOutcome>;
+  uncheck(options?: ActionOptions): Promise<ActionOutcome>;
+  setChecked(checked: boolean, options?: ActionOptions): Promise<ActionOutcome>;
+  selectOption(option: TextMatch, options?: ActionOptions): Promise<ActionOutcome>;
+  hover(options?: ActionOptions): Promise<ActionOutcome>;
+  focus(options?: ActionOptions): Promise<ActionOutcome>;
+  scrollIntoView(options?: ActionOptions): Promise<ActionOutcome>;
+  /** Sets a slider's or a spinner's number. */
+  setValue(value: number, options?: ActionOptions): Promise<ActionOutcome>;
+  dragTo(target: Locator, options?: ActionOptions): Promise<ActionOutcome>;
+
+  /** How many elements match now (no wait, not strict). */
+  count(): Promise<number>;
+  /** A Locator for each element that matches now. */
+  all(): Promise<Locator[]>;
+  node(options?: ActionOptions): Promise<Node>;
+  /** What a person reads on it: its label, else its value. */
+  text(options?: ActionOptions): Promise<string>;
+  value(options?: ActionOptions): Promise<string | null>;
+  states(options?: ActionOptions): Promise<State[]>;
+  bounds(options?: ActionOptions): Promise<Bounds | null>;
+  isVisible(): Promise<boolean>;
+  isHidden(): Promise<boolean>;
+  isEnabled(options?: ActionOptions): Promise<boolean>;
+  isChecked(options?: ActionOptions): Promise<boolean>;
+  isFocused(options?: ActionOptions): Promise<boolean>;
+}
+
+/** Assertions on a locator, retried on fresh reads; a failure rejects with `assertion_failed`. */
+export declare class Expect {
+  private constructor();
+  /** The opposite assertions. */
+  readonly not: Expect;
+  toBeVisible(options?: ExpectOptions): Promise<void>;
+  toBeHidden(options?: ExpectOptions): Promise<void>;
+  toBeEnabled(options?: ExpectOptions): Promise<void>;
+  toBeDisabled(options?: ExpectOptions): Promise<void>;
+  toBeChecked(options?: ExpectOptions): Promise<void>;
+  toBeFocused(options?: ExpectOptions): Promise<void>;
+  toBeEditable(options?: ExpectOptions): Promise<void>;
+  /** Label, else value: a case-insensitive substring, the whole text with `exact`, or a RegExp. */
+  toHaveText(text: TextMatch, options?: ExpectTextOptions): Promise<void>;
+  toHaveValue(value: TextMatch, options?: ExpectTextOptions): Promise<void>;
+  toHaveState(state: State, options?: ExpectOptions): Promise<void>;
+  toHaveCount(count: number, options?: ExpectOptions): Promise<void>;
+}
+
+/** A private headless desktop: an X display, a session bus and the accessibility bus. */
+export declare class Desktop {
+  private constructor();
+  /** The X display, as `:3`. */
+  readonly display: string;
+  /** What an app needs to show up on this desktop, with accessibility on. */
+  readonly env: Record<string, string>;
+  /** `launch` with this desktop's environment (then `options.env`). */
+  launch(argv: string[], options?: LaunchOptions): Promise<App>;
+  /** `attach` on this desktop. */
+  attach(target: AttachTarget, options?: AttachOptions): Promise<App>;
+  /** Ends every process of the desktop. */
+  close(): Promise<void>;
+}
+
+// ---------------------------------------------------------------------------
+// Starting points
+
+/** Launches `argv` (accessibility on) and resolves once its first window shows; or, with `socketEnv`, once it listens on the protocol socket. */
+export declare function launch(argv: string[], options?: LaunchOptions): Promise<App>;
+/** Connects to an app (or `uidrive serve`) listening on a protocol socket. */
+export declare function connect(socketPath: string): Promise<App>;
+/** Attaches to a running app by pid or by accessible name. */
+export declare function attach(target: AttachTarget, options?: AttachOptions): Promise<App>;
+/** Starts a private headless desktop. */
+export declare function headless(options?: HeadlessOptions): Promise<Desktop>;
+/** Assertions on `locator`; `options.timeout` applies to each. */
+export declare function expect(locator: Locator, options?: ExpectOptions): Expect;
+/** This module's version. */
+export declare function version(): string;

@@ -1,0 +1,18 @@
+// ES module entry: the same native module as index.js, with named exports.
+import native from './index.js';
+
+export const {
+  version,
+  connect,
+  launch,
+  attach,
+  headless,
+  expect,
+  App,
+  Desktop,
+  Window,
+  Locator,
+  Expect,
+} = native;
+
+export default native;

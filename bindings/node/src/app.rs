@@ -1,0 +1,299 @@
+//! `App`: one app under automation, every call a Promise.
+
+use crate::convert::{from_json, millis_opt, window_id};
+use crate::finders::{self, Root, TextKind};
+use crate::locator::Locator;
+use crate::matching::{JsText, RoleOptions, TextOptions};
+use crate::task::{self, Job, Out};
+use crate::window::{self, Window, WindowChoice};
+use napi::bindgen_prelude::AsyncTask;
+use napi::Env;
+use napi_derive::napi;
+use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
+use uidrive_core::protocol::{ActParams, InputEvent};
+use uidrive_core::snapshot::{Ref, RefMap, Snapshot, View};
+use uidrive_core::{App as CoreApp, Timeouts as CoreTimeouts};
+
+/// Which window a call is about; the focused one (else the first) when left out.
+#[napi(object)]
+pub struct WindowOptions {
+    pub window: Option<f64>,
+}
+
+#[napi(object)]
+pub struct IdleOptions {
+    pub window: Option<f64>,
+    /// Milliseconds.
+    pub timeout: Option<f64>,
+}
+
+/// Default waits, in milliseconds.
+#[napi(object)]
+pub struct Timeouts {
+    pub action: Option<f64>,
+    pub expect: Option<f64>,
+}
+
+#[napi(object)]
+pub struct SnapshotOptions {
+    /// Controls only, one flat list (else every element, indented by depth).
+    pub interactive: Option<bool>,
+    pub window: Option<f64>,
+}
+
+#[napi]
+pub struct App {
+    pub(crate) inner: Arc<CoreApp>,
+    /// The refs snapshots hand out, kept for the App's life so they stay stable.
+    refs: Arc<Mutex<RefMap>>,
+}
+
+impl App {
+    pub fn new(inner: CoreApp) -> App {
+        App {
+            inner: Arc::new(inner),
+            refs: Arc::new(Mutex::new(RefMap::new())),
+        }
+    }
+
+    fn root(&self) -> Root<'_> {
+        Root::App(&self.inner)
+    }
+
+    fn core(&self) -> Arc<CoreApp> {
+        self.inner.clone()
+    }
+}
+
+fn window_of(options: Option<WindowOptions>) -> Option<f64> {
+    options.and_then(|o| o.window)
+}
+
+#[napi]
+impl App {
+    /// The pid of the process uidrive launched, if it launched one.
+    #[napi(getter)]
+    pub fn pid(&self) -> Option<u32> {
+        self.inner.pid()
+    }
+
+    #[napi(ts_return_type = "Promise<Window[]>")]
+    pub fn windows(&self) -> AsyncTask<Job> {
+        let app = self.core();
+        task::json(move || app.windows().map(|list| list.windows))
+    }
+
+    #[napi(ts_return_type = "Promise<Tree>")]
+    pub fn tree(&self, options: Option<WindowOptions>) -> AsyncTask<Job> {
+        let app = self.core();
+        let window = window_of(options);
+        task::json(move || app.tree(window_id("tree: window", window)?))
+    }
+
+    #[napi(ts_return_type = "Promise<Buffer>")]
+    pub fn capture(&self, options: Option<WindowOptions>) -> AsyncTask<Job> {
+        let app = self.core();
+        let window = window_of(options);
+        task::run(move || {
+            let capture = app.capture(window_id("capture: window", window)?)?;
+            Ok(Out::Bytes(capture.png))
+        })
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn menu(&self, path: Vec<String>, options: Option<WindowOptions>) -> AsyncTask<Job> {
+        let app = self.core();
+        let window = window_of(options);
+        task::unit(move || app.menu(window_id("menu: window", window)?, path))
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn input(&self, events: Value, options: Option<WindowOptions>) -> AsyncTask<Job> {
+        let app = self.core();
+        let window = window_of(options);
+        task::unit(move || {
+            let events: Vec<InputEvent> = from_json("input: events", events)?;
+            app.input(window_id("input: window", window)?, events)
+        })
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn idle(&self, options: Option<IdleOptions>) -> AsyncTask<Job> {
+        let app = self.core();
+        let (window, timeout) = options.map_or((None, None), |o| (o.window, o.timeout));
+        task::unit(move || {
+            app.idle(
+                window_id("idle: window", window)?,
+                millis_opt("idle: timeout", timeout)?,
+            )
+        })
+    }
+
+    #[napi(ts_return_type = "Promise<unknown>")]
+    pub fn eval(&self, script: String, options: Option<WindowOptions>) -> AsyncTask<Job> {
+        let app = self.core();
+        let window = window_of(options);
+        task::json(move || app.eval(window_id("eval: window", window)?, &script))
+    }
+
+    /// The protocol's `act`, element by id or key: the low-level door under locators.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn act(&self, params: Value) -> AsyncTask<Job> {
+        let app = self.core();
+        task::unit(move || {
+            let params: ActParams = from_json("act", params)?;
+            params.validate()?;
+            app.act(&params)
+        })
+    }
+
+    /// Any protocol method by name with JSON params.
+    #[napi(ts_return_type = "Promise<unknown>")]
+    pub fn call(&self, method: String, params: Option<Value>) -> AsyncTask<Job> {
+        let app = self.core();
+        task::json(move || app.call(&method, params))
+    }
+
+    /// The default waits, in milliseconds.
+    #[napi(ts_return_type = "{ action: number; expect: number }")]
+    pub fn timeouts(&self) -> Timeouts {
+        let t = self.inner.timeouts();
+        Timeouts {
+            action: Some(t.action.as_secs_f64() * 1000.0),
+            expect: Some(t.expect.as_secs_f64() * 1000.0),
+        }
+    }
+
+    /// Changes the default waits; a field left out keeps its value.
+    #[napi]
+    pub fn set_timeouts(&self, env: Env, timeouts: Timeouts) -> napi::Result<()> {
+        let current = self.inner.timeouts();
+        let next = (|| {
+            Ok(CoreTimeouts {
+                action: millis_opt("setTimeouts: action", timeouts.action)?
+                    .unwrap_or(current.action),
+                expect: millis_opt("setTimeouts: expect", timeouts.expect)?
+                    .unwrap_or(current.expect),
+            })
+        })();
+        self.inner.set_timeouts(crate::error::sync(&env, next)?);
+        Ok(())
+    }
+
+    /// The window's elements a line each with short refs (`@e3`), as agents read them;
+    /// resolves to `{window, elements, text}`.
+    #[napi(ts_return_type = "Promise<Snapshot>")]
+    pub fn snapshot(&self, options: Option<SnapshotOptions>) -> AsyncTask<Job> {
+        let app = self.core();
+        let refs = self.refs.clone();
+        let (interactive, window) = options.map_or((false, None), |o| {
+            (o.interactive.unwrap_or(false), o.window)
+        });
+        task::run(move || {
+            let tree = app.tree(window_id("snapshot: window", window)?)?;
+            let snapshot =
+                Snapshot::take(&tree, &mut refs.lock().unwrap_or_else(|p| p.into_inner()));
+            let view = if interactive {
+                View::interactive()
+            } else {
+                View::full()
+            };
+            let text = snapshot.render(&view)?;
+            let mut answer = crate::convert::to_json(&snapshot)?;
+            answer["text"] = json!(text);
+            Ok(Out::Json(answer))
+        })
+    }
+
+    /// A Locator for the element a snapshot ref (`@e3`) names, in its window.
+    #[napi]
+    pub fn get_by_ref(&self, env: Env, r: String) -> napi::Result<Locator> {
+        let target = (|| {
+            let r: Ref = r.parse()?;
+            let refs = self.refs.lock().unwrap_or_else(|p| p.into_inner());
+            refs.resolve(r).map(|t| (t.window, t.id))
+        })();
+        let (window, id) = crate::error::sync(&env, target)?;
+        Ok(Locator::new(self.inner.window(window).get_by_id(id)))
+    }
+
+    /// A window to search in: by `title` (a string or RegExp, waited for at each use),
+    /// by `id`, or the focused one when neither is given.
+    #[napi(ts_args_type = "options?: { title?: string | RegExp; exact?: boolean; id?: number }")]
+    pub fn window(
+        &self,
+        env: Env,
+        options: Option<napi::bindgen_prelude::Object<'_>>,
+    ) -> napi::Result<Window> {
+        let choice = crate::error::sync(&env, window::choice(options.as_ref())?)?;
+        Ok(Window::new(match choice {
+            WindowChoice::Focused => self.inner.focused_window(),
+            WindowChoice::Id(id) => self.inner.window(id),
+            WindowChoice::Titled(title) => self.inner.window_titled(title),
+        }))
+    }
+
+    #[napi]
+    pub fn get_by_role(
+        &self,
+        env: Env,
+        role: String,
+        options: Option<RoleOptions<'_>>,
+    ) -> napi::Result<Locator> {
+        finders::by_role(&env, self.root(), role, options)
+    }
+
+    #[napi(ts_args_type = "key: string | number | boolean")]
+    pub fn get_by_key(&self, env: Env, key: Value) -> napi::Result<Locator> {
+        finders::by_key(&env, self.root(), key)
+    }
+
+    #[napi]
+    pub fn get_by_text(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<TextOptions>,
+    ) -> napi::Result<Locator> {
+        finders::by_text(&env, self.root(), TextKind::Text, text, options)
+    }
+
+    #[napi]
+    pub fn get_by_label(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<TextOptions>,
+    ) -> napi::Result<Locator> {
+        finders::by_text(&env, self.root(), TextKind::Label, text, options)
+    }
+
+    #[napi]
+    pub fn get_by_placeholder(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<TextOptions>,
+    ) -> napi::Result<Locator> {
+        finders::by_text(&env, self.root(), TextKind::Placeholder, text, options)
+    }
+
+    #[napi]
+    pub fn get_by_id(&self, env: Env, id: String) -> napi::Result<Locator> {
+        finders::by_id(&env, self.root(), id)
+    }
+
+    /// A Locator from its string form, as `role=button[name="Add"] >> nth=0`.
+    #[napi]
+    pub fn locator(&self, selector: String) -> Locator {
+        finders::by_selector(self.root(), &selector)
+    }
+
+    /// Ends the process uidrive launched, if any. Closing twice does nothing.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn close(&self) -> AsyncTask<Job> {
+        let app = self.core();
+        task::unit(move || app.close())
+    }
+}

@@ -1,0 +1,154 @@
+//! `expect(locator)`: assertions retried on fresh reads until they hold or time out.
+
+use crate::convert::millis;
+use crate::locator::Locator;
+use crate::matching::{self, JsText};
+use crate::task::{self, Job};
+use napi::bindgen_prelude::AsyncTask;
+use napi::Env;
+use napi_derive::napi;
+use uidrive_core::{Expect as CoreExpect, Result as CoreResult};
+
+/// Per-assertion options.
+#[napi(object)]
+pub struct ExpectOptions {
+    /// Milliseconds to keep trying, over the App's expect timeout (5 s by default).
+    pub timeout: Option<f64>,
+}
+
+/// `toHaveText` and `toHaveValue`'s options.
+#[napi(object)]
+pub struct ExpectTextOptions {
+    /// Compare the whole text, case-sensitively (a string is otherwise a
+    /// case-insensitive substring).
+    pub exact: Option<bool>,
+    pub timeout: Option<f64>,
+}
+
+/// Assertions on a locator. Made by `expect(locator)`.
+#[napi]
+pub struct Expect {
+    inner: CoreExpect,
+}
+
+/// Assertions on `locator`; `options.timeout` applies to each of them.
+#[napi]
+pub fn expect(env: Env, locator: &Locator, options: Option<ExpectOptions>) -> napi::Result<Expect> {
+    let inner = uidrive_core::expect(&locator.inner);
+    let inner = match options.and_then(|o| o.timeout) {
+        Some(ms) => inner.with_timeout(crate::error::sync(&env, millis("expect: timeout", ms))?),
+        None => inner,
+    };
+    Ok(Expect { inner })
+}
+
+impl Expect {
+    fn check(
+        &self,
+        what: &'static str,
+        timeout: Option<f64>,
+        assertion: impl FnOnce(&CoreExpect) -> CoreResult<()> + Send + 'static,
+    ) -> AsyncTask<Job> {
+        let expect = self.inner.clone();
+        task::unit(move || {
+            let expect = match timeout {
+                Some(ms) => expect.with_timeout(millis(&format!("{what}: timeout"), ms)?),
+                None => expect,
+            };
+            assertion(&expect)
+        })
+    }
+}
+
+#[napi]
+impl Expect {
+    /// The opposite assertions: `expect(l).not.toBeChecked()`.
+    #[napi(getter, js_name = "not")]
+    pub fn negated(&self) -> Expect {
+        Expect {
+            inner: self.inner.clone().not(),
+        }
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_be_visible(&self, options: Option<ExpectOptions>) -> AsyncTask<Job> {
+        self.check("toBeVisible", timeout_of(options), |e| e.to_be_visible())
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_be_hidden(&self, options: Option<ExpectOptions>) -> AsyncTask<Job> {
+        self.check("toBeHidden", timeout_of(options), |e| e.to_be_hidden())
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_be_enabled(&self, options: Option<ExpectOptions>) -> AsyncTask<Job> {
+        self.check("toBeEnabled", timeout_of(options), |e| e.to_be_enabled())
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_be_disabled(&self, options: Option<ExpectOptions>) -> AsyncTask<Job> {
+        self.check("toBeDisabled", timeout_of(options), |e| e.to_be_disabled())
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_be_checked(&self, options: Option<ExpectOptions>) -> AsyncTask<Job> {
+        self.check("toBeChecked", timeout_of(options), |e| e.to_be_checked())
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_be_focused(&self, options: Option<ExpectOptions>) -> AsyncTask<Job> {
+        self.check("toBeFocused", timeout_of(options), |e| e.to_be_focused())
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_be_editable(&self, options: Option<ExpectOptions>) -> AsyncTask<Job> {
+        self.check("toBeEditable", timeout_of(options), |e| e.to_be_editable())
+    }
+
+    /// The element's text (label, else value): a substring, the whole text with
+    /// `{exact: true}`, or a RegExp.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_have_text(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<ExpectTextOptions>,
+    ) -> napi::Result<AsyncTask<Job>> {
+        let (exact, timeout) = options.map_or((None, None), |o| (o.exact, o.timeout));
+        let text = crate::error::sync(&env, matching::text_match("toHaveText", text, exact))?;
+        Ok(self.check("toHaveText", timeout, move |e| e.to_have_text(text)))
+    }
+
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_have_value(
+        &self,
+        env: Env,
+        value: JsText<'_>,
+        options: Option<ExpectTextOptions>,
+    ) -> napi::Result<AsyncTask<Job>> {
+        let (exact, timeout) = options.map_or((None, None), |o| (o.exact, o.timeout));
+        let value = crate::error::sync(&env, matching::text_match("toHaveValue", value, exact))?;
+        Ok(self.check("toHaveValue", timeout, move |e| e.to_have_value(value)))
+    }
+
+    /// The element has a protocol state, as `checked` or `expanded`.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_have_state(&self, state: String, options: Option<ExpectOptions>) -> AsyncTask<Job> {
+        let state = matching::state(&state);
+        self.check("toHaveState", timeout_of(options), move |e| {
+            e.to_have_state(state)
+        })
+    }
+
+    /// Exactly `count` elements match.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_have_count(&self, count: u32, options: Option<ExpectOptions>) -> AsyncTask<Job> {
+        self.check("toHaveCount", timeout_of(options), move |e| {
+            e.to_have_count(count as usize)
+        })
+    }
+}
+
+fn timeout_of(options: Option<ExpectOptions>) -> Option<f64> {
+    options.and_then(|o| o.timeout)
+}

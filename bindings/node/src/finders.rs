@@ -1,0 +1,138 @@
+//! The `getBy*` family, shared by App, Window and Locator: each makes a new
+//! lazy Locator at once, with no I/O.
+
+use crate::error;
+use crate::locator::Locator;
+use crate::matching::{self, JsText, RoleOptions, TextOptions};
+use napi::Env;
+use serde_json::Value;
+use std::sync::Arc;
+use uidrive_core::locator::{RoleQuery, TextMatch};
+use uidrive_core::protocol::{ElementId, ElementKey, Role};
+use uidrive_core::{App as CoreApp, Locator as CoreLocator, WindowRef};
+
+/// Where a search starts.
+pub enum Root<'a> {
+    App(&'a Arc<CoreApp>),
+    Window(&'a WindowRef),
+    Within(&'a CoreLocator),
+}
+
+impl Root<'_> {
+    fn by_role(&self, role: Role, query: RoleQuery) -> CoreLocator {
+        match self {
+            Root::App(app) => app.get_by_role(role, query),
+            Root::Window(window) => window.get_by_role(role, query),
+            Root::Within(locator) => locator.get_by_role(role, query),
+        }
+    }
+
+    fn by_key(&self, key: ElementKey) -> CoreLocator {
+        match self {
+            Root::App(app) => app.get_by_key(key),
+            Root::Window(window) => window.get_by_key(key),
+            Root::Within(locator) => locator.get_by_key(key),
+        }
+    }
+
+    fn by_text(&self, text: TextMatch) -> CoreLocator {
+        match self {
+            Root::App(app) => app.get_by_text(text),
+            Root::Window(window) => window.get_by_text(text),
+            Root::Within(locator) => locator.get_by_text(text),
+        }
+    }
+
+    fn by_label(&self, label: TextMatch) -> CoreLocator {
+        match self {
+            Root::App(app) => app.get_by_label(label),
+            Root::Window(window) => window.get_by_label(label),
+            Root::Within(locator) => locator.get_by_label(label),
+        }
+    }
+
+    fn by_placeholder(&self, text: TextMatch) -> CoreLocator {
+        match self {
+            Root::App(app) => app.get_by_placeholder(text),
+            Root::Window(window) => window.get_by_placeholder(text),
+            Root::Within(locator) => locator.get_by_placeholder(text),
+        }
+    }
+
+    fn by_id(&self, id: ElementId) -> CoreLocator {
+        match self {
+            Root::App(app) => app.get_by_id(id),
+            Root::Window(window) => window.get_by_id(id),
+            Root::Within(locator) => locator.get_by_id(id),
+        }
+    }
+
+    fn by_selector(&self, selector: &str) -> CoreLocator {
+        match self {
+            Root::App(app) => app.locator(selector),
+            Root::Window(window) => window.locator(selector),
+            Root::Within(locator) => locator.locator(selector),
+        }
+    }
+}
+
+fn wrap(locator: CoreLocator, include_hidden: bool) -> Locator {
+    let locator = if include_hidden {
+        locator.include_hidden(true)
+    } else {
+        locator
+    };
+    Locator::new(locator)
+}
+
+pub fn by_role(
+    env: &Env,
+    root: Root<'_>,
+    role: String,
+    options: Option<RoleOptions<'_>>,
+) -> napi::Result<Locator> {
+    let (query, hidden) = error::sync(env, matching::role_query(options))?;
+    Ok(wrap(root.by_role(matching::role(&role), query), hidden))
+}
+
+pub fn by_key(env: &Env, root: Root<'_>, key: Value) -> napi::Result<Locator> {
+    let key = error::sync(env, matching::element_key(key))?;
+    Ok(wrap(root.by_key(key), false))
+}
+
+pub enum TextKind {
+    Text,
+    Label,
+    Placeholder,
+}
+
+pub fn by_text(
+    env: &Env,
+    root: Root<'_>,
+    kind: TextKind,
+    text: JsText<'_>,
+    options: Option<TextOptions>,
+) -> napi::Result<Locator> {
+    let (exact, hidden) = matching::text_options(&options);
+    let (what, make): (&str, fn(&Root<'_>, TextMatch) -> CoreLocator) = match kind {
+        TextKind::Text => ("getByText", |r, t| r.by_text(t)),
+        TextKind::Label => ("getByLabel", |r, t| r.by_label(t)),
+        TextKind::Placeholder => ("getByPlaceholder", |r, t| r.by_placeholder(t)),
+    };
+    let text = error::sync(env, matching::text_match(what, text, exact))?;
+    Ok(wrap(make(&root, text), hidden))
+}
+
+pub fn by_id(env: &Env, root: Root<'_>, id: String) -> napi::Result<Locator> {
+    let id: ElementId = error::sync(
+        env,
+        id.parse()
+            .map_err(|e: String| error::invalid_argument("getById", e)),
+    )?;
+    Ok(wrap(root.by_id(id), false))
+}
+
+/// `locator(selector)`: the string form, as `role=button[name="Add"] >> nth=0`.
+pub fn by_selector(root: Root<'_>, selector: &str) -> Locator {
+    wrap(root.by_selector(selector), false)
+}

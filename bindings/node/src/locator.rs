@@ -1,0 +1,399 @@
+//! `Locator`: a lazy description of elements; every action and query is a Promise.
+
+use crate::convert::{millis, to_json};
+use crate::finders::{self, Root, TextKind};
+use crate::matching::{self, JsText, RoleOptions, TextOptions};
+use crate::task::{self, Job, Out};
+use napi::bindgen_prelude::{AsyncTask, ClassInstance, Either, Object};
+use napi::Env;
+use napi_derive::napi;
+use serde_json::{json, Value};
+use uidrive_core::locator::ActionOutcome;
+use uidrive_core::{Filter, Locator as CoreLocator, Result as CoreResult};
+
+/// Per-call options of actions and reads.
+#[napi(object)]
+pub struct ActionOptions {
+    /// Milliseconds to wait for the element to be there and ready, over the App's default.
+    pub timeout: Option<f64>,
+}
+
+#[napi]
+pub struct Locator {
+    pub(crate) inner: CoreLocator,
+}
+
+impl Locator {
+    pub fn new(inner: CoreLocator) -> Locator {
+        Locator { inner }
+    }
+
+    /// A copy of the core locator for a job, with the call's own timeout applied there.
+    fn for_call(&self, what: &'static str, options: Option<ActionOptions>) -> Call {
+        Call {
+            locator: self.inner.clone(),
+            what,
+            timeout: options.and_then(|o| o.timeout),
+        }
+    }
+
+    fn action(
+        &self,
+        what: &'static str,
+        options: Option<ActionOptions>,
+        act: impl FnOnce(&CoreLocator) -> CoreResult<ActionOutcome> + Send + 'static,
+    ) -> AsyncTask<Job> {
+        let call = self.for_call(what, options);
+        task::run(move || {
+            let outcome = act(&call.locator()?)?;
+            Ok(Out::Json(outcome_json(&outcome)?))
+        })
+    }
+
+    fn query<T: serde::Serialize>(
+        &self,
+        what: &'static str,
+        options: Option<ActionOptions>,
+        read: impl FnOnce(&CoreLocator) -> CoreResult<T> + Send + 'static,
+    ) -> AsyncTask<Job> {
+        let call = self.for_call(what, options);
+        task::json(move || read(&call.locator()?))
+    }
+}
+
+struct Call {
+    locator: CoreLocator,
+    what: &'static str,
+    timeout: Option<f64>,
+}
+
+impl Call {
+    fn locator(self) -> CoreResult<CoreLocator> {
+        match self.timeout {
+            Some(ms) => Ok(self
+                .locator
+                .with_timeout(millis(&format!("{}: timeout", self.what), ms)?)),
+            None => Ok(self.locator),
+        }
+    }
+}
+
+/// What an action did: `{route, element, window}`; `route` is `semantic:<action>`, `input` or `not_needed`.
+fn outcome_json(outcome: &ActionOutcome) -> CoreResult<Value> {
+    Ok(json!({
+        "route": outcome.route.as_str(),
+        "element": to_json(&outcome.element)?,
+        "window": outcome.window,
+    }))
+}
+
+/// `filter`'s options.
+fn filter_of(options: &Object<'_>) -> napi::Result<CoreResult<Filter>> {
+    let text = |name: &str| -> napi::Result<CoreResult<Option<uidrive_core::TextMatch>>> {
+        Ok(match options.get::<JsText<'_>>(name)? {
+            Some(text) => matching::text_match(&format!("filter: {name}"), text, None).map(Some),
+            None => Ok(None),
+        })
+    };
+    let has_text = text("hasText")?;
+    let has_not_text = text("hasNotText")?;
+    let has = options
+        .get::<ClassInstance<Locator>>("has")?
+        .map(|l| l.inner.clone());
+    let has_not = options
+        .get::<ClassInstance<Locator>>("hasNot")?
+        .map(|l| l.inner.clone());
+    Ok((|| {
+        Ok(Filter {
+            has_text: has_text?,
+            has_not_text: has_not_text?,
+            has,
+            has_not,
+        })
+    })())
+}
+
+#[napi]
+impl Locator {
+    // Finding inside this locator's elements.
+
+    #[napi]
+    pub fn get_by_role(
+        &self,
+        env: Env,
+        role: String,
+        options: Option<RoleOptions<'_>>,
+    ) -> napi::Result<Locator> {
+        finders::by_role(&env, Root::Within(&self.inner), role, options)
+    }
+
+    #[napi(ts_args_type = "key: string | number | boolean")]
+    pub fn get_by_key(&self, env: Env, key: Value) -> napi::Result<Locator> {
+        finders::by_key(&env, Root::Within(&self.inner), key)
+    }
+
+    #[napi]
+    pub fn get_by_text(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<TextOptions>,
+    ) -> napi::Result<Locator> {
+        finders::by_text(
+            &env,
+            Root::Within(&self.inner),
+            TextKind::Text,
+            text,
+            options,
+        )
+    }
+
+    #[napi]
+    pub fn get_by_label(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<TextOptions>,
+    ) -> napi::Result<Locator> {
+        finders::by_text(
+            &env,
+            Root::Within(&self.inner),
+            TextKind::Label,
+            text,
+            options,
+        )
+    }
+
+    #[napi]
+    pub fn get_by_placeholder(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<TextOptions>,
+    ) -> napi::Result<Locator> {
+        finders::by_text(
+            &env,
+            Root::Within(&self.inner),
+            TextKind::Placeholder,
+            text,
+            options,
+        )
+    }
+
+    #[napi]
+    pub fn get_by_id(&self, env: Env, id: String) -> napi::Result<Locator> {
+        finders::by_id(&env, Root::Within(&self.inner), id)
+    }
+
+    /// Elements a selector string, or another Locator, finds inside this one's elements.
+    #[napi]
+    pub fn locator(&self, selector: Either<String, &Locator>) -> Locator {
+        match selector {
+            Either::A(selector) => finders::by_selector(Root::Within(&self.inner), &selector),
+            Either::B(inner) => Locator::new(self.inner.find(&inner.inner)),
+        }
+    }
+
+    // Refining.
+
+    #[napi]
+    pub fn nth(&self, index: u32) -> Locator {
+        Locator::new(self.inner.nth(index as usize))
+    }
+
+    #[napi]
+    pub fn first(&self) -> Locator {
+        Locator::new(self.inner.first())
+    }
+
+    #[napi]
+    pub fn last(&self) -> Locator {
+        Locator::new(self.inner.last())
+    }
+
+    #[napi(
+        ts_args_type = "options: { hasText?: string | RegExp; hasNotText?: string | RegExp; has?: Locator; hasNot?: Locator }"
+    )]
+    pub fn filter(&self, env: Env, options: Object<'_>) -> napi::Result<Locator> {
+        let filter = crate::error::sync(&env, filter_of(&options)?)?;
+        Ok(Locator::new(self.inner.filter(filter)))
+    }
+
+    /// Whether hidden elements match too (they are left out by default).
+    #[napi]
+    pub fn include_hidden(&self, include: Option<bool>) -> Locator {
+        Locator::new(self.inner.include_hidden(include.unwrap_or(true)))
+    }
+
+    /// This locator with its own default wait for actions and reads, in milliseconds.
+    #[napi]
+    pub fn with_timeout(&self, env: Env, timeout: f64) -> napi::Result<Locator> {
+        let timeout = crate::error::sync(&env, millis("withTimeout", timeout))?;
+        Ok(Locator::new(self.inner.with_timeout(timeout)))
+    }
+
+    /// What the locator says, as error messages show it.
+    #[napi(getter)]
+    pub fn description(&self) -> String {
+        self.inner.description()
+    }
+
+    #[napi(js_name = "toString")]
+    pub fn to_js_string(&self) -> String {
+        self.inner.description()
+    }
+
+    // Actions: each waits for one ready element, then acts.
+
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn click(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("click", options, |l| l.click())
+    }
+
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn dblclick(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("dblclick", options, |l| l.dblclick())
+    }
+
+    /// Replaces the element's text.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn fill(&self, text: String, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("fill", options, move |l| l.fill(&text))
+    }
+
+    /// Inserts text at the caret.
+    #[napi(js_name = "type", ts_return_type = "Promise<ActionOutcome>")]
+    pub fn type_text(&self, text: String, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("type", options, move |l| l.type_text(&text))
+    }
+
+    /// Presses a key chord, as `Enter` or `Ctrl+A`, with the element focused.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn press(&self, key: String, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("press", options, move |l| l.press(&key))
+    }
+
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn check(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("check", options, |l| l.check())
+    }
+
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn uncheck(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("uncheck", options, |l| l.uncheck())
+    }
+
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn set_checked(&self, checked: bool, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("setChecked", options, move |l| l.set_checked(checked))
+    }
+
+    /// Chooses the option whose text matches, in a combo box or a list.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn select_option(
+        &self,
+        env: Env,
+        option: JsText<'_>,
+        options: Option<ActionOptions>,
+    ) -> napi::Result<AsyncTask<Job>> {
+        let option = crate::error::sync(&env, matching::text_match("selectOption", option, None))?;
+        Ok(self.action("selectOption", options, move |l| l.select_option(option)))
+    }
+
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn hover(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("hover", options, |l| l.hover())
+    }
+
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn focus(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("focus", options, |l| l.focus())
+    }
+
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn scroll_into_view(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("scrollIntoView", options, |l| l.scroll_into_view())
+    }
+
+    /// Sets a slider's or a spinner's number.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn set_value(&self, value: f64, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("setValue", options, move |l| l.set_value(value))
+    }
+
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn drag_to(&self, target: &Locator, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        let target = target.inner.clone();
+        self.action("dragTo", options, move |l| l.drag_to(&target))
+    }
+
+    // Queries.
+
+    /// How many elements match now (not strict, no wait).
+    #[napi(ts_return_type = "Promise<number>")]
+    pub fn count(&self) -> AsyncTask<Job> {
+        self.query("count", None, |l| l.count())
+    }
+
+    /// A Locator for each element that matches now.
+    #[napi(ts_return_type = "Promise<Locator[]>")]
+    pub fn all(&self) -> AsyncTask<Job> {
+        let locator = self.inner.clone();
+        task::run(move || {
+            let all = locator.all()?;
+            Ok(Out::Locators(all.into_iter().map(Locator::new).collect()))
+        })
+    }
+
+    /// Every protocol field of the one matching element.
+    #[napi(ts_return_type = "Promise<Node>")]
+    pub fn node(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("node", options, |l| l.node())
+    }
+
+    /// What a person reads on it: its label, else its value.
+    #[napi(ts_return_type = "Promise<string>")]
+    pub fn text(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("text", options, |l| l.text())
+    }
+
+    #[napi(ts_return_type = "Promise<string | null>")]
+    pub fn value(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("value", options, |l| l.value())
+    }
+
+    #[napi(ts_return_type = "Promise<string[]>")]
+    pub fn states(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("states", options, |l| l.states())
+    }
+
+    #[napi(ts_return_type = "Promise<Bounds | null>")]
+    pub fn bounds(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("bounds", options, |l| l.bounds())
+    }
+
+    #[napi(ts_return_type = "Promise<boolean>")]
+    pub fn is_visible(&self) -> AsyncTask<Job> {
+        self.query("isVisible", None, |l| l.is_visible())
+    }
+
+    #[napi(ts_return_type = "Promise<boolean>")]
+    pub fn is_hidden(&self) -> AsyncTask<Job> {
+        self.query("isHidden", None, |l| l.is_hidden())
+    }
+
+    #[napi(ts_return_type = "Promise<boolean>")]
+    pub fn is_enabled(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("isEnabled", options, |l| l.is_enabled())
+    }
+
+    #[napi(ts_return_type = "Promise<boolean>")]
+    pub fn is_checked(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("isChecked", options, |l| l.is_checked())
+    }
+
+    #[napi(ts_return_type = "Promise<boolean>")]
+    pub fn is_focused(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("isFocused", options, |l| l.is_focused())
+    }
+}

@@ -1,0 +1,313 @@
+//! The connection to the accessibility bus, and one helper for every call on it.
+//!
+//! Every call has a deadline, and D-Bus errors become uidrive errors that say
+//! whether the app left the bus or only the element went away.
+
+use std::collections::HashMap;
+use std::time::Duration;
+use uidrive_core::{Error, ErrorCode, Result};
+use zbus::zvariant::{DynamicType, OwnedObjectPath, OwnedValue};
+use zbus::Connection;
+
+/// How long one D-Bus call may take before the app counts as unresponsive.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// An accessible object: the app's bus name and the object's path.
+pub type ObjRef = (String, OwnedObjectPath);
+
+pub const IFACE_ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
+pub const IFACE_COMPONENT: &str = "org.a11y.atspi.Component";
+pub const IFACE_ACTION: &str = "org.a11y.atspi.Action";
+pub const IFACE_TEXT: &str = "org.a11y.atspi.Text";
+pub const IFACE_EDITABLE_TEXT: &str = "org.a11y.atspi.EditableText";
+pub const IFACE_VALUE: &str = "org.a11y.atspi.Value";
+pub const IFACE_TABLE: &str = "org.a11y.atspi.Table";
+pub const IFACE_TABLE_CELL: &str = "org.a11y.atspi.TableCell";
+const IFACE_PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+
+/// Where the session bus and the display are: the caller's overrides first, then the process env.
+pub fn env_value(overrides: &[(String, String)], name: &str) -> Option<String> {
+    overrides
+        .iter()
+        .rev()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.clone())
+        .or_else(|| std::env::var(name).ok())
+        .filter(|v| !v.is_empty())
+}
+
+/// Opens the accessibility bus of the session whose bus is at `session_address`,
+/// switching accessibility on for every toolkit on the way.
+pub async fn connect_a11y(session_address: &str, a11y_address: Option<&str>) -> Result<Connection> {
+    let session = zbus::connection::Builder::address(session_address)
+        .map_err(|e| Error::disconnected(format!("bad session bus address `{session_address}`: {e}")))?
+        .method_timeout(CALL_TIMEOUT)
+        .build()
+        .await
+        .map_err(|e| {
+            Error::disconnected(format!("could not open the session bus at `{session_address}`: {e}"))
+                .with_suggestion("start a D-Bus session (uidrive_x11::Desktop does) and pass its DBUS_SESSION_BUS_ADDRESS")
+        })?;
+    // The switch toolkits read to decide whether to talk to assistive technology.
+    let _ = session
+        .call_method(
+            Some("org.a11y.Bus"),
+            "/org/a11y/bus",
+            Some(IFACE_PROPERTIES),
+            "Set",
+            &(
+                "org.a11y.Status",
+                "IsEnabled",
+                zbus::zvariant::Value::from(true),
+            ),
+        )
+        .await;
+    let address: String = match a11y_address {
+        Some(address) => address.to_string(),
+        None => session
+            .call_method(
+                Some("org.a11y.Bus"),
+                "/org/a11y/bus",
+                Some("org.a11y.Bus"),
+                "GetAddress",
+                &(),
+            )
+            .await
+            .map_err(|e| {
+                Error::disconnected(format!("no accessibility bus on this session: {e}"))
+                    .with_suggestion(
+                        "install at-spi2-core, whose bus launcher the session bus starts on demand",
+                    )
+            })?
+            .body()
+            .deserialize()
+            .map_err(|e| Error::protocol(format!("org.a11y.Bus.GetAddress answered oddly: {e}")))?,
+    };
+    zbus::connection::Builder::address(address.as_str())
+        .map_err(|e| {
+            Error::disconnected(format!("bad accessibility bus address `{address}`: {e}"))
+        })?
+        .method_timeout(CALL_TIMEOUT)
+        .build()
+        .await
+        .map_err(|e| {
+            Error::disconnected(format!(
+                "could not open the accessibility bus at `{address}`: {e}"
+            ))
+        })
+}
+
+/// The way to an app: the bus, or a direct peer connection where the app offers one
+/// (GTK 3 does; it skips the bus daemon's routing of every call and answer).
+#[derive(Clone)]
+pub struct Link {
+    pub bus: Connection,
+    /// The app's bus name and the peer connection to it.
+    pub peer: Option<(String, Connection)>,
+}
+
+impl Link {
+    /// The connection and destination for calls on objects of `dest`.
+    pub fn route<'a>(&'a self, dest: &'a str) -> (&'a Connection, &'a str) {
+        match &self.peer {
+            Some((name, conn)) if name == dest => (conn, ""),
+            _ => (&self.bus, dest),
+        }
+    }
+}
+
+/// Opens the app's direct peer connection, if it offers one.
+pub async fn open_peer(conn: &Connection, app_bus: &str) -> Option<Connection> {
+    let address: String = call(
+        conn,
+        app_bus,
+        "/org/a11y/atspi/accessible/root",
+        "org.a11y.atspi.Application",
+        "GetApplicationBusAddress",
+        &(),
+    )
+    .await
+    .ok()?;
+    if address.is_empty() {
+        return None;
+    }
+    let connect = async {
+        zbus::connection::Builder::address(address.as_str())
+            .ok()?
+            .p2p()
+            .method_timeout(CALL_TIMEOUT)
+            .build()
+            .await
+            .ok()
+    };
+    tokio::time::timeout(Duration::from_secs(2), connect)
+        .await
+        .ok()
+        .flatten()
+}
+
+/// Calls `iface.method(body)` on `dest` at `path` and decodes the answer as `R`.
+pub async fn call<R, B>(
+    conn: &Connection,
+    dest: &str,
+    path: &str,
+    iface: &str,
+    method: &str,
+    body: &B,
+) -> Result<R>
+where
+    R: for<'d> serde::Deserialize<'d> + zbus::zvariant::Type,
+    B: serde::Serialize + DynamicType,
+{
+    crate::stats::count(method);
+    // An empty destination means a peer connection straight to the app.
+    let destination = (!dest.is_empty()).then_some(dest);
+    let call = conn.call_method(destination, path, Some(iface), method, body);
+    let reply = match tokio::time::timeout(CALL_TIMEOUT, call).await {
+        Ok(reply) => reply.map_err(|e| bus_error(e, dest, path, method))?,
+        Err(_) => {
+            return Err(Error::timeout(format!(
+                "the app {dest} did not answer {iface}.{method} on {path} within {} s",
+                CALL_TIMEOUT.as_secs()
+            ))
+            .with_suggestion("the app may be hung; check that it still responds"))
+        }
+    };
+    reply.body().deserialize::<R>().map_err(|e| {
+        Error::protocol(format!(
+            "{iface}.{method} on {path} answered an unexpected shape: {e}"
+        ))
+    })
+}
+
+/// All properties of `iface` on the object.
+pub async fn get_all(
+    conn: &Connection,
+    dest: &str,
+    path: &str,
+    iface: &str,
+) -> Result<HashMap<String, OwnedValue>> {
+    call(conn, dest, path, IFACE_PROPERTIES, "GetAll", &(iface,)).await
+}
+
+/// One property of `iface` on the object.
+pub async fn get_prop(
+    conn: &Connection,
+    dest: &str,
+    path: &str,
+    iface: &str,
+    name: &str,
+) -> Result<OwnedValue> {
+    call(conn, dest, path, IFACE_PROPERTIES, "Get", &(iface, name)).await
+}
+
+/// Sets one property of `iface` on the object.
+pub async fn set_prop(
+    conn: &Connection,
+    dest: &str,
+    path: &str,
+    iface: &str,
+    name: &str,
+    value: zbus::zvariant::Value<'_>,
+) -> Result<()> {
+    call::<(), _>(
+        conn,
+        dest,
+        path,
+        IFACE_PROPERTIES,
+        "Set",
+        &(iface, name, value),
+    )
+    .await
+}
+
+/// Turns a D-Bus error into uidrive's: an app gone from the bus is `app_exited`,
+/// an object gone from the app is `no_element`.
+pub fn bus_error(err: zbus::Error, dest: &str, path: &str, method: &str) -> Error {
+    let name = match &err {
+        zbus::Error::MethodError(name, _, _) => name.as_str().to_string(),
+        zbus::Error::FDO(fdo) => fdo_name(fdo),
+        _ => String::new(),
+    };
+    match name.as_str() {
+        "org.freedesktop.DBus.Error.ServiceUnknown"
+        | "org.freedesktop.DBus.Error.NameHasNoOwner"
+        | "org.freedesktop.DBus.Error.NoReply" => Error::new(
+            ErrorCode::AppExited,
+            format!(
+                "the app {dest} left the accessibility bus during {method}: it exited or crashed"
+            ),
+        ),
+        "org.freedesktop.DBus.Error.UnknownObject" => {
+            Error::no_element(format!("the element {path} of {dest} is gone"))
+        }
+        // GTK 4 answers this for an object it no longer has.
+        "org.freedesktop.DBus.Error.UnknownMethod" if object_gone(&err.to_string()) => {
+            Error::no_element(format!("the element {path} of {dest} is gone"))
+        }
+        _ if matches!(err, zbus::Error::InputOutput(_)) && dest.is_empty() => Error::new(
+            ErrorCode::AppExited,
+            format!("the app closed its connection during {method}: it exited or crashed"),
+        ),
+        _ if matches!(err, zbus::Error::InputOutput(_)) => Error::disconnected(format!(
+            "the accessibility bus closed during {method}: {err}"
+        )),
+        _ => Error::failed(format!("{method} on {path} of {dest} failed: {err}")),
+    }
+}
+
+/// GTK 4's answers for an object it no longer has: the path is unknown, or
+/// the object has lost its Accessible interface while being torn down.
+fn object_gone(message: &str) -> bool {
+    message.contains("does not exist")
+        || (message.contains("No such interface") && message.contains(IFACE_ACCESSIBLE) && {
+            // Only the Accessible interface itself, not Accessible-something else.
+            let at = message.find(IFACE_ACCESSIBLE).unwrap_or(0) + IFACE_ACCESSIBLE.len();
+            !message[at..].starts_with(|c: char| c.is_ascii_alphanumeric())
+        })
+}
+
+fn fdo_name(err: &zbus::fdo::Error) -> String {
+    use zbus::DBusError;
+    err.name().as_str().to_string()
+}
+
+/// A string property out of a `GetAll` answer.
+pub fn prop_str(props: &HashMap<String, OwnedValue>, key: &str) -> Option<String> {
+    props
+        .get(key)
+        .and_then(|v| v.downcast_ref::<&str>().ok())
+        .map(str::to_string)
+}
+
+/// A number property out of a `GetAll` answer, whatever its D-Bus type.
+pub fn prop_f64(props: &HashMap<String, OwnedValue>, key: &str) -> Option<f64> {
+    use zbus::zvariant::Value;
+    match &**props.get(key)? {
+        Value::F64(v) => Some(*v),
+        Value::I32(v) => Some(f64::from(*v)),
+        Value::U32(v) => Some(f64::from(*v)),
+        Value::I64(v) => Some(*v as f64),
+        Value::U64(v) => Some(*v as f64),
+        Value::I16(v) => Some(f64::from(*v)),
+        Value::U16(v) => Some(f64::from(*v)),
+        Value::U8(v) => Some(f64::from(*v)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::object_gone;
+
+    #[test]
+    fn gone_objects_are_told_from_missing_interfaces() {
+        assert!(object_gone("Object does not exist at path “/a/b”"));
+        assert!(object_gone(
+            "No such interface “org.a11y.atspi.Accessible” on object at path /a"
+        ));
+        assert!(!object_gone(
+            "No such interface “org.a11y.atspi.Component” on object at path /a"
+        ));
+    }
+}

@@ -1,0 +1,243 @@
+//! Finding apps on the registry and their top-level windows.
+
+use crate::bus::{self, call, ObjRef, IFACE_ACCESSIBLE, IFACE_COMPONENT};
+use crate::roles;
+use crate::states::{st, StateSet};
+use futures_util::future::join_all;
+use std::time::Duration;
+use uidrive_core::{Error, Result};
+use zbus::Connection;
+
+const REGISTRY: &str = "org.a11y.atspi.Registry";
+const ROOT: &str = "/org/a11y/atspi/accessible/root";
+
+/// Toolkit quirks that change how elements are read and acted on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Toolkit {
+    /// GTK 4: window-relative extents, no SHOWING/ENABLED states, DoAction lands ~250 ms late.
+    Gtk4,
+    /// GTK 3, Qt and the rest: screen extents and the full state set.
+    Other,
+}
+
+impl Toolkit {
+    pub fn sets_showing(self) -> bool {
+        self == Toolkit::Other
+    }
+
+    /// Whether `GetExtents` answers relative to the window whatever was asked.
+    pub fn window_relative_extents(self) -> bool {
+        self == Toolkit::Gtk4
+    }
+
+    /// How long after a `DoAction` returns its effect may still land.
+    pub fn action_latency(self) -> Duration {
+        match self {
+            Toolkit::Gtk4 => Duration::from_millis(350),
+            Toolkit::Other => Duration::from_millis(0),
+        }
+    }
+}
+
+/// An app on the accessibility bus.
+#[derive(Debug, Clone)]
+pub struct AppRef {
+    pub bus: String,
+    pub pid: u32,
+    pub name: String,
+    pub toolkit: Toolkit,
+    /// The toolkit's own name, as `gtk` or `Qt`.
+    pub toolkit_name: String,
+}
+
+impl AppRef {
+    /// Whether elements may carry an accessible id; GTK 3 and 4 give none, so they are not asked.
+    pub fn has_ids(&self) -> bool {
+        !self.toolkit_name.eq_ignore_ascii_case("gtk")
+    }
+}
+
+/// A top-level window as AT-SPI shows it.
+#[derive(Debug, Clone)]
+pub struct TopLevel {
+    pub obj: ObjRef,
+    pub role: u32,
+    pub title: String,
+    pub states: StateSet,
+    /// `(x, y, width, height)` as `GetExtents(screen)` answers.
+    pub extents: (i32, i32, i32, i32),
+}
+
+/// The apps registered on the bus, as `(bus name, root path)`.
+pub async fn registry_apps(conn: &Connection) -> Result<Vec<ObjRef>> {
+    call(conn, REGISTRY, ROOT, IFACE_ACCESSIBLE, "GetChildren", &()).await
+}
+
+/// The process that owns `bus` on the accessibility bus.
+pub async fn pid_of(conn: &Connection, bus_name: &str) -> Result<u32> {
+    call(
+        conn,
+        "org.freedesktop.DBus",
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus",
+        "GetConnectionUnixProcessID",
+        &(bus_name,),
+    )
+    .await
+}
+
+/// Describes the app at `bus`: its process, name and toolkit.
+pub async fn describe_app(conn: &Connection, bus_name: &str) -> Result<AppRef> {
+    let (pid, name, toolkit, version) = tokio::join!(
+        pid_of(conn, bus_name),
+        bus::get_prop(conn, bus_name, ROOT, IFACE_ACCESSIBLE, "Name"),
+        bus::get_prop(
+            conn,
+            bus_name,
+            ROOT,
+            "org.a11y.atspi.Application",
+            "ToolkitName"
+        ),
+        bus::get_prop(
+            conn,
+            bus_name,
+            ROOT,
+            "org.a11y.atspi.Application",
+            "Version"
+        ),
+    );
+    let text = |v: Result<zbus::zvariant::OwnedValue>| {
+        v.ok()
+            .and_then(|v| v.downcast_ref::<&str>().ok().map(str::to_string))
+            .unwrap_or_default()
+    };
+    let (toolkit_name, version) = (text(toolkit), text(version));
+    let toolkit = if toolkit_name.eq_ignore_ascii_case("gtk") && version.starts_with("4.") {
+        Toolkit::Gtk4
+    } else {
+        Toolkit::Other
+    };
+    Ok(AppRef {
+        bus: bus_name.to_string(),
+        pid: pid?,
+        name: text(name),
+        toolkit,
+        toolkit_name,
+    })
+}
+
+/// Every app on the registry, described; apps that vanish meanwhile are left out.
+pub async fn all_apps(conn: &Connection) -> Result<Vec<AppRef>> {
+    let apps = registry_apps(conn).await?;
+    let described = join_all(
+        apps.iter()
+            .map(|(bus_name, _)| describe_app(conn, bus_name)),
+    )
+    .await;
+    Ok(described.into_iter().filter_map(|a| a.ok()).collect())
+}
+
+/// The app whose process is one of `pids`, if it registered.
+pub async fn find_app_by_pids(conn: &Connection, pids: &[u32]) -> Result<Option<AppRef>> {
+    let apps = registry_apps(conn).await?;
+    let owners = join_all(apps.iter().map(|(b, _)| pid_of(conn, b))).await;
+    for ((bus_name, _), owner) in apps.iter().zip(owners) {
+        if owner.map(|p| pids.contains(&p)).unwrap_or(false) {
+            return describe_app(conn, bus_name).await.map(Some);
+        }
+    }
+    Ok(None)
+}
+
+/// The app whose accessible name is `name` (as `gnome-calculator`), if one registered.
+pub async fn find_app_by_name(conn: &Connection, name: &str) -> Result<Option<AppRef>> {
+    Ok(all_apps(conn).await?.into_iter().find(|a| a.name == name))
+}
+
+/// The app's top-level windows, in the app's order.
+pub async fn top_levels(link: &crate::bus::Link, app: &AppRef) -> Result<Vec<TopLevel>> {
+    let (conn, dest) = link.route(&app.bus);
+    let children: Vec<ObjRef> =
+        call(conn, dest, ROOT, IFACE_ACCESSIBLE, "GetChildren", &()).await?;
+    let coords: u32 = if app.toolkit.window_relative_extents() {
+        1
+    } else {
+        0
+    };
+    let read = children.into_iter().map(|obj| async move {
+        let path = obj.1.as_str();
+        let coords = (coords,);
+        let (role, states, title, extents) = tokio::join!(
+            call::<u32, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetRole", &()),
+            call::<Vec<u32>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetState", &()),
+            bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "Name"),
+            call::<(i32, i32, i32, i32), _>(
+                conn,
+                dest,
+                path,
+                IFACE_COMPONENT,
+                "GetExtents",
+                &coords
+            ),
+        );
+        let title = title
+            .ok()
+            .and_then(|v| v.downcast_ref::<&str>().ok().map(str::to_string))
+            .unwrap_or_default();
+        Ok::<_, Error>(TopLevel {
+            role: role?,
+            states: StateSet::from_words(&states?),
+            title,
+            extents: extents.unwrap_or_default(),
+            obj,
+        })
+    });
+    let mut out = Vec::new();
+    for top in join_all(read).await {
+        match top {
+            Ok(top) if roles::is_window_role(top.role) && !top.states.has(st::DEFUNCT) => {
+                out.push(top)
+            }
+            Ok(_) => {}
+            // A window closing while it is read is simply not there any more.
+            Err(e) if e.code == uidrive_core::ErrorCode::NoElement => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(out)
+}
+
+/// The pid and every process descended from it, read from /proc.
+pub fn pid_and_descendants(pid: u32) -> Vec<u32> {
+    let mut parents: Vec<(u32, u32)> = Vec::new();
+    if let Ok(dir) = std::fs::read_dir("/proc") {
+        for entry in dir.flatten() {
+            let Some(child) = entry
+                .file_name()
+                .to_str()
+                .and_then(|s| s.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+                continue;
+            };
+            // The parent pid is the second field after the parenthesised command name.
+            if let Some(ppid) = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|p| p.parse::<u32>().ok())
+            {
+                parents.push((child, ppid));
+            }
+        }
+    }
+    let mut found = vec![pid];
+    let mut at = 0;
+    while at < found.len() {
+        let p = found[at];
+        found.extend(parents.iter().filter(|(_, pp)| *pp == p).map(|(c, _)| *c));
+        at += 1;
+    }
+    found
+}

@@ -1,0 +1,444 @@
+//! `AtspiDriver`: the blocking `Driver` over the async AT-SPI work, which runs
+//! on a runtime of its own so callers need none.
+
+use crate::actions;
+use crate::bus::{self, env_value};
+use crate::discovery::{self, AppRef};
+use crate::events::{self, Activity};
+use crate::menu;
+use crate::tree;
+use crate::windows::{self, WindowIds};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use uidrive_core::protocol::{
+    ActParams, Bounds, Capture, CaptureParams, EvalParams, Hello, IdleParams, InputParams,
+    MenuParams, Method, Tree, TreeParams, Window, WindowKind, WindowList,
+};
+use uidrive_core::{Driver, Error, ErrorCode, Result};
+use zbus::Connection;
+
+/// How the driver finds the desktop, and how long it waits for an app.
+#[derive(Debug, Clone)]
+pub struct LaunchOptions {
+    /// Variables that override the process env, for the launched app and for
+    /// finding `DISPLAY` and `DBUS_SESSION_BUS_ADDRESS` (a `Desktop`'s `env()`).
+    pub env: Vec<(String, String)>,
+    /// How long to wait for the app's first window.
+    pub timeout: Duration,
+}
+
+impl Default for LaunchOptions {
+    fn default() -> LaunchOptions {
+        LaunchOptions {
+            env: Vec::new(),
+            timeout: Duration::from_secs(20),
+        }
+    }
+}
+
+/// How long `idle` waits when the caller gives no timeout.
+const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// The longest any other driver call may take.
+const CALL_LIMIT: Duration = Duration::from_secs(20);
+
+/// State shared by the driver's calls, living on its runtime.
+pub(crate) struct Inner {
+    pub conn: Connection,
+    /// The way reads take: a peer connection to the app where it has one.
+    pub link: bus::Link,
+    pub app: AppRef,
+    pub ids: WindowIds,
+    pub activity: Arc<Activity>,
+    pub env: Vec<(String, String)>,
+    pub xlink: crate::desktop::XLink,
+    /// The elements of earlier reads, so `act` can read one alone.
+    pub known: tree::Known,
+}
+
+/// Drives one app's windows through AT-SPI2.
+pub struct AtspiDriver {
+    inner: Arc<Inner>,
+    runtime: Option<tokio::runtime::Runtime>,
+}
+
+impl AtspiDriver {
+    /// Connects to the session bus of `opts.env` (else the process env) and
+    /// waits until `find` names the app, for at most `opts.timeout`.
+    pub(crate) fn connect_and_find<F, Fut>(
+        opts: &LaunchOptions,
+        what: String,
+        find: F,
+    ) -> Result<AtspiDriver>
+    where
+        F: Fn(Connection) -> Fut + Send + 'static,
+        Fut: Future<Output = Result<Option<AppRef>>> + Send,
+    {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("uidrive-atspi")
+            .enable_all()
+            .build()
+            .map_err(|e| Error::failed(format!("could not start the driver's runtime: {e}")))?;
+        let session = env_value(&opts.env, "DBUS_SESSION_BUS_ADDRESS").ok_or_else(|| {
+            Error::disconnected("no DBUS_SESSION_BUS_ADDRESS: there is no D-Bus session to find apps on")
+                .with_suggestion("run inside a desktop session, or start one with uidrive_x11::Desktop and pass its env()")
+        })?;
+        let a11y_address = env_value(&opts.env, "AT_SPI_BUS_ADDRESS");
+        let timeout = opts.timeout;
+        let activity = Arc::new(Activity::default());
+        let listening = activity.clone();
+        let started = run_on(&runtime, timeout + Duration::from_secs(5), async move {
+            let conn = bus::connect_a11y(&session, a11y_address.as_deref()).await?;
+            events::listen(&conn, listening).await.map_err(|e| {
+                Error::failed(format!("could not listen to accessibility events: {e}"))
+            })?;
+            let deadline = tokio::time::Instant::now() + timeout;
+            let mut last_error = None;
+            loop {
+                match find(conn.clone()).await {
+                    Ok(Some(app)) => {
+                        // The app counts as up once it shows a window.
+                        let direct = bus::Link {
+                            bus: conn.clone(),
+                            peer: None,
+                        };
+                        match discovery::top_levels(&direct, &app).await {
+                            Ok(tops) if !tops.is_empty() => {
+                                let peer = bus::open_peer(&conn, &app.bus).await;
+                                return Ok((conn, app, peer));
+                            }
+                            Ok(_) => {}
+                            Err(e) => last_error = Some(e),
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) => last_error = Some(e),
+                }
+                if tokio::time::Instant::now() >= deadline {
+                    let detail = last_error
+                        .map(|e| format!(" (last error: {e})"))
+                        .unwrap_or_default();
+                    return Err(Error::timeout(format!(
+                        "{what} showed no window on the accessibility bus within {} ms{detail}",
+                        timeout.as_millis()
+                    ))
+                    .with_suggestion("check that the app started (its output), and that it runs on this desktop's DISPLAY and D-Bus session"));
+                }
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+        })?;
+        let (conn, app, peer) = started;
+        Ok(AtspiDriver {
+            inner: Arc::new(Inner {
+                link: bus::Link {
+                    bus: conn.clone(),
+                    peer: peer.map(|p| (app.bus.clone(), p)),
+                },
+                conn,
+                app,
+                ids: WindowIds::default(),
+                activity,
+                env: opts.env.clone(),
+                xlink: Default::default(),
+                known: Default::default(),
+            }),
+            runtime: Some(runtime),
+        })
+    }
+
+    /// Attaches to the app of process `pid` (or one it started), waiting for its first window.
+    pub fn attach_pid(pid: u32, opts: &LaunchOptions) -> Result<AtspiDriver> {
+        AtspiDriver::connect_and_find(
+            opts,
+            format!("the app of process {pid}"),
+            move |conn| async move {
+                let pids = discovery::pid_and_descendants(pid);
+                discovery::find_app_by_pids(&conn, &pids).await
+            },
+        )
+    }
+
+    /// Attaches to the app whose accessible name is `name` (as `gnome-calculator`).
+    pub fn attach_name(name: &str, opts: &LaunchOptions) -> Result<AtspiDriver> {
+        let wanted = name.to_string();
+        AtspiDriver::connect_and_find(opts, format!("an app named `{name}`"), move |conn| {
+            let wanted = wanted.clone();
+            async move { discovery::find_app_by_name(&conn, &wanted).await }
+        })
+    }
+
+    /// The process of the app this driver drives.
+    pub fn pid(&self) -> u32 {
+        self.inner.app.pid
+    }
+
+    /// The app's accessible name, as the registry lists it.
+    pub fn app_name(&self) -> &str {
+        &self.inner.app.name
+    }
+
+    /// Runs `work` on the driver's runtime and waits for it, for at most `limit`.
+    fn run<T, F, Fut>(&self, limit: Duration, work: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(Arc<Inner>) -> Fut,
+        Fut: Future<Output = Result<T>> + Send + 'static,
+    {
+        let runtime = self
+            .runtime
+            .as_ref()
+            .expect("the runtime lives as long as the driver");
+        let inner = self.inner.clone();
+        let result = run_on(runtime, limit, work(inner));
+        match result {
+            Err(e)
+                if matches!(
+                    e.code,
+                    ErrorCode::Timeout | ErrorCode::Failed | ErrorCode::Disconnected
+                ) =>
+            {
+                Err(self.explain(e))
+            }
+            other => other,
+        }
+    }
+
+    /// An app that is gone explains a timeout or failure better than the call did.
+    fn explain(&self, err: Error) -> Error {
+        let alive = std::path::Path::new(&format!("/proc/{}", self.inner.app.pid)).exists();
+        if alive {
+            err
+        } else {
+            Error::new(
+                ErrorCode::AppExited,
+                format!(
+                    "{} (process {}) exited: {}",
+                    self.inner.app.name, self.inner.app.pid, err.message
+                ),
+            )
+        }
+    }
+}
+
+impl Drop for AtspiDriver {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Runs `work` on `runtime` from any thread (even one inside another runtime), for at most `limit`.
+fn run_on<T, Fut>(runtime: &tokio::runtime::Runtime, limit: Duration, work: Fut) -> Result<T>
+where
+    T: Send + 'static,
+    Fut: Future<Output = Result<T>> + Send + 'static,
+{
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    let task = runtime.spawn(async move {
+        let outcome = tokio::time::timeout(limit, work).await;
+        let _ = tx.send(outcome);
+    });
+    match rx.recv_timeout(limit + Duration::from_secs(1)) {
+        Ok(Ok(result)) => result,
+        Ok(Err(_)) | Err(_) => {
+            task.abort();
+            Err(Error::timeout(format!(
+                "the app did not finish the call within {} ms",
+                limit.as_millis()
+            )))
+        }
+    }
+}
+
+impl Inner {
+    /// Where the window's content is on screen, and the window as the protocol lists it.
+    pub fn window_entry(&self, id: u64, top: &discovery::TopLevel) -> Window {
+        let shown_as = self.x_window(top);
+        let (x, y, w, h) = match &shown_as {
+            Some(w) => (
+                w.geometry.x,
+                w.geometry.y,
+                w.geometry.width as i32,
+                w.geometry.height as i32,
+            ),
+            None => top.extents,
+        };
+        let bounds = Bounds::new(f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+        // GTK 3 leaves a window's accessible name empty when a header bar shows the title.
+        let title = match (&shown_as, top.title.is_empty()) {
+            (Some(w), true) => w.title.clone(),
+            _ => top.title.clone(),
+        };
+        Window {
+            id,
+            title,
+            kind: WindowKind::Content,
+            url: None,
+            bounds,
+            content_bounds: bounds,
+            focused: top.states.has(crate::states::st::ACTIVE),
+            visible: top.states.is_shown(self.app.toolkit.sets_showing()),
+            extra: Default::default(),
+        }
+    }
+
+    /// The window on screen: the X window's place when the display is reachable
+    /// (GTK 4 reports its window at 0,0), else what AT-SPI reports.
+    pub fn x_window(&self, top: &discovery::TopLevel) -> Option<uidrive_x11::XWindow> {
+        let x11 = self.x11().ok()?;
+        crate::desktop::x_window_for(&x11, self.app.pid, top).ok()
+    }
+
+    /// Reads the window's tree as the protocol answers it.
+    pub async fn tree(&self, wanted: Option<u64>) -> Result<Tree> {
+        let (id, top) = windows::resolve(&self.link, &self.app, &self.ids, wanted).await?;
+        let elements = tree::read_elements(&self.link, &self.app, &top.obj).await?;
+        self.known.remember(&elements, &top.obj);
+        let (nodes, focus) = tree::to_nodes(&elements, &self.app, (top.extents.0, top.extents.1));
+        Ok(Tree {
+            window: id,
+            focus,
+            nodes,
+            announcements: None,
+            extra: Default::default(),
+        })
+    }
+
+    /// Waits until the app has been quiet for the settle interval, and any late effect landed.
+    pub async fn idle(&self, wanted: Option<u64>, limit: Duration) -> Result<()> {
+        let (_, top) = windows::resolve(&self.link, &self.app, &self.ids, wanted).await?;
+        let deadline = tokio::time::Instant::now() + limit;
+        let bus_name = self.app.bus.clone();
+        loop {
+            let quiet_from = self.activity.quiet_from(&bus_name);
+            let settled_at = quiet_from.map(|q| q + events::SETTLE);
+            let now = std::time::Instant::now();
+            match settled_at {
+                Some(at) if at > now => {
+                    let wait = at - now;
+                    if tokio::time::Instant::now() + wait > deadline {
+                        tokio::time::sleep_until(deadline).await;
+                        return Err(Error::timeout(format!(
+                            "{} kept changing for {} ms",
+                            self.app.name,
+                            limit.as_millis()
+                        ))
+                        .with_suggestion(
+                            "give a longer timeout; an animation that never stops never settles",
+                        ));
+                    }
+                    tokio::time::sleep(wait).await;
+                }
+                _ => {
+                    // A round trip: the app answers only after the work queued before it.
+                    let before = self.activity.quiet_from(&bus_name);
+                    let _: u32 = bus::call(
+                        &self.conn,
+                        &top.obj.0,
+                        top.obj.1.as_str(),
+                        bus::IFACE_ACCESSIBLE,
+                        "GetRole",
+                        &(),
+                    )
+                    .await?;
+                    if self.activity.quiet_from(&bus_name) == before {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Driver for AtspiDriver {
+    fn hello(&self) -> Result<Hello> {
+        Ok(Hello {
+            protocol: uidrive_core::protocol::PROTOCOL_VERSION,
+            server: format!("uidrive {} (atspi)", env!("CARGO_PKG_VERSION")),
+            methods: Method::ALL.iter().map(|m| m.as_str().to_string()).collect(),
+            actions: uidrive_core::protocol::Action::ALL
+                .iter()
+                .map(|a| a.as_str().to_string())
+                .collect(),
+            extra: Default::default(),
+        })
+    }
+
+    fn windows(&self) -> Result<WindowList> {
+        self.run(CALL_LIMIT, |inner| async move {
+            let list = windows::list(&inner.link, &inner.app, &inner.ids).await?;
+            Ok(WindowList {
+                windows: list
+                    .iter()
+                    .map(|(id, top)| inner.window_entry(*id, top))
+                    .collect(),
+                extra: Default::default(),
+            })
+        })
+    }
+
+    fn tree(&self, params: &TreeParams) -> Result<Tree> {
+        let wanted = params.window;
+        self.run(
+            CALL_LIMIT,
+            move |inner| async move { inner.tree(wanted).await },
+        )
+    }
+
+    fn act(&self, params: &ActParams) -> Result<()> {
+        params.validate()?;
+        let params = params.clone();
+        self.run(CALL_LIMIT, move |inner| async move {
+            actions::act(&inner, &params).await
+        })
+    }
+
+    fn input(&self, params: &InputParams) -> Result<()> {
+        params.validate()?;
+        crate::desktop::input(self, params)
+    }
+
+    fn menu(&self, params: &MenuParams) -> Result<()> {
+        params.validate()?;
+        let params = params.clone();
+        self.run(CALL_LIMIT, move |inner| async move {
+            menu::choose(&inner, &params).await
+        })
+    }
+
+    fn capture(&self, params: &CaptureParams) -> Result<Capture> {
+        crate::desktop::capture(self, params)
+    }
+
+    fn eval(&self, _params: &EvalParams) -> Result<serde_json::Value> {
+        Err(
+            Error::unsupported("eval runs scripts in web pages; AT-SPI windows show native UI")
+                .with_suggestion("read the window with `tree` and act on its elements instead"),
+        )
+    }
+
+    fn idle(&self, params: &IdleParams) -> Result<()> {
+        let limit = params
+            .timeout
+            .map(Duration::from_millis)
+            .unwrap_or(DEFAULT_IDLE_TIMEOUT);
+        let wanted = params.window;
+        self.run(limit + Duration::from_secs(1), move |inner| async move {
+            inner.idle(wanted, limit).await
+        })
+    }
+}
+
+impl AtspiDriver {
+    /// Runs async work for the desktop glue (input, capture).
+    pub(crate) fn run_work<T, F, Fut>(&self, work: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(Arc<Inner>) -> Fut,
+        Fut: Future<Output = Result<T>> + Send + 'static,
+    {
+        self.run(CALL_LIMIT, work)
+    }
+}

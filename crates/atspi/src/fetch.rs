@@ -1,0 +1,436 @@
+//! Reading one element's fields from its app, with every call for it in flight at once.
+
+use crate::bus::{
+    self, call, prop_f64, Link, ObjRef, IFACE_ACCESSIBLE, IFACE_ACTION, IFACE_COMPONENT,
+    IFACE_TABLE, IFACE_TABLE_CELL, IFACE_TEXT, IFACE_VALUE,
+};
+use crate::roles;
+use crate::states::{st, StateSet};
+use std::collections::HashMap;
+use uidrive_core::Result;
+use zbus::Connection;
+
+/// The AT-SPI interfaces an object implements, as flags.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Ifaces(u16);
+
+impl Ifaces {
+    pub const COMPONENT: Ifaces = Ifaces(1);
+    pub const ACTION: Ifaces = Ifaces(2);
+    pub const TEXT: Ifaces = Ifaces(4);
+    pub const EDITABLE_TEXT: Ifaces = Ifaces(8);
+    pub const VALUE: Ifaces = Ifaces(16);
+    pub const TABLE: Ifaces = Ifaces(32);
+    pub const TABLE_CELL: Ifaces = Ifaces(64);
+
+    pub fn from_names<S: AsRef<str>>(names: &[S]) -> Ifaces {
+        let mut flags = 0;
+        for name in names {
+            flags |= match name.as_ref().strip_prefix("org.a11y.atspi.") {
+                Some("Component") => 1,
+                Some("Action") => 2,
+                Some("Text") => 4,
+                Some("EditableText") => 8,
+                Some("Value") => 16,
+                Some("Table") => 32,
+                Some("TableCell") => 64,
+                Some("Selection") => 128,
+                _ => 0,
+            };
+        }
+        Ifaces(flags)
+    }
+
+    pub fn has(self, other: Ifaces) -> bool {
+        self.0 & other.0 == other.0
+    }
+}
+
+/// What the app's cache knows of an object.
+#[derive(Debug, Clone)]
+pub struct CachedItem {
+    /// The path of the parent the cache gives.
+    pub parent: String,
+    pub role: u32,
+    pub name: String,
+    pub description: String,
+    pub child_count: i32,
+    pub ifaces: Ifaces,
+    pub states: StateSet,
+}
+
+type CacheTuple = (
+    ObjRef,
+    ObjRef,
+    ObjRef,
+    i32,
+    i32,
+    Vec<String>,
+    String,
+    u32,
+    String,
+    Vec<u32>,
+);
+
+/// The app's cache (`org.a11y.atspi.Cache.GetItems`) by object path, or empty when it has none.
+///
+/// Used for role, name and states only: which objects are in the tree comes
+/// from walking `GetChildren`, since caches keep objects that left the tree
+/// and leave out others.
+pub async fn cache_items(link: &Link, bus_name: &str) -> HashMap<String, CachedItem> {
+    let (conn, bus_name) = link.route(bus_name);
+    let items: Result<Vec<CacheTuple>> = call(
+        conn,
+        bus_name,
+        "/org/a11y/atspi/cache",
+        "org.a11y.atspi.Cache",
+        "GetItems",
+        &(),
+    )
+    .await;
+    items
+        .map(|items| {
+            items
+                .into_iter()
+                .map(
+                    |(
+                        me,
+                        _app,
+                        parent,
+                        _index,
+                        child_count,
+                        ifaces,
+                        name,
+                        role,
+                        description,
+                        states,
+                    )| {
+                        let item = CachedItem {
+                            parent: parent.1.as_str().to_string(),
+                            role,
+                            name,
+                            description,
+                            child_count,
+                            ifaces: Ifaces::from_names(&ifaces),
+                            states: StateSet::from_words(&states),
+                        };
+                        (me.1.as_str().to_string(), item)
+                    },
+                )
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Text contents, caret and selection, in characters (runes).
+#[derive(Debug, Clone, Default)]
+pub struct TextInfo {
+    pub text: String,
+    pub caret: i32,
+    pub selection: Option<(i32, i32)>,
+}
+
+/// A range's numbers.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ValueInfo {
+    pub min: Option<f64>,
+    pub max: Option<f64>,
+    pub now: Option<f64>,
+    pub step: Option<f64>,
+}
+
+/// Everything read of one element.
+#[derive(Debug, Clone, Default)]
+pub struct RawNode {
+    pub obj: Option<ObjRef>,
+    pub role: u32,
+    pub name: String,
+    pub description: String,
+    pub states: StateSet,
+    pub ifaces: Ifaces,
+    pub accessible_id: String,
+    pub attributes: HashMap<String, String>,
+    pub extents: Option<(i32, i32, i32, i32)>,
+    pub text: Option<TextInfo>,
+    pub value: Option<ValueInfo>,
+    pub actions: Vec<String>,
+    pub relations: Vec<(u32, Vec<ObjRef>)>,
+    pub table: Option<(i32, i32)>,
+    pub cell: Option<(i32, i32, i32, i32)>,
+    pub children: Vec<ObjRef>,
+}
+
+/// What a read asks of the app beyond the basics.
+#[derive(Debug, Clone, Copy)]
+pub struct FetchPlan {
+    /// Whether the toolkit gives accessible ids worth asking for.
+    pub ids: bool,
+    /// The coordinates asked of `GetExtents`: screen (0), or window (1) for
+    /// GTK 4, which answers relative to the window anyway and warns otherwise.
+    pub coords: u32,
+}
+
+/// Every cached element's children, asked all at once, so that walking the
+/// tree needs no round trip per level for the elements the cache knows.
+/// Elements the cache keeps after they left the tree cost a wasted call each.
+pub async fn prefetch_children(
+    link: &Link,
+    bus_name: &str,
+    cache: &HashMap<String, CachedItem>,
+) -> HashMap<String, Vec<ObjRef>> {
+    let (conn, dest) = link.route(bus_name);
+    let parents = cache
+        .iter()
+        .filter(|(_, c)| c.child_count != 0 || c.states.has(st::MANAGES_DESCENDANTS));
+    let asked = parents.map(|(path, _)| async move {
+        let children =
+            call::<Vec<ObjRef>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetChildren", &()).await;
+        (path.clone(), children)
+    });
+    futures_util::future::join_all(asked)
+        .await
+        .into_iter()
+        .filter_map(|(path, children)| children.ok().map(|c| (path, c)))
+        .collect()
+}
+
+/// Reads one element's basics and children: role, name and states from the
+/// cache when it has the element, else from the element itself.
+pub async fn fetch_basics(
+    link: &Link,
+    obj: &ObjRef,
+    cached: Option<&CachedItem>,
+    prefetched: Option<&Vec<ObjRef>>,
+) -> Result<RawNode> {
+    let (conn, dest) = link.route(&obj.0);
+    let path = obj.1.as_str();
+    let mut node = RawNode {
+        obj: Some(obj.clone()),
+        ..RawNode::default()
+    };
+    // Objects that manage their descendants may report no children in the cache.
+    let want_children = cached
+        .map(|c| c.child_count != 0 || c.states.has(st::MANAGES_DESCENDANTS))
+        .unwrap_or(true);
+    let children = async {
+        if let Some(children) = prefetched {
+            Ok(children.clone())
+        } else if want_children {
+            call::<Vec<ObjRef>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetChildren", &()).await
+        } else {
+            Ok(Vec::new())
+        }
+    };
+    match cached {
+        Some(c) => {
+            node.role = c.role;
+            node.name = c.name.clone();
+            node.description = c.description.clone();
+            node.states = c.states;
+            node.ifaces = c.ifaces;
+            node.children = children.await?;
+        }
+        None => {
+            let (role, states, ifaces, props, kids) = tokio::join!(
+                call::<u32, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetRole", &()),
+                call::<Vec<u32>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetState", &()),
+                call::<Vec<String>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetInterfaces", &()),
+                bus::get_all(conn, dest, path, IFACE_ACCESSIBLE),
+                children,
+            );
+            let props = props?;
+            node.role = role?;
+            node.states = StateSet::from_words(&states?);
+            node.ifaces = Ifaces::from_names(&ifaces?);
+            node.name = bus::prop_str(&props, "Name").unwrap_or_default();
+            node.description = bus::prop_str(&props, "Description").unwrap_or_default();
+            node.accessible_id = bus::prop_str(&props, "AccessibleId").unwrap_or_default();
+            node.children = kids?;
+        }
+    }
+    Ok(node)
+}
+
+/// Reads the rest of an element: extents, its key, and what its interfaces offer.
+/// A call that fails leaves its field out.
+pub async fn fetch_extras(link: &Link, node: &mut RawNode, cached: bool, plan: FetchPlan) {
+    let Some(obj) = node.obj.clone() else { return };
+    let (conn, dest) = link.route(&obj.0);
+    let path = obj.1.as_str();
+    let extents = async {
+        if node.ifaces.has(Ifaces::COMPONENT) {
+            call::<(i32, i32, i32, i32), _>(
+                conn,
+                dest,
+                path,
+                IFACE_COMPONENT,
+                "GetExtents",
+                &(plan.coords,),
+            )
+            .await
+            .ok()
+        } else {
+            None
+        }
+    };
+    // An element read without the cache already has its id.
+    let id = accessible_id(conn, dest, path, plan.ids && cached);
+    let mut details = node.clone();
+    let (ext, id, ()) = tokio::join!(extents, id, fetch_details(conn, dest, path, &mut details));
+    *node = RawNode {
+        extents: ext,
+        accessible_id: if cached {
+            id
+        } else {
+            details.accessible_id.clone()
+        },
+        ..details
+    };
+}
+
+async fn accessible_id(conn: &Connection, dest: &str, path: &str, wanted: bool) -> String {
+    if !wanted {
+        return String::new();
+    }
+    bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "AccessibleId")
+        .await
+        .ok()
+        .and_then(|v| v.downcast_ref::<&str>().ok().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// The fields that depend on the element's interfaces and role. A call that
+/// fails leaves its field out rather than failing the whole read.
+async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut RawNode) {
+    let role = node.role;
+    let ifaces = node.ifaces;
+    let editable = ifaces.has(Ifaces::EDITABLE_TEXT);
+    let want_text = ifaces.has(Ifaces::TEXT)
+        && (roles::has_text_value(role) || editable || node.name.is_empty());
+    // Relations name an unlabelled control's label; attributes carry levels and set positions.
+    let want_relations = node.name.is_empty() && roles::is_labelled_control(role);
+    let want_attributes = matches!(role, 83 | 90 | 91);
+    let text = async {
+        if !want_text {
+            return None;
+        }
+        read_text(
+            conn,
+            dest,
+            path,
+            editable || node.states.has(st::SELECTABLE_TEXT),
+        )
+        .await
+    };
+    let value = async {
+        if !ifaces.has(Ifaces::VALUE) {
+            return None;
+        }
+        let props = bus::get_all(conn, dest, path, IFACE_VALUE).await.ok()?;
+        Some(ValueInfo {
+            min: prop_f64(&props, "MinimumValue"),
+            max: prop_f64(&props, "MaximumValue"),
+            now: prop_f64(&props, "CurrentValue"),
+            step: prop_f64(&props, "MinimumIncrement").filter(|s| *s > 0.0),
+        })
+    };
+    let actions = async {
+        if !ifaces.has(Ifaces::ACTION) || !roles::may_act(role) {
+            return Vec::new();
+        }
+        call::<Vec<(String, String, String)>, _>(conn, dest, path, IFACE_ACTION, "GetActions", &())
+            .await
+            .map(|list| list.into_iter().map(|(name, _, _)| name).collect())
+            .unwrap_or_default()
+    };
+    let relations = async {
+        if !want_relations {
+            return Vec::new();
+        }
+        call::<Vec<(u32, Vec<ObjRef>)>, _>(
+            conn,
+            dest,
+            path,
+            IFACE_ACCESSIBLE,
+            "GetRelationSet",
+            &(),
+        )
+        .await
+        .unwrap_or_default()
+    };
+    let attributes = async {
+        if !want_attributes {
+            return HashMap::new();
+        }
+        call::<HashMap<String, String>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetAttributes", &())
+            .await
+            .unwrap_or_default()
+    };
+    // Single properties and methods only: GTK 3's bridge crashes the app on
+    // `GetAll` of TableCell, and may on other interfaces it half implements.
+    let table = async {
+        if !ifaces.has(Ifaces::TABLE) {
+            return None;
+        }
+        let (rows, cols) = tokio::join!(
+            bus::get_prop(conn, dest, path, IFACE_TABLE, "NRows"),
+            bus::get_prop(conn, dest, path, IFACE_TABLE, "NColumns"),
+        );
+        Some((
+            i32::try_from(rows.ok()?).ok()?,
+            i32::try_from(cols.ok()?).ok()?,
+        ))
+    };
+    let cell = async {
+        if !ifaces.has(Ifaces::TABLE_CELL) {
+            return None;
+        }
+        call::<(i32, i32, i32, i32), _>(conn, dest, path, IFACE_TABLE_CELL, "GetRowColumnSpan", &())
+            .await
+            .ok()
+    };
+    let (t, v, a, r, at, tb, c) =
+        tokio::join!(text, value, actions, relations, attributes, table, cell);
+    node.text = t;
+    node.value = v;
+    node.actions = a;
+    node.relations = r;
+    node.attributes = at;
+    node.table = tb;
+    node.cell = c;
+}
+
+/// Text, caret and selection. GTK 4 answers "" to `GetText(0, -1)`, so the
+/// character count is read first and asked for exactly.
+pub async fn read_text(
+    conn: &Connection,
+    dest: &str,
+    path: &str,
+    with_selection: bool,
+) -> Option<TextInfo> {
+    let selection = async {
+        if with_selection {
+            call::<(i32, i32), _>(conn, dest, path, IFACE_TEXT, "GetSelection", &(0i32,))
+                .await
+                .ok()
+        } else {
+            None
+        }
+    };
+    let (props, selection) = tokio::join!(bus::get_all(conn, dest, path, IFACE_TEXT), selection);
+    let props = props.ok()?;
+    let count = prop_f64(&props, "CharacterCount").unwrap_or(0.0) as i32;
+    let caret = prop_f64(&props, "CaretOffset").unwrap_or(0.0) as i32;
+    let text = if count > 0 {
+        call::<String, _>(conn, dest, path, IFACE_TEXT, "GetText", &(0i32, count))
+            .await
+            .ok()?
+    } else {
+        String::new()
+    };
+    Some(TextInfo {
+        text,
+        caret,
+        selection: selection.filter(|(s, e)| e > s),
+    })
+}

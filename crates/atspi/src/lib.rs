@@ -1,0 +1,41 @@
+//! uidrive's Linux driver: any accessible app (GTK 3 and 4, Qt, Chromium and
+//! Electron with accessibility on, Firefox, LibreOffice) through AT-SPI2 over
+//! D-Bus, with no change to the app.
+//!
+//! - [`AtspiDriver`] implements [`uidrive_core::Driver`]: launch a command
+//!   line with accessibility on ([`AtspiDriver::launch`], [`launch_app`]), or
+//!   attach to a running app by pid or by accessible name.
+//! - `tree` walks the window's children first, then asks every element's
+//!   fields with all calls in flight at once; the toolkit's cache supplies
+//!   roles, names and states, and GTK 3 is read over its direct peer socket.
+//! - `idle` listens to the app's accessibility events (not bounds changes) and
+//!   answers once it has been quiet for a settle interval and any late action
+//!   (GTK 4's `DoAction`) had time to land.
+//! - `input` and `capture` go through the X server (`uidrive_x11`).
+//!
+//! Set `UIDRIVE_ATSPI_STATS=1` to print, per tree read, the calls made by
+//! method and where the time went.
+//!
+//! Tests: `cargo test -p uidrive-atspi` starts a private headless desktop per
+//! test and drives gtk3-widget-factory, gnome-calculator, gtk4-demo and zenity.
+
+mod actions;
+mod bus;
+mod desktop;
+mod discovery;
+mod driver;
+mod events;
+mod fetch;
+mod ids;
+mod launch;
+mod menu;
+mod roles;
+mod states;
+mod stats;
+mod tree;
+mod windows;
+
+pub use driver::{AtspiDriver, LaunchOptions};
+pub use ids::element_id;
+pub use launch::{accessibility_env, launch_app};
+pub use roles::protocol_role;

@@ -1,0 +1,522 @@
+//! Reading a whole window: walk `GetChildren` from the window with every
+//! element's calls in flight at once, then map the result to protocol nodes.
+
+use crate::bus::{Link, ObjRef};
+use crate::discovery::{AppRef, Toolkit};
+use crate::fetch::{
+    cache_items, fetch_basics, fetch_extras, prefetch_children, CachedItem, FetchPlan, Ifaces,
+    RawNode,
+};
+use crate::ids::element_id;
+use crate::roles;
+use crate::states::{protocol_states, st};
+use crate::stats;
+use futures_util::future::join_all;
+use futures_util::stream::{FuturesUnordered, StreamExt};
+use std::collections::{HashMap, HashSet};
+use uidrive_core::protocol::{Action, Bounds, ElementId, ElementKey, Node, State};
+use uidrive_core::{ErrorCode, Result};
+use zbus::zvariant::OwnedObjectPath;
+
+/// A window's elements past this many are left out, so a runaway tree can't hang a read.
+const MAX_NODES: usize = 20_000;
+
+/// One element read from the app, with where it sits in the tree.
+#[derive(Debug, Clone)]
+pub struct Element {
+    pub raw: RawNode,
+    pub parent: Option<usize>,
+    /// Whether a scrolled container holds it (so `scrollIntoView` means something).
+    pub in_scroller: bool,
+}
+
+/// The window's elements, a parent before its children, in the app's order.
+pub async fn read_elements(link: &Link, app: &AppRef, window: &ObjRef) -> Result<Vec<Element>> {
+    let started = std::time::Instant::now();
+    let cache = cache_items(link, &app.bus).await;
+    stats::note(|| {
+        format!(
+            "cache: {} items in {:?}; peer connection: {}",
+            cache.len(),
+            started.elapsed(),
+            link.peer.is_some()
+        )
+    });
+    let plan = plan_for(app);
+    let prefetched = prefetch_children(link, &app.bus, &cache).await;
+    stats::note(|| {
+        format!(
+            "children of {} cached elements read at {:?}",
+            prefetched.len(),
+            started.elapsed()
+        )
+    });
+    // First the structure, walking GetChildren level by level; then every
+    // element's other fields, all in flight at once. Walking first keeps the
+    // few structure calls from queueing behind hundreds of field calls in the app.
+    // (parent index, position among its siblings, element, read from the cache).
+    let mut read: Vec<(Option<usize>, usize, RawNode, bool)> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut pending = FuturesUnordered::new();
+    let fetch = |obj: ObjRef, parent: Option<usize>, position: usize| {
+        let cached = if obj.0 == app.bus {
+            cache.get(obj.1.as_str())
+        } else {
+            None
+        };
+        let children = cached.and_then(|_| prefetched.get(obj.1.as_str()));
+        async move {
+            let node = fetch_basics(link, &obj, cached, children).await;
+            (parent, position, node, cached.is_some())
+        }
+    };
+    seen.insert(window.1.as_str().to_string());
+    pending.push(fetch(window.clone(), None, 0));
+    while let Some((parent, position, node, cached)) = pending.next().await {
+        let mut node = match node {
+            Ok(node) => node,
+            // An element that went away while the window was read is not in it.
+            Err(e) if parent.is_some() && e.code == ErrorCode::NoElement => continue,
+            Err(e) => return Err(e),
+        };
+        if node.states.has(st::DEFUNCT) && parent.is_some() {
+            continue;
+        }
+        let me = read.len();
+        if app.toolkit == Toolkit::Gtk4 {
+            restore_stack_pages(&mut node, &cache);
+        }
+        for (at, child) in node.children.iter().enumerate() {
+            if read.len() + pending.len() >= MAX_NODES {
+                break;
+            }
+            // Children on another bus (embedded plugs) are read there; a path seen twice is a cycle.
+            if seen.insert(format!("{}{}", child.0, child.1.as_str())) {
+                pending.push(fetch(child.clone(), Some(me), at));
+            }
+        }
+        read.push((parent, position, node, cached));
+    }
+    let walked = std::time::Instant::now();
+    stats::note(|| format!("structure read at {:?}", started.elapsed()));
+    join_all(
+        read.iter_mut()
+            .map(|(_, _, node, cached)| fetch_extras(link, node, *cached, plan)),
+    )
+    .await;
+    stats::note(|| format!("fields read in {:?}", walked.elapsed()));
+    stats::print_calls();
+    Ok(in_tree_order(
+        read.into_iter()
+            .map(|(p, at, node, _)| (p, at, node))
+            .collect(),
+    ))
+}
+
+/// GTK 4's `GetChildren` skips the pages of a stack (a notebook's tab
+/// panels) that its cache and `GetChildAtIndex` have: a child whose cached
+/// parent is itself a cached child of this element is reached through that page.
+fn restore_stack_pages(node: &mut RawNode, cache: &HashMap<String, CachedItem>) {
+    let Some(me) = node.obj.as_ref().map(|o| o.1.as_str().to_string()) else {
+        return;
+    };
+    let mut children: Vec<ObjRef> = Vec::with_capacity(node.children.len());
+    for child in std::mem::take(&mut node.children) {
+        let page = cache
+            .get(child.1.as_str())
+            .filter(|item| item.parent != me)
+            .and_then(|item| {
+                cache
+                    .get(&item.parent)
+                    .map(|page| (item.parent.clone(), page))
+            })
+            .filter(|(_, page)| page.parent == me);
+        let child = match page.map(|(path, _)| OwnedObjectPath::try_from(path)) {
+            Some(Ok(path)) => (child.0.clone(), path),
+            _ => child,
+        };
+        if !children.contains(&child) {
+            children.push(child);
+        }
+    }
+    node.children = children;
+}
+
+/// What reads of the app's elements ask for.
+pub fn plan_for(app: &AppRef) -> FetchPlan {
+    FetchPlan {
+        ids: app.has_ids(),
+        coords: if app.toolkit.window_relative_extents() {
+            1
+        } else {
+            0
+        },
+    }
+}
+
+/// The objects behind the element ids of earlier reads, with the window each was in.
+#[derive(Debug, Default)]
+pub struct Known {
+    objects: std::sync::Mutex<HashMap<ElementId, (ObjRef, ObjRef)>>,
+}
+
+impl Known {
+    pub fn remember(&self, elements: &[Element], window: &ObjRef) {
+        let mut map = self.objects.lock().unwrap();
+        if map.len() > 100_000 {
+            map.clear();
+        }
+        for element in elements {
+            if let Some(obj) = &element.raw.obj {
+                map.insert(id_of(&element.raw), (obj.clone(), window.clone()));
+            }
+        }
+    }
+
+    /// The object of `id`, if an earlier read saw it in `window`.
+    pub fn get(&self, id: ElementId, window: &ObjRef) -> Option<ObjRef> {
+        let map = self.objects.lock().unwrap();
+        map.get(&id)
+            .filter(|(_, w)| w == window)
+            .map(|(obj, _)| obj.clone())
+    }
+}
+
+/// Orders the elements depth first, each parent before its children, siblings as the app lists them.
+fn in_tree_order(read: Vec<(Option<usize>, usize, RawNode)>) -> Vec<Element> {
+    let mut children: Vec<Vec<(usize, usize)>> = vec![Vec::new(); read.len()];
+    let mut roots = Vec::new();
+    for (index, (parent, position, _)) in read.iter().enumerate() {
+        match parent {
+            Some(p) => children[*p].push((*position, index)),
+            None => roots.push(index),
+        }
+    }
+    for list in &mut children {
+        list.sort_unstable();
+    }
+    let mut slots: Vec<Option<RawNode>> = read.into_iter().map(|(_, _, n)| Some(n)).collect();
+    let mut out = Vec::with_capacity(slots.len());
+    // (index in `read`, parent's index in `out`, inside a scroller)
+    let mut stack: Vec<(usize, Option<usize>, bool)> =
+        roots.into_iter().rev().map(|r| (r, None, false)).collect();
+    while let Some((index, parent, in_scroller)) = stack.pop() {
+        let Some(raw) = slots[index].take() else {
+            continue;
+        };
+        let scroller_here = in_scroller || matches!(raw.role, 49 | 68);
+        let me = out.len();
+        out.push(Element {
+            raw,
+            parent,
+            in_scroller,
+        });
+        for &(_, child) in children[index].iter().rev() {
+            stack.push((child, Some(me), scroller_here));
+        }
+    }
+    out
+}
+
+/// Maps read elements to protocol nodes, with bounds relative to the window's content.
+pub fn to_nodes(
+    elements: &[Element],
+    app: &AppRef,
+    window_origin: (i32, i32),
+) -> (Vec<Node>, Option<ElementId>) {
+    let ids: Vec<ElementId> = elements.iter().map(|e| id_of(&e.raw)).collect();
+    let names: HashMap<String, &str> = elements
+        .iter()
+        .filter_map(|e| e.raw.obj.as_ref().map(|o| (key_of(o), e.raw.name.as_str())))
+        .collect();
+    // The text of each element's first label child: GTK 4 buttons get their label from it.
+    let mut child_label: Vec<Option<&str>> = vec![None; elements.len()];
+    for element in elements {
+        if let (Some(parent), 29) = (element.parent, element.raw.role) {
+            child_label[parent].get_or_insert(element.raw.name.as_str());
+        }
+    }
+    let mut focus = None;
+    let nodes = elements
+        .iter()
+        .enumerate()
+        .map(|(index, element)| {
+            let raw = &element.raw;
+            if raw.states.has(st::FOCUSED) && index > 0 {
+                focus = Some(ids[index]);
+            }
+            let mut node = to_node(
+                element,
+                ids[index],
+                element.parent.map(|p| ids[p]),
+                app.toolkit,
+                window_origin,
+                &names,
+            );
+            if app.toolkit == Toolkit::Gtk4 {
+                if let Some(label) = gtk4_label(&element.raw.name, child_label[index]) {
+                    node.label = label;
+                }
+            }
+            node
+        })
+        .collect();
+    (nodes, focus)
+}
+
+fn to_node(
+    element: &Element,
+    id: ElementId,
+    parent: Option<ElementId>,
+    toolkit: Toolkit,
+    origin: (i32, i32),
+    names: &HashMap<String, &str>,
+) -> Node {
+    let raw = &element.raw;
+    let mut node = Node {
+        id,
+        parent,
+        role: roles::protocol_role(raw.role),
+        ..Node::default()
+    };
+    let related = |kind: u32| -> Vec<ObjRef> {
+        raw.relations
+            .iter()
+            .filter(|(k, _)| *k == kind)
+            .flat_map(|(_, targets)| targets.iter().cloned())
+            .collect()
+    };
+    let mut label = raw.name.clone();
+    if label.is_empty() {
+        label = related(2) // labelled-by
+            .iter()
+            .filter_map(|o| names.get(&key_of(o)).copied())
+            .filter(|n| !n.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+    }
+    let text_value = raw.text.as_ref().map(|t| t.text.clone());
+    if label.is_empty()
+        && !roles::has_text_value(raw.role)
+        && !raw.ifaces.has(Ifaces::EDITABLE_TEXT)
+    {
+        label = text_value.clone().unwrap_or_default();
+    }
+    node.label = Some(label).filter(|l| !l.is_empty());
+    node.value = if roles::has_text_value(raw.role) || raw.ifaces.has(Ifaces::EDITABLE_TEXT) {
+        text_value
+    } else {
+        None
+    }
+    .or_else(|| raw.value.and_then(|v| v.now).map(format_number));
+    node.description = Some(raw.description.clone()).filter(|d| !d.is_empty());
+    node.bounds = raw.extents.and_then(|(x, y, w, h)| {
+        let (dx, dy) = if toolkit.window_relative_extents() {
+            (0, 0)
+        } else {
+            origin
+        };
+        (w > 0 && h > 0 && x > -1_000_000).then(|| {
+            Bounds::new(
+                f64::from(x - dx),
+                f64::from(y - dy),
+                f64::from(w),
+                f64::from(h),
+            )
+        })
+    });
+    node.states = protocol_states(raw.states, raw.role, toolkit.sets_showing());
+    // GTK 4 keeps VISIBLE on widgets inside a hidden parent (a closed revealer);
+    // one with no area on screen is not shown.
+    if !toolkit.sets_showing()
+        && node.bounds.is_none()
+        && parent.is_some()
+        && !node.states.contains(&State::Offscreen)
+    {
+        node.states.push(State::Offscreen);
+    }
+    node.actions = offered_actions(element);
+    if let Some(v) = raw.value {
+        node.min = v.min;
+        node.max = v.max;
+        node.now = v.now;
+        node.step = v.step;
+    }
+    if let Some(text) = &raw.text {
+        if raw.ifaces.has(Ifaces::EDITABLE_TEXT) || raw.states.has(st::SELECTABLE_TEXT) {
+            let (s, e) = text.selection.unwrap_or((text.caret, text.caret));
+            node.selection = Some([s.max(0) as u32, e.max(0) as u32]);
+        }
+    }
+    let attr = |name: &str| raw.attributes.get(name).and_then(|v| v.parse::<i64>().ok());
+    node.level = attr("level");
+    node.pos_in_set = attr("posinset");
+    node.set_size = attr("setsize");
+    if let Some((rows, cols)) = raw.table {
+        node.row_count = Some(i64::from(rows));
+        node.col_count = Some(i64::from(cols));
+    }
+    if let Some((row, col, row_span, col_span)) = raw.cell {
+        node.row_index = Some(i64::from(row) + 1);
+        node.col_index = Some(i64::from(col) + 1);
+        node.row_span = (row_span > 1).then_some(i64::from(row_span));
+        node.col_span = (col_span > 1).then_some(i64::from(col_span));
+    }
+    node.key = Some(raw.accessible_id.clone())
+        .filter(|k| !k.is_empty())
+        .map(ElementKey::Str);
+    node.controls = related(3)
+        .iter()
+        .map(|o| element_id(&o.0, o.1.as_str()))
+        .collect();
+    node.described_by = related(18)
+        .iter()
+        .map(|o| element_id(&o.0, o.1.as_str()))
+        .collect();
+    node.error_message = related(21)
+        .iter()
+        .map(|o| element_id(&o.0, o.1.as_str()))
+        .collect();
+    node
+}
+
+/// GTK 4.8 names an element without a name after its widget class
+/// (`GtkButton`), and runs a button's label into its name twice (`7 7`):
+/// the label child's text is the better label in both cases.
+fn gtk4_label(name: &str, child_label: Option<&str>) -> Option<Option<String>> {
+    let class_name = is_class_name(name);
+    let doubled = child_label.is_some_and(|c| !c.is_empty() && name == format!("{c} {c}"));
+    if !(class_name || doubled) {
+        return None;
+    }
+    Some(child_label.filter(|c| !c.is_empty()).map(str::to_string))
+}
+
+/// Whether `name` is a GTK or libadwaita widget class name rather than words.
+fn is_class_name(name: &str) -> bool {
+    ["Gtk", "Adw", "Gsk"].iter().any(|prefix| {
+        name.strip_prefix(prefix).is_some_and(|rest| {
+            rest.starts_with(|c: char| c.is_ascii_uppercase())
+                && rest.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+    })
+}
+
+/// The actions an element really offers, from its interfaces, states and action names.
+pub fn offered_actions(element: &Element) -> Vec<Action> {
+    let raw = &element.raw;
+    let mut out = Vec::new();
+    if press_action(&raw.actions).is_some() {
+        out.push(Action::Press);
+    }
+    if raw.states.has(st::FOCUSABLE) {
+        out.push(Action::Focus);
+    }
+    let editable = raw.ifaces.has(Ifaces::EDITABLE_TEXT) && raw.states.has(st::EDITABLE);
+    let range = is_range(raw);
+    if editable || range {
+        out.push(Action::SetValue);
+    }
+    if editable {
+        out.push(Action::InsertText);
+    }
+    if raw.ifaces.has(Ifaces::TEXT) && (editable || raw.states.has(st::SELECTABLE_TEXT)) {
+        out.push(Action::SelectText);
+    }
+    if range {
+        out.push(Action::Increment);
+        out.push(Action::Decrement);
+    }
+    if raw.states.has(st::EXPANDABLE) && expand_action(&raw.actions).is_some() {
+        out.push(if raw.states.has(st::EXPANDED) {
+            Action::Collapse
+        } else {
+            Action::Expand
+        });
+    }
+    if element.in_scroller && raw.ifaces.has(Ifaces::COMPONENT) {
+        out.push(Action::ScrollIntoView);
+    }
+    out
+}
+
+/// Whether the element is a range a person can move (not a progress bar), with room to move.
+pub fn is_range(raw: &RawNode) -> bool {
+    let adjustable = roles::is_adjustable_range(raw.role);
+    match raw.value {
+        Some(v) => {
+            adjustable
+                && raw.ifaces.has(Ifaces::VALUE)
+                && matches!((v.min, v.max), (Some(lo), Some(hi)) if hi > lo)
+        }
+        None => false,
+    }
+}
+
+/// The index of the action that presses the element, if it has one.
+pub fn press_action(actions: &[String]) -> Option<usize> {
+    const PRESS: [&str; 7] = [
+        "click", "press", "activate", "toggle", "jump", "open", "select",
+    ];
+    PRESS
+        .iter()
+        .find_map(|want| actions.iter().position(|a| a.eq_ignore_ascii_case(want)))
+}
+
+/// The index of the action that expands or collapses the element, if it has one.
+pub fn expand_action(actions: &[String]) -> Option<usize> {
+    const EXPAND: [&str; 6] = [
+        "expand or contract",
+        "expand or collapse",
+        "expand",
+        "collapse",
+        "toggle",
+        "activate",
+    ];
+    EXPAND
+        .iter()
+        .find_map(|want| actions.iter().position(|a| a.eq_ignore_ascii_case(want)))
+}
+
+pub fn id_of(raw: &RawNode) -> ElementId {
+    raw.obj
+        .as_ref()
+        .map(|o| element_id(&o.0, o.1.as_str()))
+        .unwrap_or_default()
+}
+
+fn key_of(obj: &ObjRef) -> String {
+    format!("{}{}", obj.0, obj.1.as_str())
+}
+
+fn format_number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn press_and_expand_actions_are_found_by_name() {
+        let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(press_action(&names(&["click"])), Some(0));
+        assert_eq!(press_action(&names(&["edit", "activate"])), Some(1));
+        assert_eq!(press_action(&names(&["edit"])), None);
+        assert_eq!(
+            expand_action(&names(&["activate", "expand or contract"])),
+            Some(1)
+        );
+        assert_eq!(format_number(42.0), "42");
+        assert_eq!(gtk4_label("7 7", Some("7")), Some(Some("7".into())));
+        assert_eq!(gtk4_label("GtkButton", Some("π")), Some(Some("π".into())));
+        assert_eq!(gtk4_label("AdwGizmo", None), Some(None));
+        assert_eq!(gtk4_label("Undo", Some("Undo")), None);
+        assert!(!is_class_name("Gtkfoo") && !is_class_name("Gtk Button"));
+        assert_eq!(format_number(0.5), "0.5");
+    }
+}

@@ -1,0 +1,117 @@
+//! A real app on a private headless desktop, and waits with deadlines.
+
+#![allow(dead_code)]
+
+use std::process::Child;
+use std::time::{Duration, Instant};
+use uidrive_atspi::{AtspiDriver, LaunchOptions};
+use uidrive_core::protocol::{
+    ActParams, Action, ElementId, IdleParams, Node, Role, State, Tree, TreeParams,
+};
+use uidrive_core::{Driver, Result};
+use uidrive_x11::Desktop;
+
+/// How long any wait in these tests may take before it fails.
+pub const DEADLINE: Duration = Duration::from_secs(20);
+
+/// An app launched by the driver on a desktop of its own. Dropping it kills
+/// the app, then ends the desktop.
+pub struct Running {
+    pub driver: AtspiDriver,
+    pub child: Child,
+    pub desktop: Desktop,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn options(desktop: &Desktop) -> LaunchOptions {
+    LaunchOptions {
+        env: desktop.env(),
+        timeout: Duration::from_secs(30),
+    }
+}
+
+/// Starts a desktop and launches `argv` on it.
+pub fn launch(argv: &[&str]) -> Running {
+    let desktop = Desktop::start().expect("a headless desktop starts");
+    let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
+    let (driver, child) = AtspiDriver::launch(&argv, &options(&desktop))
+        .unwrap_or_else(|e| panic!("{} launches: {e} ({})", argv[0], e.suggestion));
+    Running {
+        driver,
+        child,
+        desktop,
+    }
+}
+
+impl Running {
+    pub fn tree(&self) -> Tree {
+        self.driver
+            .tree(&TreeParams::default())
+            .expect("the window's tree reads")
+    }
+
+    pub fn idle(&self) {
+        self.driver
+            .idle(&IdleParams {
+                window: None,
+                timeout: Some(10_000),
+            })
+            .expect("the app settles");
+    }
+
+    pub fn act(&self, id: ElementId, action: Action) -> Result<()> {
+        self.driver.act(&ActParams::on(id, action))
+    }
+
+    pub fn act_text(&self, id: ElementId, action: Action, text: &str) -> Result<()> {
+        self.driver.act(&ActParams::on(id, action).with_text(text))
+    }
+
+    /// Settles, then reads the tree until `check` holds, failing after [`DEADLINE`].
+    pub fn wait_for(&self, what: &str, check: impl Fn(&Tree) -> bool) -> Tree {
+        let started = Instant::now();
+        loop {
+            self.idle();
+            let tree = self.tree();
+            if check(&tree) {
+                return tree;
+            }
+            assert!(
+                started.elapsed() < DEADLINE,
+                "{what}: not so after {DEADLINE:?}"
+            );
+        }
+    }
+}
+
+/// The first node with `role` and `label` that passes `also`.
+pub fn find<'a>(tree: &'a Tree, role: Role, label: &str, also: impl Fn(&Node) -> bool) -> &'a Node {
+    tree.nodes
+        .iter()
+        .find(|n| n.role == role && n.label.as_deref() == Some(label) && also(n))
+        .unwrap_or_else(|| {
+            panic!(
+                "no {role} labelled {label:?} that fits, among {} nodes",
+                tree.nodes.len()
+            )
+        })
+}
+
+pub fn node(tree: &Tree, id: ElementId) -> &Node {
+    tree.node(id)
+        .unwrap_or_else(|| panic!("element {id} is gone from the tree"))
+}
+
+pub fn enabled(n: &Node) -> bool {
+    !n.has_state(&State::Disabled)
+}
+
+pub fn shown(n: &Node) -> bool {
+    !n.has_state(&State::Offscreen)
+}

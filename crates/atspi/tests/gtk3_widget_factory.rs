@@ -1,0 +1,172 @@
+//! gtk3-widget-factory (GTK 3) end to end: tree, actions, menu, input, capture.
+
+mod common;
+
+use common::{enabled, find, launch, node, shown};
+use std::collections::HashSet;
+use uidrive_core::protocol::{
+    Action, CaptureParams, InputEvent, InputParams, MenuParams, PointerButton, Role, State,
+};
+use uidrive_core::{Driver, ErrorCode};
+
+#[test]
+fn gtk3_widget_factory_end_to_end() {
+    let app = launch(&["gtk3-widget-factory"]);
+    let tree = app.tree();
+
+    // The tree: complete, ids unique, parents before children, real fields.
+    assert!(tree.nodes.len() > 200, "only {} nodes", tree.nodes.len());
+    let mut seen = HashSet::new();
+    for n in &tree.nodes {
+        if let Some(parent) = n.parent {
+            assert!(seen.contains(&parent), "{} comes before its parent", n.id);
+        }
+        assert!(seen.insert(n.id), "id {} twice", n.id);
+    }
+    let windows = app.driver.windows().unwrap();
+    let main = windows
+        .windows
+        .iter()
+        .find(|w| w.id == tree.window)
+        .expect("the tree's window is listed");
+    assert!(!main.title.is_empty(), "the window has a title");
+    assert!(main.visible);
+    let check = find(&tree, Role::CheckBox, "checkbutton", |n| {
+        enabled(n) && !n.has_state(&State::Checked) && !n.has_state(&State::Mixed)
+    });
+    let bounds = check.bounds.expect("a shown check box has bounds");
+    assert!(
+        bounds.x >= 0.0 && bounds.y >= 0.0 && bounds.x + bounds.width <= main.content_bounds.width
+    );
+    assert!(check.actions.contains(&Action::Press) && check.actions.contains(&Action::Focus));
+
+    // Press a toggle button; its state reads back.
+    let toggle = find(&tree, Role::ToggleButton, "togglebutton", |n| {
+        enabled(n) && !n.has_state(&State::Checked)
+    })
+    .id;
+    // One idle is enough: the tree right after it shows the press.
+    app.act(toggle, Action::Press).unwrap();
+    app.idle();
+    assert!(
+        node(&app.tree(), toggle).has_state(&State::Checked),
+        "idle answered before the press landed"
+    );
+
+    // Toggle a check box on and off.
+    let check = check.id;
+    app.act(check, Action::Press).unwrap();
+    app.wait_for("the check box is checked", |t| {
+        node(t, check).has_state(&State::Checked)
+    });
+    app.act(check, Action::Press).unwrap();
+    app.wait_for("the check box is unchecked", |t| {
+        !node(t, check).has_state(&State::Checked)
+    });
+
+    // Set an entry's text and read it back.
+    let tree = app.tree();
+    let entry = tree
+        .nodes
+        .iter()
+        .find(|n| {
+            n.role == Role::TextField
+                && n.value.as_deref() == Some("entry")
+                && enabled(n)
+                && shown(n)
+        })
+        .expect("the enabled entry")
+        .id;
+    app.act_text(entry, Action::SetValue, "uidrive ✓").unwrap();
+    app.wait_for("the entry holds the new text", |t| {
+        node(t, entry).value.as_deref() == Some("uidrive ✓")
+    });
+
+    // Move a slider and step a spin button.
+    let slider = tree
+        .nodes
+        .iter()
+        .find(|n| n.role == Role::Slider && enabled(n) && shown(n) && n.max == Some(100.0))
+        .expect("an enabled slider")
+        .id;
+    app.act_text(slider, Action::SetValue, "75").unwrap();
+    app.wait_for("the slider is at 75", |t| node(t, slider).now == Some(75.0));
+    let spin = tree
+        .nodes
+        .iter()
+        .find(|n| n.role == Role::Stepper && enabled(n) && n.now.is_some())
+        .expect("an enabled spin button");
+    let (spin, before) = (spin.id, spin.now.unwrap());
+    app.act(spin, Action::Increment).unwrap();
+    app.wait_for("the spin button stepped up", |t| {
+        node(t, spin).now == Some(before + 1.0)
+    });
+    let err = app.act_text(slider, Action::SetValue, "1000").unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidRequest, "{err}");
+    let label = find(&tree, Role::Text, "label", enabled).id;
+    let err = app.act(label, Action::Press).unwrap_err();
+    assert_eq!(err.code, ErrorCode::Unsupported, "{err}");
+    assert!(err.message.contains("no press action"), "{err}");
+
+    // Choose a menu item: the window has no menu bar, so the path starts at the combo box.
+    let combo = find(&tree, Role::ComboBox, "Left", |_| true).id;
+    app.driver
+        .menu(&MenuParams {
+            window: None,
+            path: vec!["Left".into(), "Right".into()],
+        })
+        .unwrap();
+    app.wait_for("the combo box shows the chosen item", |t| {
+        node(t, combo).label.as_deref() == Some("Right")
+    });
+    let err = app
+        .driver
+        .menu(&MenuParams {
+            window: None,
+            path: vec!["Nope".into(), "Never".into()],
+        })
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::NoElement);
+    assert!(err.message.contains("`Nope`"), "{err}");
+
+    // Type into the entry with real key events, non-ASCII included.
+    app.act_text(entry, Action::SetValue, "").unwrap();
+    let tree = app.wait_for("the entry is empty", |t| {
+        node(t, entry).value.as_deref() == Some("")
+    });
+    let (x, y) = node(&tree, entry)
+        .bounds
+        .expect("the entry has bounds")
+        .center();
+    let typed = "héllo wörld ✓ Ωμέγα";
+    app.driver
+        .input(&InputParams {
+            window: None,
+            events: vec![
+                InputEvent::Click(PointerButton::at(x, y)),
+                InputEvent::Text { text: typed.into() },
+            ],
+        })
+        .unwrap();
+    app.wait_for("the typed text is in the entry", |t| {
+        node(t, entry).value.as_deref() == Some(typed)
+    });
+
+    // Capture the window as a PNG and decode it.
+    let capture = app.driver.capture(&CaptureParams::default()).unwrap();
+    let decoder = png::Decoder::new(capture.png.as_slice());
+    let mut reader = decoder.read_info().expect("a PNG header");
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).expect("PNG pixels");
+    assert_eq!((frame.width, frame.height), (capture.width, capture.height));
+    // The window is wider than the 1280-pixel screen: the capture is what shows of it.
+    let shown_width = main
+        .content_bounds
+        .width
+        .min(1280.0 - main.content_bounds.x);
+    assert_eq!(f64::from(capture.width), shown_width);
+    assert!(
+        pixels.iter().any(|&b| b != pixels[0]),
+        "the capture is not one flat colour"
+    );
+}

@@ -1,0 +1,470 @@
+//! A private headless desktop: an Xvfb display, a D-Bus session bus and the
+//! accessibility bus with its registry, for one test worker or one CI job.
+//!
+//! Everything is private to the desktop (its display number, its buses, its
+//! `XDG_RUNTIME_DIR`), so several run side by side. Every helper process is
+//! a child of the calling process in a process group of its own; teardown
+//! ends each group from the leaves up so every process is reaped, not left a
+//! zombie.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use uidrive_core::{Error, Result};
+
+use crate::dbus;
+use crate::process::{Managed, ReadyPipe, INSTALL_HINT};
+use crate::x11::X11;
+
+const A11Y_BUS_NAME: &str = "org.a11y.Bus";
+const A11Y_BUS_PATH: &str = "/org/a11y/bus";
+const REGISTRY_NAME: &str = "org.a11y.atspi.Registry";
+
+/// How to start a [`Desktop`]. `Default` is what [`Desktop::start`] uses.
+#[derive(Debug, Clone)]
+pub struct DesktopOptions {
+    /// Screen size in pixels (default 1280 × 1024).
+    pub width: u32,
+    pub height: u32,
+    /// Colour depth (default 24).
+    pub depth: u32,
+    /// The longest each start-up step may take (default 30 s).
+    pub timeout: Duration,
+    /// The X server program (default `Xvfb`, looked up on PATH).
+    pub xvfb: PathBuf,
+}
+
+impl Default for DesktopOptions {
+    fn default() -> Self {
+        DesktopOptions {
+            width: 1280,
+            height: 1024,
+            depth: 24,
+            timeout: Duration::from_secs(30),
+            xvfb: PathBuf::from("Xvfb"),
+        }
+    }
+}
+
+/// A running private desktop. Dropping it (or [`Desktop::stop`]) ends every
+/// process it started and removes its runtime directory.
+pub struct Desktop {
+    display: String,
+    session_bus_address: String,
+    a11y_bus_address: String,
+    timeout: Duration,
+    /// Torn down in this order: registry, accessibility bus, session bus, X server.
+    registryd: Option<Managed>,
+    launcher: Option<Managed>,
+    session_bus: Option<Managed>,
+    xvfb: Option<Managed>,
+    runtime_dir: Option<tempfile::TempDir>,
+}
+
+impl Desktop {
+    /// Starts a desktop with the default options.
+    pub fn start() -> Result<Desktop> {
+        Desktop::start_with(&DesktopOptions::default())
+    }
+
+    pub fn start_with(options: &DesktopOptions) -> Result<Desktop> {
+        let runtime_dir = private_runtime_dir()?;
+        let mut desktop = Desktop {
+            display: String::new(),
+            session_bus_address: String::new(),
+            a11y_bus_address: String::new(),
+            timeout: options.timeout,
+            registryd: None,
+            launcher: None,
+            session_bus: None,
+            xvfb: None,
+            runtime_dir: Some(runtime_dir),
+        };
+        // On any error `desktop` drops here and tears down what did start.
+        desktop.start_x(options)?;
+        desktop.start_session_bus()?;
+        desktop.start_a11y_bus()?;
+        desktop.start_registry()?;
+        desktop.publish_a11y_bus()?;
+        Ok(desktop)
+    }
+
+    /// The X display, as `:N`.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    /// The private session bus, as `unix:path=...`.
+    pub fn session_bus_address(&self) -> &str {
+        &self.session_bus_address
+    }
+
+    /// The accessibility bus, asked again of `org.a11y.Bus` on the session bus.
+    pub fn a11y_bus_address(&self) -> Result<String> {
+        let reply = dbus::call(
+            &self.session_bus_address,
+            A11Y_BUS_NAME,
+            A11Y_BUS_PATH,
+            "org.a11y.Bus.GetAddress",
+            &[],
+            self.timeout,
+        )?;
+        if reply.is_empty() {
+            return Err(Error::failed("org.a11y.Bus answered an empty address")
+                .with_suggestion(INSTALL_HINT));
+        }
+        Ok(reply)
+    }
+
+    /// The desktop's private `XDG_RUNTIME_DIR` (mode 0700).
+    pub fn runtime_dir(&self) -> &Path {
+        self.runtime_dir
+            .as_ref()
+            .map(|d| d.path())
+            .unwrap_or(Path::new(""))
+    }
+
+    /// The pids of the processes the desktop started (each leads its own
+    /// process group, which also holds that process's own children).
+    pub fn process_ids(&self) -> Vec<u32> {
+        self.managed().map(|m| m.pid()).collect()
+    }
+
+    /// The environment an app needs to show up on this desktop, with
+    /// accessibility switched on for every toolkit.
+    pub fn env(&self) -> Vec<(String, String)> {
+        let mut env = vec![
+            ("DISPLAY".to_string(), self.display.clone()),
+            (
+                "DBUS_SESSION_BUS_ADDRESS".to_string(),
+                self.session_bus_address.clone(),
+            ),
+            (
+                "XDG_RUNTIME_DIR".to_string(),
+                self.runtime_dir().display().to_string(),
+            ),
+        ];
+        if !self.a11y_bus_address.is_empty() {
+            // libatspi and Qt connect to this directly, without asking the session bus.
+            env.push((
+                "AT_SPI_BUS_ADDRESS".to_string(),
+                self.a11y_bus_address.clone(),
+            ));
+        }
+        env.extend(
+            TOOLKIT_ENV
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+        );
+        env
+    }
+
+    /// Variables to remove from an app's environment (they would send it to
+    /// the user's own Wayland session instead of this desktop).
+    pub fn env_removed() -> &'static [&'static str] {
+        &["WAYLAND_DISPLAY", "WAYLAND_SOCKET", "AT_SPI_BUS"]
+    }
+
+    /// A command for `program` with [`Desktop::env`] applied.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = Command::new(program);
+        for name in Desktop::env_removed() {
+            command.env_remove(name);
+        }
+        command.envs(self.env());
+        command
+    }
+
+    /// Ends every process of the desktop and removes its runtime directory.
+    pub fn stop(mut self) {
+        self.teardown();
+    }
+
+    fn managed(&self) -> impl Iterator<Item = &Managed> {
+        [
+            &self.registryd,
+            &self.launcher,
+            &self.session_bus,
+            &self.xvfb,
+        ]
+        .into_iter()
+        .flatten()
+    }
+
+    fn teardown(&mut self) {
+        for slot in [
+            &mut self.registryd,
+            &mut self.launcher,
+            &mut self.session_bus,
+            &mut self.xvfb,
+        ] {
+            if let Some(mut process) = slot.take() {
+                process.terminate();
+            }
+        }
+        if let Some(dir) = self.runtime_dir.take() {
+            let _ = dir.close();
+        }
+    }
+
+    fn log(&self, name: &str) -> PathBuf {
+        self.runtime_dir().join(format!("{name}.log"))
+    }
+
+    /// Xvfb picks a free display number itself (`-displayfd`) and writes it
+    /// once it accepts connections, so parallel desktops never race for one.
+    fn start_x(&mut self, options: &DesktopOptions) -> Result<()> {
+        let name = options.xvfb.display().to_string();
+        let mut pipe = ReadyPipe::new()?;
+        let mut command = Command::new(&options.xvfb);
+        command
+            .arg("-displayfd")
+            .arg(pipe.child_fd().to_string())
+            .args(["-screen", "0"])
+            .arg(format!(
+                "{}x{}x{}",
+                options.width, options.height, options.depth
+            ))
+            // -noreset: keep the root window's properties when the last client leaves.
+            .args(["-nolisten", "tcp", "-noreset", "+extension", "XTEST"])
+            .env("XDG_RUNTIME_DIR", self.runtime_dir());
+        pipe.pass_to(&mut command);
+        let log = self.log("xvfb");
+        let xvfb = self.xvfb.insert(Managed::spawn(&name, command, &log)?);
+        pipe.close_write();
+        let line = match pipe.read_line(
+            Instant::now() + self.timeout,
+            &format!("{name} to open a display"),
+        ) {
+            Ok(Some(line)) => line,
+            Ok(None) => return Err(xvfb.died("its display number")),
+            Err(e) => {
+                let message = format!("{}; {name} wrote: {}", e.message, xvfb.log_tail());
+                return Err(Error::new(e.code, message).with_suggestion(
+                    "check that Xvfb runs (scripts/install-deps.sh installs xvfb), \
+                     or give a longer timeout",
+                ));
+            }
+        };
+        let number: u32 = line.parse().map_err(|_| {
+            Error::failed(format!(
+                "{name} announced {line:?} instead of a display number"
+            ))
+        })?;
+        self.display = format!(":{number}");
+        Ok(())
+    }
+
+    /// A session bus of the standard session configuration (so D-Bus
+    /// activation works) listening in the private runtime directory.
+    fn start_session_bus(&mut self) -> Result<()> {
+        let mut pipe = ReadyPipe::new()?;
+        let socket = self.runtime_dir().join("bus");
+        let mut command = Command::new("dbus-daemon");
+        command
+            .args(["--session", "--nofork", "--nopidfile"])
+            .arg(format!("--address=unix:path={}", socket.display()))
+            .arg(format!("--print-address={}", pipe.child_fd()))
+            // Services the bus starts get the desktop's environment.
+            .envs(self.env())
+            .env_remove("DBUS_SESSION_BUS_ADDRESS");
+        for name in Desktop::env_removed() {
+            command.env_remove(name);
+        }
+        pipe.pass_to(&mut command);
+        let mut bus = Managed::spawn("dbus-daemon", command, &self.log("dbus-session"))?;
+        pipe.close_write();
+        let line = pipe.read_line(
+            Instant::now() + self.timeout,
+            "dbus-daemon to print its address",
+        );
+        let result = match line {
+            Ok(Some(address)) if !address.is_empty() => Ok(address),
+            Ok(_) => Err(bus.died("its address")),
+            Err(e) => Err(Error::timeout(format!(
+                "{}; dbus-daemon wrote: {}",
+                e.message,
+                bus.log_tail()
+            ))
+            .with_suggestion(INSTALL_HINT)),
+        };
+        self.session_bus = Some(bus);
+        self.session_bus_address = result?;
+        Ok(())
+    }
+
+    /// Starts at-spi-bus-launcher ourselves (rather than through D-Bus
+    /// activation, which would make it an orphan nobody reaps), with
+    /// accessibility on, and reads the accessibility bus address.
+    fn start_a11y_bus(&mut self) -> Result<()> {
+        let program = service_program("services", A11Y_BUS_NAME, LAUNCHER_PATHS);
+        let mut command = self.command(&program);
+        command.args(["--launch-immediately", "--a11y=1", "--screen-reader=1"]);
+        self.launcher = Some(Managed::spawn(
+            "at-spi-bus-launcher",
+            command,
+            &self.log("at-spi-bus-launcher"),
+        )?);
+        let launcher = self.launcher.as_mut().expect("just set");
+        dbus::wait_for_name(
+            &self.session_bus_address,
+            A11Y_BUS_NAME,
+            Instant::now() + self.timeout,
+            || match launcher.exited() {
+                Some(_) => Err(launcher.died("org.a11y.Bus on the session bus")),
+                None => Ok(()),
+            },
+        )
+        .map_err(|e| e.with_suggestion(INSTALL_HINT))?;
+        for property in ["IsEnabled", "ScreenReaderEnabled"] {
+            dbus::set_bool_property(
+                &self.session_bus_address,
+                A11Y_BUS_NAME,
+                A11Y_BUS_PATH,
+                "org.a11y.Status",
+                property,
+                true,
+                self.timeout,
+            )?;
+        }
+        self.a11y_bus_address = self.a11y_bus_address()?;
+        Ok(())
+    }
+
+    /// Starts at-spi2-registryd on the accessibility bus and waits for its name.
+    fn start_registry(&mut self) -> Result<()> {
+        let program = service_program("accessibility-services", REGISTRY_NAME, REGISTRYD_PATHS);
+        let command = self.command(&program);
+        self.registryd = Some(Managed::spawn(
+            "at-spi2-registryd",
+            command,
+            &self.log("at-spi2-registryd"),
+        )?);
+        let registryd = self.registryd.as_mut().expect("just set");
+        dbus::wait_for_name(
+            &self.a11y_bus_address,
+            REGISTRY_NAME,
+            Instant::now() + self.timeout,
+            || match registryd.exited() {
+                Some(_) => Err(registryd.died("org.a11y.atspi.Registry on the accessibility bus")),
+                None => Ok(()),
+            },
+        )
+        .map_err(|e| e.with_suggestion(INSTALL_HINT))
+    }
+
+    /// Writes the accessibility bus address on the root window (`AT_SPI_BUS`),
+    /// where libatspi looks before it asks the session bus.
+    fn publish_a11y_bus(&mut self) -> Result<()> {
+        let x = X11::connect(&self.display)?;
+        x.set_at_spi_bus(&self.a11y_bus_address)
+    }
+}
+
+impl Drop for Desktop {
+    fn drop(&mut self) {
+        self.teardown();
+    }
+}
+
+impl std::fmt::Debug for Desktop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Desktop")
+            .field("display", &self.display)
+            .field("session_bus_address", &self.session_bus_address)
+            .field("a11y_bus_address", &self.a11y_bus_address)
+            .field("runtime_dir", &self.runtime_dir())
+            .field(
+                "processes",
+                &self
+                    .managed()
+                    .map(|m| (m.name(), m.pid()))
+                    .collect::<Vec<_>>(),
+            )
+            .finish()
+    }
+}
+
+/// Switches accessibility on in every toolkit, and keeps apps on this desktop's
+/// own services rather than ones that would outlive it.
+const TOOLKIT_ENV: &[(&str, &str)] = &[
+    // GTK 2/3: load the AT-SPI bridge (GTK 3 loads it anyway unless NO_AT_BRIDGE=1).
+    ("GTK_MODULES", "gail:atk-bridge"),
+    ("NO_AT_BRIDGE", "0"),
+    ("GNOME_ACCESSIBILITY", "1"),
+    // GTK 4 talks AT-SPI itself; make sure no other backend is chosen.
+    ("GTK_A11Y", "atspi"),
+    // Qt 5/6.
+    ("QT_ACCESSIBILITY", "1"),
+    ("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1"),
+    ("QT_QPA_PLATFORM", "xcb"),
+    // Chromium and Electron.
+    ("ACCESSIBILITY_ENABLED", "1"),
+    // Always the X display, never a Wayland one.
+    ("GDK_BACKEND", "x11"),
+    ("XDG_SESSION_TYPE", "x11"),
+    // Type keys straight into widgets, without an input method daemon.
+    ("GTK_IM_MODULE", "gtk-im-context-simple"),
+    // No dconf, portal or gvfs daemons started on the private bus.
+    ("GSETTINGS_BACKEND", "memory"),
+    ("GTK_USE_PORTAL", "0"),
+    ("GIO_USE_VFS", "local"),
+    // GTK 4 draws with cairo: software OpenGL costs much CPU on a CI machine.
+    ("GSK_RENDERER", "cairo"),
+];
+
+const LAUNCHER_PATHS: &[&str] = &[
+    "/usr/libexec/at-spi-bus-launcher",
+    "/usr/lib/at-spi2-core/at-spi-bus-launcher",
+    "/usr/lib/at-spi2/at-spi-bus-launcher",
+    "/usr/lib/at-spi-bus-launcher",
+];
+
+const REGISTRYD_PATHS: &[&str] = &[
+    "/usr/libexec/at-spi2-registryd",
+    "/usr/lib/at-spi2-core/at-spi2-registryd",
+    "/usr/lib/at-spi2/at-spi2-registryd",
+    "/usr/lib/at-spi2-registryd",
+];
+
+/// The program a D-Bus service file names (`dbus-1/<kind>/<name>.service`,
+/// `Exec=` without its arguments), else the first known path that exists.
+fn service_program(kind: &str, name: &str, known: &[&str]) -> PathBuf {
+    let data_dirs = std::env::var("XDG_DATA_DIRS")
+        .ok()
+        .filter(|d| !d.is_empty())
+        .unwrap_or_else(|| "/usr/local/share:/usr/share".to_string());
+    for dir in data_dirs.split(':') {
+        let file = Path::new(dir).join(format!("dbus-1/{kind}/{name}.service"));
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let exec = text
+            .lines()
+            .find_map(|line| line.trim().strip_prefix("Exec="))
+            .and_then(|cmd| cmd.split_whitespace().next());
+        if let Some(program) = exec {
+            if Path::new(program).is_file() {
+                return PathBuf::from(program);
+            }
+        }
+    }
+    known
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+        .unwrap_or_else(|| PathBuf::from(known[0]))
+}
+
+/// A fresh temporary directory only this user can enter.
+fn private_runtime_dir() -> Result<tempfile::TempDir> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::Builder::new()
+        .prefix("uidrive-desktop-")
+        .tempdir()
+        .map_err(|e| Error::failed(format!("cannot create a runtime directory: {e}")))?;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
+        .map_err(|e| Error::failed(format!("cannot make the runtime directory private: {e}")))?;
+    Ok(dir)
+}

@@ -1,0 +1,27 @@
+//! uidrive's X11 side on Linux.
+//!
+//! - [`Desktop`] (`headless.rs`): a private headless desktop — an Xvfb
+//!   display, a D-Bus session bus, the accessibility bus and its registry —
+//!   with [`Desktop::env`] for the apps launched on it. Several run side by
+//!   side; dropping one ends all of its processes.
+//! - [`X11`] (`x11.rs`): a connection to a display: top-level windows by pid
+//!   ([`XWindow`]), geometry ([`Rect`]), focus, the `AT_SPI_BUS` root property.
+//! - [`X11::send`] (`input.rs`): the protocol's input events as real XTest
+//!   input, any Unicode text included ([`WHEEL_DIPS_PER_CLICK`] for `wheel`).
+//! - [`X11::capture_window`] / [`X11::capture_rect`] (`capture.rs`): PNG
+//!   captures, and [`encode_png`].
+//!
+//! Linux only.
+
+mod capture;
+mod dbus;
+mod headless;
+mod input;
+mod keymap;
+mod process;
+mod x11;
+
+pub use capture::encode_png;
+pub use headless::{Desktop, DesktopOptions};
+pub use input::WHEEL_DIPS_PER_CLICK;
+pub use x11::{Rect, XWindow, X11};

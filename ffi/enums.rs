@@ -1,0 +1,97 @@
+//! The integer enums of the ABI. C passes plain integers; each is checked
+//! here and turned into core's type, or refused with `invalid_request`.
+
+use uidrive_core::protocol::{Action, MouseButton};
+use uidrive_core::{Error, Result};
+
+/// `act`'s `press`: what a click or Enter does.
+pub const UD_ACTION_PRESS: i32 = 0;
+/// `act`'s `focus`.
+pub const UD_ACTION_FOCUS: i32 = 1;
+/// `act`'s `increment` (a slider or stepper one step up).
+pub const UD_ACTION_INCREMENT: i32 = 2;
+/// `act`'s `decrement`.
+pub const UD_ACTION_DECREMENT: i32 = 3;
+/// `act`'s `setValue`: replaces the value with the text given.
+pub const UD_ACTION_SET_VALUE: i32 = 4;
+/// `act`'s `insertText`: inserts the text given at the caret.
+pub const UD_ACTION_INSERT_TEXT: i32 = 5;
+/// `act`'s `selectText` (use `ud_select_text`, which takes the range).
+pub const UD_ACTION_SELECT_TEXT: i32 = 6;
+/// `act`'s `scrollIntoView`.
+pub const UD_ACTION_SCROLL_INTO_VIEW: i32 = 7;
+/// `act`'s `expand`.
+pub const UD_ACTION_EXPAND: i32 = 8;
+/// `act`'s `collapse`.
+pub const UD_ACTION_COLLAPSE: i32 = 9;
+
+/// The left mouse button.
+pub const UD_BUTTON_LEFT: i32 = 0;
+/// The right mouse button.
+pub const UD_BUTTON_RIGHT: i32 = 1;
+/// The middle mouse button.
+pub const UD_BUTTON_MIDDLE: i32 = 2;
+
+const ACTIONS: [(i32, Action); 10] = [
+    (UD_ACTION_PRESS, Action::Press),
+    (UD_ACTION_FOCUS, Action::Focus),
+    (UD_ACTION_INCREMENT, Action::Increment),
+    (UD_ACTION_DECREMENT, Action::Decrement),
+    (UD_ACTION_SET_VALUE, Action::SetValue),
+    (UD_ACTION_INSERT_TEXT, Action::InsertText),
+    (UD_ACTION_SELECT_TEXT, Action::SelectText),
+    (UD_ACTION_SCROLL_INTO_VIEW, Action::ScrollIntoView),
+    (UD_ACTION_EXPAND, Action::Expand),
+    (UD_ACTION_COLLAPSE, Action::Collapse),
+];
+
+pub(crate) fn action(value: i32) -> Result<Action> {
+    ACTIONS
+        .iter()
+        .find(|(number, _)| *number == value)
+        .map(|(_, action)| action.clone())
+        .ok_or_else(|| {
+            Error::invalid_request(format!(
+                "`action` is {value}; use a UD_ACTION_* value from {} to {}",
+                UD_ACTION_PRESS, UD_ACTION_COLLAPSE
+            ))
+        })
+}
+
+pub(crate) fn button(value: i32) -> Result<MouseButton> {
+    match value {
+        UD_BUTTON_LEFT => Ok(MouseButton::Left),
+        UD_BUTTON_RIGHT => Ok(MouseButton::Right),
+        UD_BUTTON_MIDDLE => Ok(MouseButton::Middle),
+        _ => Err(Error::invalid_request(format!(
+            "`button` is {value}; use UD_BUTTON_LEFT, UD_BUTTON_RIGHT or UD_BUTTON_MIDDLE"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_core_action_has_a_number_and_out_of_range_is_refused() {
+        assert_eq!(ACTIONS.len(), Action::ALL.len());
+        for known in Action::ALL {
+            assert!(
+                ACTIONS.iter().any(|(_, a)| a == known),
+                "{known} has no UD_ACTION_*"
+            );
+        }
+        for (number, expected) in &ACTIONS {
+            assert_eq!(&action(*number).unwrap(), expected);
+        }
+        for bad in [-1, 10, i32::MAX, i32::MIN] {
+            let err = action(bad).unwrap_err();
+            assert_eq!(err.code, uidrive_core::ErrorCode::InvalidRequest);
+        }
+        for bad in [-1, 3, i32::MIN] {
+            assert!(button(bad).is_err());
+        }
+        assert_eq!(button(UD_BUTTON_RIGHT).unwrap(), MouseButton::Right);
+    }
+}

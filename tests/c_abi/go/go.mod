@@ -1,0 +1,3 @@
+module uidrive.test/c_abi
+
+go 1.19

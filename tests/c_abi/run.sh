@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# The C ABI's tests: the Rust boundary tests (with the header drift and
+# C99/C++17 compile checks), the C harness under AddressSanitizer against a
+# real `uidrive serve`, the Go harness (cgo), pkg-config and static linking,
+# and the example of docs/c-api.md.
+#
+# Uses CARGO_TARGET_DIR when set, else target/; UIDRIVE_PROFILE=release for
+# a release build. Ends with `c_abi: N passed, M failed` and exits non-zero
+# on any failure.
+set -uo pipefail
+export RUST_BACKTRACE=0  # ud_test_panic prints its deliberate panic; keep it short
+
+root="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$root"
+target_dir="${CARGO_TARGET_DIR:-$root/target}"
+profile="${UIDRIVE_PROFILE:-debug}"
+cargo_profile=()
+[ "$profile" = release ] && cargo_profile=(--release)
+libdir="$target_dir/$profile"
+uidrive_bin="$libdir/uidrive"
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/uidrive-c-abi.XXXXXX")"
+serve_pid=""
+serve2_pid=""
+cleanup() {
+    for pid in $serve_pid $serve2_pid; do
+        kill "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null
+    done
+    rm -rf "$work"
+}
+trap cleanup EXIT
+
+passed=0
+failed=0
+# step NAME COMMAND...: runs one check, shows its output only when it fails.
+step() {
+    local name="$1"
+    shift
+    local log="$work/step.log"
+    if "$@" >"$log" 2>&1; then
+        passed=$((passed + 1))
+        echo "ok   - $name"
+        # A harness's own tally, when it prints one.
+        grep -E '^(harness|go harness): [0-9]+ passed' "$log" | sed 's/^/       /'
+        grep -E '^test result: ' "$log" | sed 's/^/       /'
+        true
+    else
+        failed=$((failed + 1))
+        echo "FAIL - $name"
+        sed 's/^/       /' "$log"
+    fi
+}
+finish() {
+    echo "c_abi: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ]
+    exit $?
+}
+
+echo "building libuidrive and uidrive ($profile, $target_dir)"
+if ! cargo build "${cargo_profile[@]}" -p uidrive -p uidrive-cli >"$work/build.log" 2>&1; then
+    cat "$work/build.log"
+    failed=$((failed + 1))
+    echo "FAIL - cargo build"
+    finish
+fi
+
+step "cargo test -p uidrive (hardening rules, header drift, C99/C++17 header compile)" \
+    cargo test "${cargo_profile[@]}" -p uidrive
+
+# The header on its own, with the strictest flags, as C and as C++.
+printf '#include "uidrive.h"\nint main(void) { return ud_abi_version() == UD_ABI_VERSION ? 0 : 1; }\n' >"$work/only_header.c"
+step "header compiles as C99 -Wall -Wextra -Werror -pedantic" \
+    cc -std=c99 -Wall -Wextra -Werror -pedantic -Iinclude -c "$work/only_header.c" -o "$work/only_c.o"
+step "header compiles as C++17 -Wall -Wextra -Werror -pedantic" \
+    c++ -std=c++17 -Wall -Wextra -Werror -pedantic -Iinclude -x c++ -c "$work/only_header.c" -o "$work/only_cpp.o"
+
+tests/c_abi/make-pc.sh "$root/include" "$libdir" "$work/pkgconfig"
+export PKG_CONFIG_PATH="$work/pkgconfig${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
+
+# The example of docs/c-api.md: the first ```c block after the run.sh marker.
+awk '/tests\/c_abi\/run.sh extracts/ {armed=1; next}
+     armed && /^```c$/ {inside=1; next}
+     inside && /^```$/ {exit}
+     inside {print}' docs/c-api.md >"$work/example.c"
+step "docs/c-api.md example compiles with \$(pkg-config --cflags --libs uidrive)" \
+    bash -c "test -s '$work/example.c' && cc -std=c99 -Wall -Wextra -Werror '$work/example.c' \$(pkg-config --cflags --libs uidrive) -o '$work/example'"
+step "docs/c-api.md example links statically against libuidrive.a" \
+    bash -c "cc -std=c99 -Wall -Wextra '$work/example.c' -Iinclude '$libdir/libuidrive.a' -lpthread -ldl -lm -o '$work/example_static'"
+
+# A real `uidrive serve` with the demo UI.
+socket="$work/demo.sock"
+"$uidrive_bin" serve --demo --socket "$socket" 2>"$work/serve.log" &
+serve_pid=$!
+for _ in $(seq 1 200); do
+    if grep -q UIDRIVE_LISTENING "$work/serve.log" 2>/dev/null || [ -S "$socket" ]; then break; fi
+    if ! kill -0 "$serve_pid" 2>/dev/null; then break; fi
+    sleep 0.05
+done
+if ! [ -S "$socket" ]; then
+    echo "FAIL - uidrive serve did not listen on $socket within 10 s:"
+    cat "$work/serve.log"
+    failed=$((failed + 1))
+    finish
+fi
+
+step "docs/c-api.md example runs against uidrive serve" \
+    bash -c "'$work/example' '$socket' | grep -q 'Count: 1'"
+
+# The C harness: every function and error path, under AddressSanitizer with
+# leak detection. It needs a fresh demo UI, so it gets a server of its own.
+socket2="$work/harness.sock"
+"$uidrive_bin" serve --demo --socket "$socket2" 2>"$work/serve2.log" &
+serve2_pid=$!
+for _ in $(seq 1 200); do [ -S "$socket2" ] && break; sleep 0.05; done
+step "C harness builds with -fsanitize=address" \
+    bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/harness.c \$(pkg-config --cflags --libs uidrive) -lpthread -o '$work/harness'"
+step "C harness under AddressSanitizer (no errors, no leaks)" \
+    timeout 600 env ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1 \
+    "$work/harness" "$socket2" "$uidrive_bin"
+step "LeakSanitizer catches a leaked answer (negative control for the step above)" \
+    bash -c "cc -std=c99 -g -fsanitize=address tests/c_abi/leak_control.c \$(pkg-config --cflags --libs uidrive) -o '$work/leak_control' &&
+             ! ASAN_OPTIONS=detect_leaks=1 '$work/leak_control' '$socket2' 2>'$work/leak.log' &&
+             grep -q 'LeakSanitizer: detected memory leaks' '$work/leak.log' &&
+             grep -q 'leak_control.c' '$work/leak.log'"
+kill "$serve2_pid" 2>/dev/null
+wait "$serve2_pid" 2>/dev/null
+serve2_pid=""
+
+# The Go harness (cgo), against the first server.
+step "Go harness (cgo, pkg-config) runs the main scenario" \
+    env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
+    bash -c "cd tests/c_abi/go && go build -o '$work/go_harness' . && timeout 300 '$work/go_harness' '$socket'"
+
+finish
