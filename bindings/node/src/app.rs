@@ -10,9 +10,9 @@ use napi::bindgen_prelude::AsyncTask;
 use napi::Env;
 use napi_derive::napi;
 use serde_json::{json, Value};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use uidrive_core::protocol::{ActParams, InputEvent};
-use uidrive_core::snapshot::{Ref, RefMap, Snapshot, View};
+use uidrive_core::snapshot::View;
 use uidrive_core::{App as CoreApp, Timeouts as CoreTimeouts};
 
 /// Which window a call is about; the focused one (else the first) when left out.
@@ -45,15 +45,12 @@ pub struct SnapshotOptions {
 #[napi]
 pub struct App {
     pub(crate) inner: Arc<CoreApp>,
-    /// The refs snapshots hand out, kept for the App's life so they stay stable.
-    refs: Arc<Mutex<RefMap>>,
 }
 
 impl App {
     pub fn new(inner: CoreApp) -> App {
         App {
             inner: Arc::new(inner),
-            refs: Arc::new(Mutex::new(RefMap::new())),
         }
     }
 
@@ -186,14 +183,11 @@ impl App {
     #[napi(ts_return_type = "Promise<Snapshot>")]
     pub fn snapshot(&self, options: Option<SnapshotOptions>) -> AsyncTask<Job> {
         let app = self.core();
-        let refs = self.refs.clone();
         let (interactive, window) = options.map_or((false, None), |o| {
             (o.interactive.unwrap_or(false), o.window)
         });
         task::run(move || {
-            let tree = app.tree(window_id("snapshot: window", window)?)?;
-            let snapshot =
-                Snapshot::take(&tree, &mut refs.lock().unwrap_or_else(|p| p.into_inner()));
+            let snapshot = app.snapshot(window_id("snapshot: window", window)?)?;
             let view = if interactive {
                 View::interactive()
             } else {
@@ -209,13 +203,8 @@ impl App {
     /// A Locator for the element a snapshot ref (`@e3`) names, in its window.
     #[napi]
     pub fn get_by_ref(&self, env: Env, r: String) -> napi::Result<Locator> {
-        let target = (|| {
-            let r: Ref = r.parse()?;
-            let refs = self.refs.lock().unwrap_or_else(|p| p.into_inner());
-            refs.resolve(r).map(|t| (t.window, t.id))
-        })();
-        let (window, id) = crate::error::sync(&env, target)?;
-        Ok(Locator::new(self.inner.window(window).get_by_id(id)))
+        let locator = crate::error::sync(&env, self.inner.get_by_ref(&r))?;
+        Ok(Locator::new(locator))
     }
 
     /// A window to search in: by `title` (a string or RegExp, waited for at each use),

@@ -38,6 +38,8 @@ pub struct App {
     pid: Option<u32>,
     socket: Option<PathBuf>,
     timeouts: Mutex<Timeouts>,
+    /// The refs this App's snapshots hand out, kept so they stay stable across snapshots.
+    pub(crate) refs: Mutex<crate::snapshot::RefMap>,
 }
 
 impl App {
@@ -49,6 +51,7 @@ impl App {
             pid: None,
             socket: None,
             timeouts: Mutex::default(),
+            refs: Mutex::default(),
         }
     }
 
@@ -67,6 +70,7 @@ impl App {
             pid,
             socket: None,
             timeouts: Mutex::default(),
+            refs: Mutex::default(),
         }
     }
 

@@ -163,3 +163,22 @@ impl Snapshot {
 
 #[cfg(test)]
 mod tests;
+
+impl crate::App {
+    /// A snapshot of a window (the focused one, else the first). Refs are kept
+    /// by the App: an element keeps its ref across this App's snapshots.
+    pub fn snapshot(&self, window: Option<WindowId>) -> crate::Result<Snapshot> {
+        let tree = self.tree(window)?;
+        let mut refs = self.refs.lock().unwrap_or_else(|p| p.into_inner());
+        Ok(Snapshot::take(&tree, &mut refs))
+    }
+
+    /// A locator for the element a ref of this App's snapshots (`@e3`) names;
+    /// `stale_ref` once the element is gone, `invalid_request` for a malformed ref.
+    pub fn get_by_ref(&self, r: &str) -> crate::Result<crate::Locator> {
+        let r: Ref = r.parse()?;
+        let refs = self.refs.lock().unwrap_or_else(|p| p.into_inner());
+        let target = refs.resolve(r)?;
+        Ok(self.window(target.window).get_by_id(target.id))
+    }
+}
