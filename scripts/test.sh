@@ -8,6 +8,10 @@ cd "$(dirname "$0")/.."
 root=$PWD
 
 bash scripts/install-deps.sh
+# Every suite builds debug into the one target/ dir, so they share their build.
+export UIDRIVE_PY_PROFILE="${UIDRIVE_PY_PROFILE:-debug}"
+export UIDRIVE_NODE_PROFILE="${UIDRIVE_NODE_PROFILE:-debug}"
+unset CARGO_TARGET_DIR
 
 step() { printf '\n=== %s\n' "$*"; }
 passed=0

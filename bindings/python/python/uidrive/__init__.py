@@ -1,0 +1,93 @@
+"""uidrive: drive native desktop apps from Python through their accessibility tree.
+
+    import uidrive
+
+    with uidrive.headless() as desktop:
+        with uidrive.launch(["gnome-calculator"], env=desktop.env) as app:
+            app.get_by_role("button", name="7", exact=True).click()
+            uidrive.expect(app.get_by_role("textField")).to_have_text("7")
+
+Every call blocks until its answer is in, with the GIL released so other
+threads run, and never waits past its timeout (in seconds). Errors are
+``uidrive.Error`` subclasses carrying ``code``, ``message`` and ``suggestion``.
+"""
+
+from uidrive._errors import (
+    AmbiguousError,
+    AppExitedError,
+    AssertionFailedError,
+    DisconnectedError,
+    Error,
+    FailedError,
+    InvalidRequestError,
+    NoElementError,
+    NotActionableError,
+    NoWindowError,
+    ParseError,
+    ProtocolError,
+    StaleRefError,
+    TimeoutError,
+    UnknownMethodError,
+    UnsupportedError,
+)
+from uidrive._native import (
+    App,
+    Desktop,
+    Expect,
+    Locator,
+    Snapshot,
+    Window,
+    __version__,
+    attach,
+    connect,
+    expect,
+    headless,
+    launch,
+)
+from uidrive.types import (
+    ActionResult,
+    Bounds,
+    InputEvent,
+    Node,
+    SnapshotElement,
+    Tree,
+    WindowInfo,
+)
+
+__all__ = [
+    "ActionResult",
+    "AmbiguousError",
+    "App",
+    "AppExitedError",
+    "AssertionFailedError",
+    "Bounds",
+    "Desktop",
+    "DisconnectedError",
+    "Error",
+    "Expect",
+    "FailedError",
+    "InputEvent",
+    "InvalidRequestError",
+    "Locator",
+    "NoElementError",
+    "NoWindowError",
+    "Node",
+    "NotActionableError",
+    "ParseError",
+    "ProtocolError",
+    "Snapshot",
+    "SnapshotElement",
+    "StaleRefError",
+    "TimeoutError",
+    "Tree",
+    "UnknownMethodError",
+    "UnsupportedError",
+    "Window",
+    "WindowInfo",
+    "__version__",
+    "attach",
+    "connect",
+    "expect",
+    "headless",
+    "launch",
+]

@@ -1,0 +1,300 @@
+//! `uidrive.App`: the protocol's methods on one app, with the GIL released while they run.
+
+use crate::convert::{from_python, opt_seconds, to_json_text, to_python};
+use crate::errors::{invalid, IntoPy};
+use crate::locator::{element_id, element_key, PyLocator, PyWindow};
+use crate::matching::text_match;
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+use std::sync::Arc;
+use uidrive_core::protocol::{ActParams, Action, InputEvent, WindowId};
+use uidrive_core::snapshot::{Snapshot, View};
+use uidrive_core::{App, Timeouts};
+
+/// An app under automation: reached over a protocol socket or the platform's
+/// accessibility API. Close it (or use ``with``) to end a process uidrive launched.
+#[pyclass(module = "uidrive._native", name = "App", frozen)]
+pub struct PyApp {
+    pub inner: Arc<App>,
+}
+
+impl PyApp {
+    pub fn new(app: App) -> PyApp {
+        PyApp {
+            inner: Arc::new(app),
+        }
+    }
+
+    /// Runs `call` on the app without the GIL; its result comes back as Python objects via JSON.
+    fn json_call<'py, T, F>(&self, py: Python<'py>, call: F) -> PyResult<Bound<'py, PyAny>>
+    where
+        T: serde::Serialize,
+        F: FnOnce(&App) -> uidrive_core::Result<T> + Send,
+    {
+        let app = self.inner.clone();
+        let text = py
+            .detach(move || call(&app).and_then(|value| to_json_text(&value)))
+            .or_raise(py)?;
+        to_python(py, &text)
+    }
+
+    /// Runs `call` on the app without the GIL, for calls that answer nothing.
+    fn unit_call<F>(&self, py: Python<'_>, call: F) -> PyResult<()>
+    where
+        F: FnOnce(&App) -> uidrive_core::Result<()> + Send,
+    {
+        let app = self.inner.clone();
+        py.detach(move || call(&app)).or_raise(py)
+    }
+}
+
+#[pymethods]
+impl PyApp {
+    /// The pid of the process uidrive launched, if it launched one.
+    #[getter]
+    fn pid(&self) -> Option<u32> {
+        self.inner.pid()
+    }
+
+    /// What the other side is and what it supports (``hello``).
+    fn hello<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.json_call(py, |app| app.driver().hello())
+    }
+
+    /// One window as a starting point for locators: by ``title`` (matched as
+    /// locators match text, and waited for), by ``id``, or the focused one.
+    #[pyo3(signature = (title=None, *, id=None, exact=false))]
+    fn window(
+        &self,
+        py: Python<'_>,
+        title: Option<&Bound<'_, PyAny>>,
+        id: Option<WindowId>,
+        exact: bool,
+    ) -> PyResult<PyWindow> {
+        let inner = match (title, id) {
+            (Some(_), Some(_)) => return Err(invalid(py, "window(): give title or id, not both")),
+            (Some(title), None) => self.inner.window_titled(text_match(py, title, exact)?),
+            (None, Some(id)) => self.inner.window(id),
+            (None, None) => self.inner.focused_window(),
+        };
+        Ok(PyWindow { inner })
+    }
+
+    /// A window's elements a line each with short refs (``@e3``) that last
+    /// between snapshots; ``interactive`` keeps only the controls.
+    #[pyo3(signature = (*, interactive=false, window=None))]
+    fn snapshot(
+        &self,
+        py: Python<'_>,
+        interactive: bool,
+        window: Option<WindowId>,
+    ) -> PyResult<PySnapshot> {
+        let app = self.inner.clone();
+        let view = if interactive {
+            View::interactive()
+        } else {
+            View::full()
+        };
+        let (snapshot, text) = py
+            .detach(move || {
+                let snapshot = app.snapshot(window)?;
+                let text = snapshot.render(&view)?;
+                Ok((snapshot, text))
+            })
+            .or_raise(py)?;
+        Ok(PySnapshot { snapshot, text })
+    }
+
+    /// A locator for the element a snapshot's ref (``"@e3"``) names.
+    fn get_by_ref(&self, py: Python<'_>, r: &str) -> PyResult<PyLocator> {
+        Ok(self.inner.get_by_ref(r).or_raise(py)?.into())
+    }
+
+    /// The open windows, as dicts with the protocol's fields.
+    fn windows<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.json_call(py, |app| app.windows().map(|list| list.windows))
+    }
+
+    /// Every element of a window (the focused one, else the first), a parent before its children.
+    #[pyo3(signature = (*, window=None))]
+    fn tree<'py>(&self, py: Python<'py>, window: Option<WindowId>) -> PyResult<Bound<'py, PyAny>> {
+        self.json_call(py, move |app| app.tree(window))
+    }
+
+    /// One protocol action on the element with ``id`` or ``key``.
+    #[pyo3(signature = (action, *, id=None, key=None, text=None, from_=None, to=None, window=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn act(
+        &self,
+        py: Python<'_>,
+        action: &str,
+        id: Option<&Bound<'_, PyAny>>,
+        key: Option<&Bound<'_, PyAny>>,
+        text: Option<String>,
+        from_: Option<u32>,
+        to: Option<u32>,
+        window: Option<WindowId>,
+    ) -> PyResult<()> {
+        let params = ActParams {
+            window,
+            id: id.map(|id| element_id(py, id)).transpose()?,
+            key: key.map(|key| element_key(py, key)).transpose()?,
+            action: Action::parse(action),
+            text,
+            from: from_,
+            to,
+        };
+        params.validate().or_raise(py)?;
+        self.unit_call(py, move |app| app.act(&params))
+    }
+
+    /// Real pointer, wheel, key and text events, as the protocol writes them
+    /// (``{"type": "click", "x": 10, "y": 20}``).
+    #[pyo3(signature = (events, *, window=None))]
+    fn input(
+        &self,
+        py: Python<'_>,
+        events: &Bound<'_, PyAny>,
+        window: Option<WindowId>,
+    ) -> PyResult<()> {
+        let events: Vec<InputEvent> = from_python(py, "input events", events)?;
+        self.unit_call(py, move |app| app.input(window, events))
+    }
+
+    /// Chooses a menu-bar item by the labels along its path, as ``["File", "Quit"]``.
+    #[pyo3(signature = (path, *, window=None))]
+    fn menu(&self, py: Python<'_>, path: Vec<String>, window: Option<WindowId>) -> PyResult<()> {
+        self.unit_call(py, move |app| app.menu(window, path))
+    }
+
+    /// The window as PNG bytes.
+    #[pyo3(signature = (*, window=None))]
+    fn capture<'py>(
+        &self,
+        py: Python<'py>,
+        window: Option<WindowId>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let app = self.inner.clone();
+        let capture = py.detach(move || app.capture(window)).or_raise(py)?;
+        Ok(PyBytes::new(py, &capture.png))
+    }
+
+    /// Evaluates a script in a window showing a web page; its value.
+    #[pyo3(signature = (script, *, window=None))]
+    fn eval<'py>(
+        &self,
+        py: Python<'py>,
+        script: String,
+        window: Option<WindowId>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.json_call(py, move |app| app.eval(window, &script))
+    }
+
+    /// Waits until the window has settled; ``timeout`` in seconds raises ``TimeoutError`` after it.
+    #[pyo3(signature = (*, timeout=None, window=None))]
+    fn idle(&self, py: Python<'_>, timeout: Option<f64>, window: Option<WindowId>) -> PyResult<()> {
+        let timeout = opt_seconds(py, "idle timeout", timeout)?;
+        self.unit_call(py, move |app| app.idle(window, timeout))
+    }
+
+    /// Any protocol method by name with params as a dict; the answer as Python objects.
+    #[pyo3(signature = (method, params=None))]
+    fn call<'py>(
+        &self,
+        py: Python<'py>,
+        method: String,
+        params: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let params = params
+            .map(|p| from_python::<serde_json::Value>(py, "params", p))
+            .transpose()?;
+        self.json_call(py, move |app| app.call(&method, params))
+    }
+
+    /// The default timeouts, in seconds: ``{"action": ..., "expect": ...}``.
+    #[getter]
+    fn timeouts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let timeouts = self.inner.timeouts();
+        let dict = PyDict::new(py);
+        dict.set_item("action", timeouts.action.as_secs_f64())?;
+        dict.set_item("expect", timeouts.expect.as_secs_f64())?;
+        Ok(dict)
+    }
+
+    /// Changes the default timeouts (seconds) for actions and for ``expect``.
+    #[pyo3(signature = (*, action=None, expect=None))]
+    fn set_timeouts(
+        &self,
+        py: Python<'_>,
+        action: Option<f64>,
+        expect: Option<f64>,
+    ) -> PyResult<()> {
+        let current = self.inner.timeouts();
+        self.inner.set_timeouts(Timeouts {
+            action: opt_seconds(py, "action timeout", action)?.unwrap_or(current.action),
+            expect: opt_seconds(py, "expect timeout", expect)?.unwrap_or(current.expect),
+        });
+        Ok(())
+    }
+
+    /// Ends the process uidrive launched, if any. Closing twice does nothing.
+    fn close(&self, py: Python<'_>) -> PyResult<()> {
+        self.unit_call(py, |app| app.close())
+    }
+
+    fn __enter__(slf: Py<Self>) -> Py<Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exc))]
+    fn __exit__(&self, py: Python<'_>, _exc: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<bool> {
+        self.close(py)?;
+        Ok(false)
+    }
+
+    fn __repr__(&self) -> String {
+        match self.inner.pid() {
+            Some(pid) => format!("<uidrive.App pid={pid}>"),
+            None => "<uidrive.App>".to_string(),
+        }
+    }
+}
+
+/// What one window showed: ``text`` (a line per element, with refs) and
+/// ``elements`` (the same as dicts: ref, id, role, label, value, key, states, depth, ...).
+#[pyclass(module = "uidrive._native", name = "Snapshot", frozen)]
+pub struct PySnapshot {
+    snapshot: Snapshot,
+    text: String,
+}
+
+#[pymethods]
+impl PySnapshot {
+    #[getter]
+    fn text(&self) -> &str {
+        &self.text
+    }
+
+    #[getter]
+    fn window(&self) -> WindowId {
+        self.snapshot.window
+    }
+
+    #[getter]
+    fn elements<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let text = to_json_text(&self.snapshot.elements).or_raise(py)?;
+        to_python(py, &text)
+    }
+
+    fn __str__(&self) -> &str {
+        &self.text
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<uidrive.Snapshot window={} elements={}>",
+            self.snapshot.window,
+            self.snapshot.elements.len()
+        )
+    }
+}

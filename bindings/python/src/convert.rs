@@ -1,0 +1,57 @@
+//! Marshalling between Python values and the protocol's serde types.
+//!
+//! Results go out as JSON text read by Python's C `json` module, which is
+//! faster than building objects one call at a time; params come in the same way.
+
+use crate::errors::{invalid, to_py_err};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::time::Duration;
+use uidrive_core::Error;
+
+/// JSON text made from a result, ready for `to_python`. Runs without the GIL.
+pub fn to_json_text<T: Serialize>(value: &T) -> uidrive_core::Result<String> {
+    serde_json::to_string(value)
+        .map_err(|e| Error::failed(format!("could not write the result as JSON: {e}")))
+}
+
+/// Python objects (dicts, lists, str, int, float, bool, None) from JSON text.
+pub fn to_python<'py>(py: Python<'py>, json_text: &str) -> PyResult<Bound<'py, PyAny>> {
+    static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    LOADS.import(py, "json", "loads")?.call1((json_text,))
+}
+
+/// A serde value from a Python object, through JSON; a shape error is `invalid_request`
+/// naming `what`.
+pub fn from_python<T: DeserializeOwned>(
+    py: Python<'_>,
+    what: &str,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<T> {
+    static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let text: String = DUMPS
+        .import(py, "json", "dumps")?
+        .call1((value,))
+        .map_err(|e| invalid(py, format!("{what} is not JSON-serialisable: {e}")))?
+        .extract()?;
+    serde_json::from_str(&text).map_err(|e| invalid(py, format!("{what}: {e}")))
+}
+
+/// Seconds as Python writes them (a float) to a Duration; negative or NaN is refused.
+pub fn seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        to_py_err(
+            py,
+            Error::invalid_request(format!(
+                "{what} must be a non-negative number of seconds, not {value}"
+            )),
+        )
+    })
+}
+
+/// An optional number of seconds.
+pub fn opt_seconds(py: Python<'_>, what: &str, value: Option<f64>) -> PyResult<Option<Duration>> {
+    value.map(|v| seconds(py, what, v)).transpose()
+}

@@ -1,0 +1,133 @@
+//! `uidrive.expect(locator)`: core's assertions, each retried until its timeout
+//! with the GIL released, failing with `AssertionFailedError`.
+
+use crate::convert::opt_seconds;
+use crate::errors::IntoPy;
+use crate::locator::PyLocator;
+use crate::matching::text_match;
+use pyo3::prelude::*;
+use uidrive_core::protocol::State;
+use uidrive_core::Expect;
+
+/// Assertions on a locator. ``timeout`` (seconds) defaults to the App's expect timeout.
+#[pyclass(module = "uidrive._native", name = "Expect", frozen)]
+pub struct PyExpect {
+    inner: Expect,
+}
+
+/// Assertions on ``locator``, as ``expect(locator).to_have_text("42")``.
+#[pyfunction]
+#[pyo3(signature = (locator, *, timeout=None))]
+pub fn expect(
+    py: Python<'_>,
+    locator: PyRef<'_, PyLocator>,
+    timeout: Option<f64>,
+) -> PyResult<PyExpect> {
+    let inner = uidrive_core::expect(&locator.inner);
+    Ok(PyExpect {
+        inner: match opt_seconds(py, "timeout", timeout)? {
+            Some(limit) => inner.with_timeout(limit),
+            None => inner,
+        },
+    })
+}
+
+impl PyExpect {
+    /// Runs the assertion without the GIL, with `timeout` (seconds) if given.
+    fn check<F>(&self, py: Python<'_>, timeout: Option<f64>, assertion: F) -> PyResult<()>
+    where
+        F: FnOnce(&Expect) -> uidrive_core::Result<()> + Send,
+    {
+        let expect = match opt_seconds(py, "timeout", timeout)? {
+            Some(limit) => self.inner.clone().with_timeout(limit),
+            None => self.inner.clone(),
+        };
+        py.detach(move || assertion(&expect)).or_raise(py)
+    }
+}
+
+#[pymethods]
+impl PyExpect {
+    /// The opposite assertions: ``expect(l).not_.to_be_checked()``.
+    #[getter]
+    fn not_(&self) -> PyExpect {
+        PyExpect {
+            inner: self.inner.clone().not(),
+        }
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn to_be_visible(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.check(py, timeout, |e| e.to_be_visible())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn to_be_hidden(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.check(py, timeout, |e| e.to_be_hidden())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn to_be_enabled(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.check(py, timeout, |e| e.to_be_enabled())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn to_be_disabled(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.check(py, timeout, |e| e.to_be_disabled())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn to_be_checked(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.check(py, timeout, |e| e.to_be_checked())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn to_be_focused(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.check(py, timeout, |e| e.to_be_focused())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn to_be_editable(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.check(py, timeout, |e| e.to_be_editable())
+    }
+
+    /// Its text (label, else value) matches: a str is a case-insensitive
+    /// substring, the whole text with ``exact``; a ``re.Pattern`` is searched.
+    #[pyo3(signature = (text, *, exact=false, timeout=None))]
+    fn to_have_text(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        exact: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<()> {
+        let text = text_match(py, text, exact)?;
+        self.check(py, timeout, move |e| e.to_have_text(text))
+    }
+
+    /// Its value matches, compared as ``to_have_text`` compares.
+    #[pyo3(signature = (value, *, exact=false, timeout=None))]
+    fn to_have_value(
+        &self,
+        py: Python<'_>,
+        value: &Bound<'_, PyAny>,
+        exact: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<()> {
+        let value = text_match(py, value, exact)?;
+        self.check(py, timeout, move |e| e.to_have_value(value))
+    }
+
+    /// It has ``state``, as the protocol names states (``"checked"``, ``"disabled"``, ...).
+    #[pyo3(signature = (state, *, timeout=None))]
+    fn to_have_state(&self, py: Python<'_>, state: &str, timeout: Option<f64>) -> PyResult<()> {
+        let state = State::parse(state);
+        self.check(py, timeout, move |e| e.to_have_state(state))
+    }
+
+    /// Exactly ``count`` elements match.
+    #[pyo3(signature = (count, *, timeout=None))]
+    fn to_have_count(&self, py: Python<'_>, count: usize, timeout: Option<f64>) -> PyResult<()> {
+        self.check(py, timeout, move |e| e.to_have_count(count))
+    }
+}

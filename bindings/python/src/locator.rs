@@ -1,0 +1,612 @@
+//! `uidrive.Locator` and `uidrive.Window`: core's locators, with every wait
+//! and action run with the GIL released.
+
+use crate::app::PyApp;
+use crate::convert::{opt_seconds, to_json_text, to_python};
+use crate::errors::{invalid, IntoPy};
+use crate::matching::{opt_text_match, text_match};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyInt, PyList, PyString};
+use serde_json::json;
+use uidrive_core::protocol::{ElementId, ElementKey, Role};
+use uidrive_core::{ActionOutcome, Filter, Locator, RoleQuery, WindowRef};
+
+/// Where a locator factory starts: an App (its focused window), one window, or a locator.
+pub enum Root<'a> {
+    App(&'a uidrive_core::App),
+    Window(&'a WindowRef),
+    Locator(&'a Locator),
+}
+
+/// The factories' shared marshalling: one place turns Python arguments into core queries.
+impl Root<'_> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn get_by_role(
+        &self,
+        py: Python<'_>,
+        role: &str,
+        name: Option<&Bound<'_, PyAny>>,
+        exact: bool,
+        checked: Option<bool>,
+        disabled: Option<bool>,
+        expanded: Option<bool>,
+        selected: Option<bool>,
+        level: Option<i64>,
+        include_hidden: bool,
+    ) -> PyResult<PyLocator> {
+        let query = RoleQuery {
+            name: opt_text_match(py, name, exact)?,
+            checked,
+            disabled,
+            expanded,
+            selected,
+            level,
+        };
+        let role = Role::parse(role);
+        let locator = match self {
+            Root::App(app) => app.get_by_role(role, query),
+            Root::Window(window) => window.get_by_role(role, query),
+            Root::Locator(locator) => locator.get_by_role(role, query),
+        };
+        Ok(PyLocator::from(locator.include_hidden(include_hidden)))
+    }
+
+    pub fn get_by_key(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<PyLocator> {
+        let key = element_key(py, key)?;
+        Ok(PyLocator::from(match self {
+            Root::App(app) => app.get_by_key(key),
+            Root::Window(window) => window.get_by_key(key),
+            Root::Locator(locator) => locator.get_by_key(key),
+        }))
+    }
+
+    pub fn get_by_text(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        exact: bool,
+    ) -> PyResult<PyLocator> {
+        let text = text_match(py, text, exact)?;
+        Ok(PyLocator::from(match self {
+            Root::App(app) => app.get_by_text(text),
+            Root::Window(window) => window.get_by_text(text),
+            Root::Locator(locator) => locator.get_by_text(text),
+        }))
+    }
+
+    pub fn get_by_label(
+        &self,
+        py: Python<'_>,
+        label: &Bound<'_, PyAny>,
+        exact: bool,
+    ) -> PyResult<PyLocator> {
+        let label = text_match(py, label, exact)?;
+        Ok(PyLocator::from(match self {
+            Root::App(app) => app.get_by_label(label),
+            Root::Window(window) => window.get_by_label(label),
+            Root::Locator(locator) => locator.get_by_label(label),
+        }))
+    }
+
+    pub fn get_by_placeholder(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        exact: bool,
+    ) -> PyResult<PyLocator> {
+        let text = text_match(py, text, exact)?;
+        Ok(PyLocator::from(match self {
+            Root::App(app) => app.get_by_placeholder(text),
+            Root::Window(window) => window.get_by_placeholder(text),
+            Root::Locator(locator) => locator.get_by_placeholder(text),
+        }))
+    }
+
+    pub fn get_by_id(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<PyLocator> {
+        let id = element_id(py, id)?;
+        Ok(PyLocator::from(match self {
+            Root::App(app) => app.get_by_id(id),
+            Root::Window(window) => window.get_by_id(id),
+            Root::Locator(locator) => locator.get_by_id(id),
+        }))
+    }
+
+    /// The string form (`role=button[name="Add"] >> nth=0`), or, inside a locator, another locator.
+    pub fn locator(&self, py: Python<'_>, selector: &Bound<'_, PyAny>) -> PyResult<PyLocator> {
+        if let Ok(inner) = selector.cast::<PyLocator>() {
+            return match self {
+                Root::Locator(locator) => Ok(PyLocator::from(locator.find(&inner.get().inner))),
+                _ => Err(invalid(
+                    py,
+                    "locator(): pass a selector string here; a Locator can only be searched inside another locator",
+                )),
+            };
+        }
+        let selector: String = selector
+            .extract()
+            .map_err(|_| invalid(py, "locator(): give a selector string or a Locator"))?;
+        Ok(PyLocator::from(match self {
+            Root::App(app) => app.locator(&selector),
+            Root::Window(window) => window.locator(&selector),
+            Root::Locator(locator) => locator.locator(&selector),
+        }))
+    }
+}
+
+/// Generates the locator factories for a class whose `root()` gives a [`Root`].
+macro_rules! locator_factories {
+    ($class:ty) => {
+        #[pymethods]
+        impl $class {
+            /// Elements of ``role`` whose accessible name matches ``name``.
+            #[pyo3(signature = (role, *, name=None, exact=false, checked=None, disabled=None, expanded=None, selected=None, level=None, include_hidden=false))]
+            #[allow(clippy::too_many_arguments)]
+            fn get_by_role(
+                &self,
+                py: Python<'_>,
+                role: &str,
+                name: Option<&Bound<'_, PyAny>>,
+                exact: bool,
+                checked: Option<bool>,
+                disabled: Option<bool>,
+                expanded: Option<bool>,
+                selected: Option<bool>,
+                level: Option<i64>,
+                include_hidden: bool,
+            ) -> PyResult<$crate::locator::PyLocator> {
+                self.root().get_by_role(
+                    py, role, name, exact, checked, disabled, expanded, selected, level,
+                    include_hidden,
+                )
+            }
+
+            /// The element the app gave ``key`` (its test id).
+            fn get_by_key(
+                &self,
+                py: Python<'_>,
+                key: &Bound<'_, PyAny>,
+            ) -> PyResult<$crate::locator::PyLocator> {
+                self.root().get_by_key(py, key)
+            }
+
+            /// Elements showing ``text`` (label, else value).
+            #[pyo3(signature = (text, *, exact=false))]
+            fn get_by_text(
+                &self,
+                py: Python<'_>,
+                text: &Bound<'_, PyAny>,
+                exact: bool,
+            ) -> PyResult<$crate::locator::PyLocator> {
+                self.root().get_by_text(py, text, exact)
+            }
+
+            /// Elements (fields, controls) whose accessible name matches ``label``.
+            #[pyo3(signature = (label, *, exact=false))]
+            fn get_by_label(
+                &self,
+                py: Python<'_>,
+                label: &Bound<'_, PyAny>,
+                exact: bool,
+            ) -> PyResult<$crate::locator::PyLocator> {
+                self.root().get_by_label(py, label, exact)
+            }
+
+            /// Fields whose placeholder matches ``text``.
+            #[pyo3(signature = (text, *, exact=false))]
+            fn get_by_placeholder(
+                &self,
+                py: Python<'_>,
+                text: &Bound<'_, PyAny>,
+                exact: bool,
+            ) -> PyResult<$crate::locator::PyLocator> {
+                self.root().get_by_placeholder(py, text, exact)
+            }
+
+            /// The element with this id (ids last only while the view does: prefer keys).
+            fn get_by_id(
+                &self,
+                py: Python<'_>,
+                id: &Bound<'_, PyAny>,
+            ) -> PyResult<$crate::locator::PyLocator> {
+                self.root().get_by_id(py, id)
+            }
+
+            /// A locator from its string form, as ``'role=button[name="Add"] >> nth=0'``.
+            fn locator(
+                &self,
+                py: Python<'_>,
+                selector: &Bound<'_, PyAny>,
+            ) -> PyResult<$crate::locator::PyLocator> {
+                self.root().locator(py, selector)
+            }
+        }
+    };
+}
+
+/// One window of an app, as a starting point for locators. Found again at every use.
+#[pyclass(module = "uidrive._native", name = "Window", frozen)]
+pub struct PyWindow {
+    pub inner: WindowRef,
+}
+
+impl PyWindow {
+    fn root(&self) -> Root<'_> {
+        Root::Window(&self.inner)
+    }
+}
+
+locator_factories!(PyWindow);
+
+/// A description of elements, resolved against a fresh tree at every use.
+#[pyclass(module = "uidrive._native", name = "Locator", frozen)]
+pub struct PyLocator {
+    pub inner: Locator,
+}
+
+impl From<Locator> for PyLocator {
+    fn from(inner: Locator) -> PyLocator {
+        PyLocator { inner }
+    }
+}
+
+impl PyLocator {
+    fn root(&self) -> Root<'_> {
+        Root::Locator(&self.inner)
+    }
+
+    /// This locator, with `timeout` (seconds) for its waits if given.
+    fn timed(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Locator> {
+        Ok(match opt_seconds(py, "timeout", timeout)? {
+            Some(limit) => self.inner.with_timeout(limit),
+            None => self.inner.clone(),
+        })
+    }
+
+    /// Runs an action without the GIL and describes what it did.
+    fn act<'py, F>(
+        &self,
+        py: Python<'py>,
+        timeout: Option<f64>,
+        action: F,
+    ) -> PyResult<Bound<'py, PyAny>>
+    where
+        F: FnOnce(&Locator) -> uidrive_core::Result<ActionOutcome> + Send,
+    {
+        let locator = self.timed(py, timeout)?;
+        let text = py
+            .detach(move || {
+                let outcome = action(&locator)?;
+                to_json_text(&json!({
+                    "route": outcome.route.as_str(),
+                    "window": outcome.window,
+                    "element": outcome.element,
+                }))
+            })
+            .or_raise(py)?;
+        to_python(py, &text)
+    }
+
+    /// Runs a read without the GIL; its answer as Python objects via JSON.
+    fn read<'py, T, F>(
+        &self,
+        py: Python<'py>,
+        timeout: Option<f64>,
+        read: F,
+    ) -> PyResult<Bound<'py, PyAny>>
+    where
+        T: serde::Serialize,
+        F: FnOnce(&Locator) -> uidrive_core::Result<T> + Send,
+    {
+        let locator = self.timed(py, timeout)?;
+        let text = py
+            .detach(move || read(&locator).and_then(|value| to_json_text(&value)))
+            .or_raise(py)?;
+        to_python(py, &text)
+    }
+
+    /// Runs a yes/no read without the GIL.
+    fn ask<F>(&self, py: Python<'_>, timeout: Option<f64>, read: F) -> PyResult<bool>
+    where
+        F: FnOnce(&Locator) -> uidrive_core::Result<bool> + Send,
+    {
+        let locator = self.timed(py, timeout)?;
+        py.detach(move || read(&locator)).or_raise(py)
+    }
+}
+
+locator_factories!(PyLocator);
+
+/// Actions: each waits until the element can take it (one match, visible,
+/// enabled, stable, editable for text), then acts, and answers
+/// ``{"route", "window", "element"}``: the route says whether the element's own
+/// action (``"semantic:press"``) or real input (``"input"``) was used.
+/// Reads resolve strictly, like actions. ``timeout`` is in seconds.
+#[pymethods]
+impl PyLocator {
+    // Refining.
+
+    /// The ``index``th match, from 0, in tree order.
+    fn nth(&self, index: usize) -> PyLocator {
+        self.inner.nth(index).into()
+    }
+
+    fn first(&self) -> PyLocator {
+        self.inner.first().into()
+    }
+
+    fn last(&self) -> PyLocator {
+        self.inner.last().into()
+    }
+
+    /// Keeps the matches that show ``has_text`` (or not ``has_not_text``), or that
+    /// hold an element ``has`` finds (or none ``has_not`` finds).
+    #[pyo3(signature = (*, has_text=None, has_not_text=None, has=None, has_not=None, exact=false))]
+    fn filter(
+        &self,
+        py: Python<'_>,
+        has_text: Option<&Bound<'_, PyAny>>,
+        has_not_text: Option<&Bound<'_, PyAny>>,
+        has: Option<PyRef<'_, PyLocator>>,
+        has_not: Option<PyRef<'_, PyLocator>>,
+        exact: bool,
+    ) -> PyResult<PyLocator> {
+        let filter = Filter {
+            has_text: opt_text_match(py, has_text, exact)?,
+            has_not_text: opt_text_match(py, has_not_text, exact)?,
+            has: has.map(|l| l.inner.clone()),
+            has_not: has_not.map(|l| l.inner.clone()),
+        };
+        Ok(self.inner.filter(filter).into())
+    }
+
+    /// Whether hidden elements (no area, or offscreen) are matched too.
+    #[pyo3(signature = (include=true))]
+    fn include_hidden(&self, include: bool) -> PyLocator {
+        self.inner.include_hidden(include).into()
+    }
+
+    /// This locator with its own action timeout, in seconds.
+    fn with_timeout(&self, py: Python<'_>, timeout: f64) -> PyResult<PyLocator> {
+        Ok(self.timed(py, Some(timeout))?.into())
+    }
+
+    // Queries.
+
+    /// How many elements match now (no waiting, not strict).
+    fn count(&self, py: Python<'_>) -> PyResult<usize> {
+        let locator = self.inner.clone();
+        py.detach(move || locator.count()).or_raise(py)
+    }
+
+    /// A locator for each element matching now, in tree order.
+    fn all<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let locator = self.inner.clone();
+        let all = py.detach(move || locator.all()).or_raise(py)?;
+        PyList::new(py, all.into_iter().map(PyLocator::from))
+    }
+
+    /// Every protocol field of the one matching element, as a dict.
+    #[pyo3(signature = (*, timeout=None))]
+    fn node<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.read(py, timeout, |l| l.node())
+    }
+
+    /// Its text: the label, else the value.
+    #[pyo3(signature = (*, timeout=None))]
+    fn text<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.read(py, timeout, |l| l.text())
+    }
+
+    /// Its value (a field's text, a slider's number as text), or None.
+    #[pyo3(signature = (*, timeout=None))]
+    fn value<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.read(py, timeout, |l| l.value())
+    }
+
+    /// Its states, as the protocol names them.
+    #[pyo3(signature = (*, timeout=None))]
+    fn states<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.read(py, timeout, |l| l.states())
+    }
+
+    /// Its bounds relative to the window content, or None.
+    #[pyo3(signature = (*, timeout=None))]
+    fn bounds<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.read(py, timeout, |l| l.bounds())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn is_visible(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        self.ask(py, timeout, |l| l.is_visible())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn is_hidden(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        self.ask(py, timeout, |l| l.is_hidden())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn is_enabled(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        self.ask(py, timeout, |l| l.is_enabled())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn is_checked(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        self.ask(py, timeout, |l| l.is_checked())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn is_focused(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        self.ask(py, timeout, |l| l.is_focused())
+    }
+
+    // Actions.
+
+    /// Presses it: its own press action, else a real click at its centre.
+    #[pyo3(signature = (*, timeout=None))]
+    fn click<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, |l| l.click())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn dblclick<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, |l| l.dblclick())
+    }
+
+    /// Replaces its text with ``text``.
+    #[pyo3(signature = (text, *, timeout=None))]
+    fn fill<'py>(
+        &self,
+        py: Python<'py>,
+        text: String,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, move |l| l.fill(&text))
+    }
+
+    /// Types ``text`` at the caret.
+    #[pyo3(signature = (text, *, timeout=None))]
+    fn r#type<'py>(
+        &self,
+        py: Python<'py>,
+        text: String,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, move |l| l.type_text(&text))
+    }
+
+    /// Presses a key or chord (``"Enter"``, ``"Ctrl+A"``) with the element focused.
+    #[pyo3(signature = (key, *, timeout=None))]
+    fn press<'py>(
+        &self,
+        py: Python<'py>,
+        key: String,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, move |l| l.press(&key))
+    }
+
+    /// Checks it if it is not checked, and verifies it is after.
+    #[pyo3(signature = (*, timeout=None))]
+    fn check<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, |l| l.check())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn uncheck<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, |l| l.uncheck())
+    }
+
+    #[pyo3(signature = (checked, *, timeout=None))]
+    fn set_checked<'py>(
+        &self,
+        py: Python<'py>,
+        checked: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, move |l| l.set_checked(checked))
+    }
+
+    /// Chooses the option whose text matches ``option`` in a combo box or list.
+    #[pyo3(signature = (option, *, exact=false, timeout=None))]
+    fn select_option<'py>(
+        &self,
+        py: Python<'py>,
+        option: &Bound<'py, PyAny>,
+        exact: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let option = text_match(py, option, exact)?;
+        self.act(py, timeout, move |l| l.select_option(option))
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn hover<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, |l| l.hover())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn focus<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, |l| l.focus())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn scroll_into_view<'py>(
+        &self,
+        py: Python<'py>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, |l| l.scroll_into_view())
+    }
+
+    /// Sets a slider's or spinner's number.
+    #[pyo3(signature = (value, *, timeout=None))]
+    fn set_value<'py>(
+        &self,
+        py: Python<'py>,
+        value: f64,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, move |l| l.set_value(value))
+    }
+
+    /// Drags it onto the element ``target`` finds.
+    #[pyo3(signature = (target, *, timeout=None))]
+    fn drag_to<'py>(
+        &self,
+        py: Python<'py>,
+        target: PyRef<'py, PyLocator>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let target = target.inner.clone();
+        self.act(py, timeout, move |l| l.drag_to(&target))
+    }
+
+    /// What the locator says, as its errors show it.
+    #[getter]
+    fn description(&self) -> String {
+        self.inner.description()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("<uidrive.Locator {}>", self.inner.description())
+    }
+}
+
+impl PyApp {
+    fn root(&self) -> Root<'_> {
+        Root::App(&self.inner)
+    }
+}
+
+locator_factories!(PyApp);
+
+/// An element id from a Python int or a string of digits.
+pub fn element_id(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<ElementId> {
+    if value.is_instance_of::<PyBool>() {
+        return Err(invalid(
+            py,
+            "an element id is an int or a string of digits, not a bool",
+        ));
+    }
+    if value.is_instance_of::<PyInt>() {
+        return Ok(ElementId(value.extract()?));
+    }
+    let digits: String = value
+        .extract()
+        .map_err(|_| invalid(py, "an element id is an int or a string of digits"))?;
+    digits.parse().map_err(|e: String| invalid(py, e))
+}
+
+/// An element key from a Python str, int or bool.
+pub fn element_key(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<ElementKey> {
+    if value.is_instance_of::<PyBool>() {
+        Ok(ElementKey::Bool(value.extract()?))
+    } else if value.is_instance_of::<PyInt>() {
+        Ok(ElementKey::Int(value.extract()?))
+    } else if value.is_instance_of::<PyString>() {
+        Ok(ElementKey::Str(value.extract()?))
+    } else {
+        Err(invalid(py, "a key is a str, an int or a bool"))
+    }
+}

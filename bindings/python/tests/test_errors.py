@@ -1,0 +1,138 @@
+"""Every uidrive error arrives as the exception class of its code."""
+
+from __future__ import annotations
+
+import builtins
+import re
+import time
+from pathlib import Path
+
+import pytest
+import uidrive
+import uidrive._errors
+from conftest import DemoFactory
+
+
+def test_error_carries_code_message_and_suggestion(tmp_path: Path) -> None:
+    with pytest.raises(uidrive.DisconnectedError) as caught:
+        uidrive.connect(tmp_path / "nobody-listens.sock")
+    error = caught.value
+    assert isinstance(error, uidrive.Error)
+    assert isinstance(error, builtins.ConnectionError)
+    assert error.code == "disconnected"
+    assert "nobody-listens.sock" in error.message
+    assert error.suggestion
+    assert error.suggestion in str(error)
+
+
+def test_no_window(demo: uidrive.App) -> None:
+    with pytest.raises(uidrive.NoWindowError) as caught:
+        demo.tree(window=999)
+    assert caught.value.code == "no_window"
+
+
+def test_no_element(demo: uidrive.App) -> None:
+    with pytest.raises(uidrive.NoElementError) as caught:
+        demo.act("press", key="no-such-key")
+    assert caught.value.code == "no_element"
+    with pytest.raises(uidrive.NoElementError):
+        demo.menu(["File", "Nothing"])
+
+
+def test_invalid_request(demo: uidrive.App) -> None:
+    with pytest.raises(uidrive.InvalidRequestError):
+        demo.input([])
+    with pytest.raises(uidrive.InvalidRequestError) as caught:
+        demo.input([{"type": "teleport", "x": 1, "y": 2}])
+    assert isinstance(caught.value, ValueError)
+    with pytest.raises(uidrive.InvalidRequestError):
+        demo.act("setValue", key="name")  # setValue needs text
+    with pytest.raises(uidrive.InvalidRequestError):
+        demo.idle(timeout=-1)
+    with pytest.raises(uidrive.InvalidRequestError):
+        uidrive.launch([])
+    with pytest.raises(uidrive.InvalidRequestError):
+        demo.get_by_text(re.compile(b"bytes"))  # type: ignore[arg-type]
+    with pytest.raises(uidrive.InvalidRequestError):
+        uidrive.attach()
+
+
+def test_refs_that_are_not_refs_or_are_unknown(demo: uidrive.App) -> None:
+    with pytest.raises(uidrive.InvalidRequestError):
+        demo.get_by_ref("add")
+    with pytest.raises(uidrive.StaleRefError):
+        demo.get_by_ref("@e999")
+
+
+def test_unknown_method(demo: uidrive.App) -> None:
+    with pytest.raises(uidrive.UnknownMethodError):
+        demo.call("teleport")
+
+
+def test_unsupported(demo: uidrive.App) -> None:
+    with pytest.raises(uidrive.UnsupportedError) as caught:
+        demo.eval("document.title")
+    assert caught.value.suggestion
+
+
+def test_ambiguous(demo: uidrive.App) -> None:
+    started = time.monotonic()
+    with pytest.raises(uidrive.AmbiguousError) as caught:
+        demo.get_by_role("listItem").click(timeout=5)
+    # more than one match is refused at once, not waited on
+    assert time.monotonic() - started < 4
+    for name in ("Apple", "Banana", "Cherry"):
+        assert name in caught.value.message
+
+
+def test_timeout(demo_server: DemoFactory) -> None:
+    with demo_server(idle_delay_ms=3000).connect() as app:
+        with pytest.raises(uidrive.TimeoutError) as caught:
+            app.idle(timeout=0.2)
+    assert isinstance(caught.value, builtins.TimeoutError)
+    assert caught.value.code == "timeout"
+
+
+def test_locator_that_never_matches_times_out(demo: uidrive.App) -> None:
+    started = time.monotonic()
+    with pytest.raises(uidrive.Error) as caught:
+        demo.get_by_key("never-there").click(timeout=0.5)
+    assert caught.value.code in {"timeout", "no_element"}
+    assert "never-there" in caught.value.message
+    assert time.monotonic() - started < 5
+
+
+def test_assertion_failed(demo: uidrive.App) -> None:
+    with pytest.raises(uidrive.AssertionFailedError) as caught:
+        uidrive.expect(demo.get_by_key("count"), timeout=0.3).to_have_text("Count: 9")
+    error = caught.value
+    assert isinstance(error, AssertionError)
+    assert "Count: 9" in error.message and "Count: 0" in error.message
+
+
+def test_app_exited(tmp_path: Path) -> None:
+    with pytest.raises(uidrive.AppExitedError):
+        uidrive.launch(["sh", "-c", "exit 3"], socket_env="UIDRIVE_TEST_SOCKET", timeout=10)
+
+
+def test_every_code_has_its_class() -> None:
+    codes = {
+        "parse_error": uidrive.ParseError,
+        "invalid_request": uidrive.InvalidRequestError,
+        "unknown_method": uidrive.UnknownMethodError,
+        "no_window": uidrive.NoWindowError,
+        "no_element": uidrive.NoElementError,
+        "unsupported": uidrive.UnsupportedError,
+        "timeout": uidrive.TimeoutError,
+        "failed": uidrive.FailedError,
+        "disconnected": uidrive.DisconnectedError,
+        "protocol_error": uidrive.ProtocolError,
+        "ambiguous": uidrive.AmbiguousError,
+        "not_actionable": uidrive.NotActionableError,
+        "stale_ref": uidrive.StaleRefError,
+        "app_exited": uidrive.AppExitedError,
+        "assertion_failed": uidrive.AssertionFailedError,
+    }
+    for code, cls in codes.items():
+        assert issubclass(cls, uidrive.Error)
+        assert uidrive._errors.ERRORS_BY_CODE[code] is cls

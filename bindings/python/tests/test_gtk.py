@@ -1,0 +1,110 @@
+"""The shared scenario: real GTK apps on a private headless desktop, driven
+only through locators and expect (the `desktop` and `app` fixtures come from
+the wheel's pytest plugin)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+import uidrive
+from uidrive.pytest_plugin import AppFactory
+
+
+def test_calculator_computes_7_times_6(app: AppFactory) -> None:
+    calculator = app(["gnome-calculator"])
+    for label in ["7", "\N{MULTIPLICATION SIGN}", "6", "="]:
+        outcome = calculator.get_by_role("button", name=label).click()
+        assert outcome["route"] in {"semantic:press", "input"}
+    display = calculator.get_by_role("textField").first()
+    uidrive.expect(display).to_have_value("42", exact=True)
+    assert display.value() == "42"
+
+
+def test_widget_factory_tree(app: AppFactory) -> None:
+    factory = app(["gtk3-widget-factory"])
+    windows = factory.windows()
+    assert len(windows) >= 1
+    assert windows[0]["contentBounds"]["width"] > 0
+    tree = factory.tree()
+    roles = Counter(node["role"] for node in tree["nodes"])
+    assert len(tree["nodes"]) > 150
+    assert roles["checkBox"] >= 6 and roles["slider"] >= 3 and roles["textField"] >= 3
+    ids = [node["id"] for node in tree["nodes"]]
+    assert len(ids) == len(set(ids))
+
+
+def test_widget_factory_controls(app: AppFactory) -> None:
+    factory = app(["gtk3-widget-factory"])
+
+    # Three enabled check boxes share the label: mixed, unchecked, checked (tree order).
+    boxes = factory.get_by_role("checkBox", name="checkbutton", disabled=False)
+    uidrive.expect(boxes).to_have_count(3)
+    unchecked = boxes.nth(1)
+    assert not unchecked.is_checked()
+    unchecked.check()
+    uidrive.expect(unchecked).to_be_checked()
+    assert "checked" in unchecked.states()
+
+    # A disabled one is found, and an action on it fails once its timeout passes.
+    disabled = factory.get_by_role("checkBox", name="checkbutton", disabled=True).first()
+    uidrive.expect(disabled).to_be_disabled()
+    assert not disabled.is_enabled()
+    with pytest.raises(uidrive.NotActionableError) as caught:
+        disabled.click(timeout=0.5)
+    assert "disabled" in caught.value.message
+
+    # An empty entry: replace its text, non-ASCII included, and read it back.
+    entry = factory.get_by_role("textField").nth(2)
+    entry.fill("héllo wörld ✓")
+    uidrive.expect(entry).to_have_value("héllo wörld ✓", exact=True)
+
+    # A slider through its Value interface.
+    slider = factory.get_by_role("slider").first()
+    slider.set_value(75)
+    uidrive.expect(slider).to_have_value("75", exact=True)
+
+    # A toggle button pressed on.
+    toggle = factory.get_by_role("toggleButton", name="togglebutton").first()
+    uidrive.expect(toggle).not_.to_be_checked()
+    toggle.click()
+    uidrive.expect(toggle).to_be_checked()
+
+
+def test_widget_factory_switches_page(app: AppFactory) -> None:
+    factory = app(["gtk3-widget-factory"])
+    volume = factory.get_by_role("slider", name="Volume")
+    uidrive.expect(volume).to_be_hidden()
+    page_2 = factory.get_by_role("radio", name="Page 2")
+    page_2.click()
+    uidrive.expect(page_2).to_be_checked()
+    uidrive.expect(volume).to_be_visible()
+
+
+def test_attach_by_pid_to_a_launched_app(app: AppFactory, desktop: uidrive.Desktop) -> None:
+    launched = app(["gnome-calculator"])
+    assert launched.pid is not None
+    attached = uidrive.attach(pid=launched.pid, env=desktop.env)
+    assert attached.windows()[0]["title"] == launched.windows()[0]["title"]
+    attached.get_by_role("button", name="9").click()
+    uidrive.expect(launched.get_by_role("textField").first()).to_have_value("9", exact=True)
+    by_name = uidrive.attach(name="gnome-calculator", env=desktop.env)
+    uidrive.expect(by_name.get_by_role("textField").first()).to_have_value("9", exact=True)
+
+
+def test_widget_factory_capture_and_typed_input(app: AppFactory) -> None:
+    factory = app(["gtk3-widget-factory"])
+    png = factory.capture()
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    width = int.from_bytes(png[16:20], "big")
+    height = int.from_bytes(png[20:24], "big")
+    content = factory.windows()[0]["contentBounds"]
+    # the window's content, clipped to the screen (the factory is wider than 1280 px)
+    assert 0 < width <= content["width"] + 1 and 0 < height <= content["height"] + 1
+
+    # Real key input: text with characters that are on no key of the keymap.
+    entry = factory.get_by_role("textField").nth(2)
+    entry.focus()
+    uidrive.expect(entry).to_be_focused()
+    factory.input([{"type": "text", "text": "Grüße ✓"}])
+    uidrive.expect(entry).to_have_value("Grüße ✓", exact=True)
