@@ -40,8 +40,7 @@ fn refs_from_an_apps_snapshots_drive_locators_and_go_stale() {
     app.snapshot(None).unwrap();
     let err = app
         .get_by_ref(&add.r.to_string())
-        .err()
-        .expect("the ref went stale");
+        .expect_err("the ref went stale");
     assert_eq!(err.code, ErrorCode::StaleRef, "{err}");
     assert_eq!(
         app.get_by_ref("button").err().unwrap().code,
