@@ -168,6 +168,14 @@ pub async fn perform(inner: &Inner, element: &Element, params: &ActParams) -> Re
         }
         Action::SetValue => {
             let text = params.text.clone().unwrap_or_default();
+            // A spin button is both a range and editable text. Its text is
+            // parsed into its value only when it is activated or loses the
+            // focus, so a number goes through the Value interface, which
+            // moves the value and the text it shows together.
+            let number = text.trim().parse::<f64>().ok().filter(|n| n.is_finite());
+            if let (true, Some(number)) = (is_range(raw), number) {
+                return set_number(inner, element, number).await;
+            }
             if raw.ifaces.has(Ifaces::EDITABLE_TEXT) && raw.states.has(st::EDITABLE) {
                 let done: bool = call(
                     &inner.conn,
@@ -182,12 +190,9 @@ pub async fn perform(inner: &Inner, element: &Element, params: &ActParams) -> Re
                 return ok_or_failed(done, &what, "take the text");
             }
             if is_range(raw) {
-                let number: f64 = text.trim().parse().map_err(|_| {
-                    Error::invalid_request(format!(
-                        "act.text `{text}` is not a number, and {what} is a range"
-                    ))
-                })?;
-                return set_number(inner, element, number).await;
+                return Err(Error::invalid_request(format!(
+                    "act.text `{text}` is not a number, and {what} is a range"
+                )));
             }
             Err(lacks("it is neither editable text nor a range"))
         }

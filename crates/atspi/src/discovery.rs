@@ -207,6 +207,18 @@ pub async fn top_levels(link: &crate::bus::Link, app: &AppRef) -> Result<Vec<Top
     Ok(out)
 }
 
+/// Whether process `pid` has ended: it is gone from /proc, or is a zombie
+/// (it exited and its parent, perhaps this process, has not reaped it yet).
+pub fn process_gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_none_or(|state| state == "Z" || state == "X"),
+        Err(_) => true,
+    }
+}
+
 /// The pid and every process descended from it, read from /proc.
 pub fn pid_and_descendants(pid: u32) -> Vec<u32> {
     let mut parents: Vec<(u32, u32)> = Vec::new();
@@ -240,4 +252,28 @@ pub fn pid_and_descendants(pid: u32) -> Vec<u32> {
         at += 1;
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::process_gone;
+    use std::time::{Duration, Instant};
+
+    #[test]
+    fn an_exited_child_is_gone_before_it_is_reaped() {
+        assert!(!process_gone(std::process::id()));
+        let mut child = std::process::Command::new("true")
+            .spawn()
+            .expect("true runs");
+        let started = Instant::now();
+        while !process_gone(child.id()) {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "`true` still runs"
+            );
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        // Not reaped yet: the exit status is still there to read.
+        assert!(child.try_wait().expect("waits").is_some());
+    }
 }

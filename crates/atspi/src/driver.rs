@@ -64,10 +64,12 @@ pub struct AtspiDriver {
 
 impl AtspiDriver {
     /// Connects to the session bus of `opts.env` (else the process env) and
-    /// waits until `find` names the app, for at most `opts.timeout`.
+    /// waits until `find` names the app, for at most `opts.timeout`; or, when
+    /// `watched` names a process, until that process ends (`app_exited`).
     pub(crate) fn connect_and_find<F, Fut>(
         opts: &LaunchOptions,
         what: String,
+        watched: Option<u32>,
         find: F,
     ) -> Result<AtspiDriver>
     where
@@ -115,6 +117,14 @@ impl AtspiDriver {
                     Ok(None) => {}
                     Err(e) => last_error = Some(e),
                 }
+                // An app that ended shows no window however long we wait.
+                if let Some(pid) = watched.filter(|pid| discovery::process_gone(*pid)) {
+                    return Err(Error::new(
+                        ErrorCode::AppExited,
+                        format!("{what} ended (process {pid}) before it showed a window"),
+                    )
+                    .with_suggestion("run the command by hand to see why it exits"));
+                }
                 if tokio::time::Instant::now() >= deadline {
                     let detail = last_error
                         .map(|e| format!(" (last error: {e})"))
@@ -152,6 +162,7 @@ impl AtspiDriver {
         AtspiDriver::connect_and_find(
             opts,
             format!("the app of process {pid}"),
+            Some(pid),
             move |conn| async move {
                 let pids = discovery::pid_and_descendants(pid);
                 discovery::find_app_by_pids(&conn, &pids).await
@@ -162,7 +173,7 @@ impl AtspiDriver {
     /// Attaches to the app whose accessible name is `name` (as `gnome-calculator`).
     pub fn attach_name(name: &str, opts: &LaunchOptions) -> Result<AtspiDriver> {
         let wanted = name.to_string();
-        AtspiDriver::connect_and_find(opts, format!("an app named `{name}`"), move |conn| {
+        AtspiDriver::connect_and_find(opts, format!("an app named `{name}`"), None, move |conn| {
             let wanted = wanted.clone();
             async move { discovery::find_app_by_name(&conn, &wanted).await }
         })
@@ -293,10 +304,24 @@ impl Inner {
 
     /// Reads the window's tree as the protocol answers it.
     pub async fn tree(&self, wanted: Option<u64>) -> Result<Tree> {
-        let (id, top) = windows::resolve(&self.link, &self.app, &self.ids, wanted).await?;
-        let elements = tree::read_elements(&self.link, &self.app, &top.obj).await?;
+        let started = std::time::Instant::now();
+        // The cache does not depend on the window: it is read while the window is found.
+        let (found, cache) = tokio::join!(
+            windows::resolve(&self.link, &self.app, &self.ids, wanted),
+            crate::fetch::cache_items(&self.link, &self.app.bus),
+        );
+        let (id, top) = found?;
+        crate::stats::note(|| {
+            format!(
+                "window found and {} cache items read in {:?}",
+                cache.len(),
+                started.elapsed()
+            )
+        });
+        let elements = tree::read_elements_with(&self.link, &self.app, &top.obj, cache).await?;
         self.known.remember(&elements, &top.obj);
         let (nodes, focus) = tree::to_nodes(&elements, &self.app, (top.extents.0, top.extents.1));
+        crate::stats::note(|| format!("tree done in {:?}", started.elapsed()));
         Ok(Tree {
             window: id,
             focus,

@@ -51,6 +51,8 @@ impl Ifaces {
 pub struct CachedItem {
     /// The path of the parent the cache gives.
     pub parent: String,
+    /// Its place among the parent's children.
+    pub index: i32,
     pub role: u32,
     pub name: String,
     pub description: String,
@@ -97,7 +99,7 @@ pub async fn cache_items(link: &Link, bus_name: &str) -> HashMap<String, CachedI
                         me,
                         _app,
                         parent,
-                        _index,
+                        index,
                         child_count,
                         ifaces,
                         name,
@@ -107,6 +109,7 @@ pub async fn cache_items(link: &Link, bus_name: &str) -> HashMap<String, CachedI
                     )| {
                         let item = CachedItem {
                             parent: parent.1.as_str().to_string(),
+                            index,
                             role,
                             name,
                             description,
@@ -168,6 +171,55 @@ pub struct FetchPlan {
     /// The coordinates asked of `GetExtents`: screen (0), or window (1) for
     /// GTK 4, which answers relative to the window anyway and warns otherwise.
     pub coords: u32,
+    /// The state an element must have for its extents to be worth asking:
+    /// GTK 3 answers a minimal x for one that is not SHOWING, and GTK 4 an
+    /// empty box for one that is not VISIBLE, and both read as no bounds.
+    pub extents_need: Option<u32>,
+}
+
+/// The children of cached elements as the cache itself gives them (each
+/// item names its parent and its place there), for the elements where that
+/// agrees with the element's own child count: one child at every place, no
+/// place left empty. Other elements are left out, to be asked.
+pub fn children_from_cache(
+    bus_name: &str,
+    cache: &HashMap<String, CachedItem>,
+) -> HashMap<String, Vec<ObjRef>> {
+    let mut placed: HashMap<&str, Vec<(i32, &str)>> = HashMap::new();
+    for (path, item) in cache {
+        placed
+            .entry(item.parent.as_str())
+            .or_default()
+            .push((item.index, path.as_str()));
+    }
+    let mut out = HashMap::new();
+    for (path, item) in cache {
+        if item.states.has(st::MANAGES_DESCENDANTS) || item.child_count < 0 {
+            continue;
+        }
+        let mut kids = placed.remove(path.as_str()).unwrap_or_default();
+        kids.sort_unstable();
+        let in_place = kids.len() == item.child_count as usize
+            && kids
+                .iter()
+                .enumerate()
+                .all(|(at, (index, _))| *index == at as i32);
+        if !in_place {
+            continue;
+        }
+        let refs: Option<Vec<ObjRef>> = kids
+            .iter()
+            .map(|(_, kid)| {
+                zbus::zvariant::OwnedObjectPath::try_from(*kid)
+                    .ok()
+                    .map(|p| (bus_name.to_string(), p))
+            })
+            .collect();
+        if let Some(refs) = refs {
+            out.insert(path.clone(), refs);
+        }
+    }
+    out
 }
 
 /// Every cached element's children, asked all at once, so that walking the
@@ -177,11 +229,12 @@ pub async fn prefetch_children(
     link: &Link,
     bus_name: &str,
     cache: &HashMap<String, CachedItem>,
+    known: &HashMap<String, Vec<ObjRef>>,
 ) -> HashMap<String, Vec<ObjRef>> {
     let (conn, dest) = link.route(bus_name);
-    let parents = cache
-        .iter()
-        .filter(|(_, c)| c.child_count != 0 || c.states.has(st::MANAGES_DESCENDANTS));
+    let parents = cache.iter().filter(|(path, c)| {
+        (c.child_count != 0 || c.states.has(st::MANAGES_DESCENDANTS)) && !known.contains_key(*path)
+    });
     let asked = parents.map(|(path, _)| async move {
         let children =
             call::<Vec<ObjRef>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetChildren", &()).await;
@@ -257,8 +310,9 @@ pub async fn fetch_extras(link: &Link, node: &mut RawNode, cached: bool, plan: F
     let Some(obj) = node.obj.clone() else { return };
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
+    let placed = plan.extents_need.is_none_or(|state| node.states.has(state));
     let extents = async {
-        if node.ifaces.has(Ifaces::COMPONENT) {
+        if node.ifaces.has(Ifaces::COMPONENT) && placed {
             call::<(i32, i32, i32, i32), _>(
                 conn,
                 dest,
@@ -433,4 +487,53 @@ pub async fn read_text(
         caret,
         selection: selection.filter(|(s, e)| e > s),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn item(parent: &str, index: i32, child_count: i32) -> CachedItem {
+        CachedItem {
+            parent: parent.into(),
+            index,
+            role: 0,
+            name: String::new(),
+            description: String::new(),
+            child_count,
+            ifaces: Ifaces::default(),
+            states: StateSet::default(),
+        }
+    }
+
+    #[test]
+    fn the_cache_gives_children_only_where_its_places_add_up() {
+        let cache: HashMap<String, CachedItem> = [
+            ("/w", item("/root", 0, 2)),
+            // Listed out of order: the places order them.
+            ("/w/b", item("/w", 1, 0)),
+            ("/w/a", item("/w", 0, 1)),
+            // `/w/a` says one child, the cache has two: it is asked instead.
+            ("/w/a/x", item("/w/a", 0, 0)),
+            ("/w/a/y", item("/w/a", 2, 0)),
+        ]
+        .into_iter()
+        .map(|(path, item)| (path.to_string(), item))
+        .collect();
+        let children = children_from_cache(":1.5", &cache);
+        let paths = |path: &str| {
+            children.get(path).map(|list| {
+                list.iter()
+                    .map(|(bus, p)| format!("{bus}{}", p.as_str()))
+                    .collect::<Vec<_>>()
+            })
+        };
+        assert_eq!(
+            paths("/w"),
+            Some(vec![":1.5/w/a".to_string(), ":1.5/w/b".to_string()])
+        );
+        assert_eq!(paths("/w/b"), Some(vec![]));
+        assert_eq!(paths("/w/a"), None);
+        assert_eq!(paths("/w/a/y"), Some(vec![]));
+    }
 }

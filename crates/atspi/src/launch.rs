@@ -24,7 +24,8 @@ impl AtspiDriver {
     /// and attaches once its first window is on the registry.
     ///
     /// The child is the caller's: kill or wait for it. If the app never shows a
-    /// window within `opts.timeout`, it is killed and the error says so.
+    /// window within `opts.timeout`, it is killed and the error says so; if it
+    /// exits first, the error (`app_exited`) comes as soon as it has exited.
     pub fn launch(argv: &[String], opts: &LaunchOptions) -> Result<(AtspiDriver, Child)> {
         let (program, args) = argv
             .split_first()
@@ -54,7 +55,8 @@ impl AtspiDriver {
                     err = Error::new(
                         uidrive_core::ErrorCode::AppExited,
                         format!("`{program}` exited ({status}) before it showed a window"),
-                    );
+                    )
+                    .with_suggestion("run the command by hand to see why it exits");
                 } else {
                     let _ = child.kill();
                     let _ = child.wait();

@@ -4,8 +4,8 @@
 use crate::bus::{Link, ObjRef};
 use crate::discovery::{AppRef, Toolkit};
 use crate::fetch::{
-    cache_items, fetch_basics, fetch_extras, prefetch_children, CachedItem, FetchPlan, Ifaces,
-    RawNode,
+    cache_items, children_from_cache, fetch_basics, fetch_extras, prefetch_children, CachedItem,
+    FetchPlan, Ifaces, RawNode,
 };
 use crate::ids::element_id;
 use crate::roles;
@@ -32,21 +32,42 @@ pub struct Element {
 
 /// The window's elements, a parent before its children, in the app's order.
 pub async fn read_elements(link: &Link, app: &AppRef, window: &ObjRef) -> Result<Vec<Element>> {
-    let started = std::time::Instant::now();
     let cache = cache_items(link, &app.bus).await;
+    read_elements_with(link, app, window, cache).await
+}
+
+/// As [`read_elements`], with the app's cache already read (alongside finding the window).
+pub async fn read_elements_with(
+    link: &Link,
+    app: &AppRef,
+    window: &ObjRef,
+    cache: HashMap<String, CachedItem>,
+) -> Result<Vec<Element>> {
+    let started = std::time::Instant::now();
     stats::note(|| {
         format!(
-            "cache: {} items in {:?}; peer connection: {}",
+            "cache: {} items; peer connection: {}",
             cache.len(),
-            started.elapsed(),
             link.peer.is_some()
         )
     });
     let plan = plan_for(app);
-    let prefetched = prefetch_children(link, &app.bus, &cache).await;
+    // GTK 4's cache is built from the live widgets at each read, and gives
+    // each element's place among its parent's children: where that adds up
+    // to the element's child count it gives the children, and only the rest
+    // are asked. GTK 3's cache keeps elements that left the tree, so there
+    // every element is asked.
+    let mut prefetched = if app.toolkit == Toolkit::Gtk4 {
+        children_from_cache(&app.bus, &cache)
+    } else {
+        HashMap::new()
+    };
+    let from_cache = prefetched.len();
+    let asked = prefetch_children(link, &app.bus, &cache, &prefetched).await;
+    prefetched.extend(asked);
     stats::note(|| {
         format!(
-            "children of {} cached elements read at {:?}",
+            "children of {} cached elements read at {:?} ({from_cache} from the cache itself)",
             prefetched.len(),
             started.elapsed()
         )
@@ -144,7 +165,13 @@ fn restore_stack_pages(node: &mut RawNode, cache: &HashMap<String, CachedItem>) 
 
 /// What reads of the app's elements ask for.
 pub fn plan_for(app: &AppRef) -> FetchPlan {
+    let gtk = app.toolkit_name.eq_ignore_ascii_case("gtk");
     FetchPlan {
+        extents_need: match app.toolkit {
+            Toolkit::Gtk4 => Some(st::VISIBLE),
+            Toolkit::Other if gtk => Some(st::SHOWING),
+            Toolkit::Other => None,
+        },
         ids: app.has_ids(),
         coords: if app.toolkit.window_relative_extents() {
             1

@@ -113,6 +113,29 @@ fn an_app_killed_mid_call_is_a_clear_error() {
     );
 }
 
+#[test]
+fn an_app_that_exits_before_its_window_is_app_exited_at_once() {
+    let desktop = uidrive_x11::Desktop::start().expect("a headless desktop starts");
+    let timeout = Duration::from_secs(20);
+    let opts = uidrive_atspi::LaunchOptions {
+        env: desktop.env(),
+        timeout,
+    };
+    let started = Instant::now();
+    let err = match uidrive_atspi::AtspiDriver::launch(&["true".to_string()], &opts) {
+        Ok(_) => panic!("`true` has no window, yet the launch succeeded"),
+        Err(err) => err,
+    };
+    assert_eq!(err.code, ErrorCode::AppExited, "{err}");
+    assert!(
+        err.message.contains("`true` exited") && err.message.contains("before it showed a window"),
+        "{err}"
+    );
+    assert!(!err.suggestion.is_empty(), "{err}");
+    // The exit is noticed while waiting, not once the wait ran out.
+    assert!(started.elapsed() < timeout, "took {:?}", started.elapsed());
+}
+
 fn send_signal(pid: i32, signal: &str) {
     let status = std::process::Command::new("kill")
         .arg(format!("-{signal}"))

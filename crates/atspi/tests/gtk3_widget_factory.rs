@@ -96,10 +96,28 @@ fn gtk3_widget_factory_end_to_end() {
         .iter()
         .find(|n| n.role == Role::Stepper && enabled(n) && n.now.is_some())
         .expect("an enabled spin button");
+    let (min, max) = (spin.min.unwrap(), spin.max.unwrap());
     let (spin, before) = (spin.id, spin.now.unwrap());
     app.act(spin, Action::Increment).unwrap();
     app.wait_for("the spin button stepped up", |t| {
         node(t, spin).now == Some(before + 1.0)
+    });
+    // Setting a spin button's value moves both its number and its text.
+    let target = ((min + max) / 2.0).round();
+    let target = if target == before + 1.0 {
+        target + 1.0
+    } else {
+        target
+    };
+    app.act_text(spin, Action::SetValue, &target.to_string())
+        .unwrap();
+    app.wait_for("the spin button is at the value set", |t| {
+        let n = node(t, spin);
+        n.now == Some(target)
+            && n.value
+                .as_deref()
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                == Some(target)
     });
     let err = app.act_text(slider, Action::SetValue, "1000").unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidRequest, "{err}");
