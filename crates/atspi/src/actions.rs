@@ -186,6 +186,20 @@ pub async fn perform(inner: &Inner, element: &Element, params: &ActParams) -> Re
                     &(text.as_str(),),
                 )
                 .await?;
+                if done {
+                    // Leave the caret after the new text, where a person's typing
+                    // would leave it, so that a following insertText appends.
+                    let end = text.chars().count() as i32;
+                    let _: Result<bool> = call(
+                        &inner.conn,
+                        dest,
+                        path,
+                        IFACE_TEXT,
+                        "SetCaretOffset",
+                        &(end,),
+                    )
+                    .await;
+                }
                 inner.activity.acted(&inner.app.bus, Duration::ZERO);
                 return ok_or_failed(done, &what, "take the text");
             }

@@ -67,6 +67,11 @@ fn gtk3_widget_factory_through_locators_only() {
     expect(&entry)
         .to_have_value(TextMatch::exact("uidrive ✓ größer"))
         .unwrap();
+    // Typing after a fill appends, as it would for a person.
+    entry.type_text(" ok").unwrap();
+    expect(&entry)
+        .to_have_value(TextMatch::exact("uidrive ✓ größer ok"))
+        .unwrap();
 
     let slider = app
         .get_by_role(Role::Slider, RoleQuery::any().disabled(false))
