@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::sync::Arc;
 use uidrive_core::locator::{RoleQuery, TextMatch};
 use uidrive_core::protocol::{ElementId, ElementKey, Role};
-use uidrive_core::{App as CoreApp, Locator as CoreLocator, WindowRef};
+use uidrive_core::{App as CoreApp, Find, Locator as CoreLocator, WindowRef};
 
 /// Where a search starts.
 pub enum Root<'a> {
@@ -19,60 +19,40 @@ pub enum Root<'a> {
 }
 
 impl Root<'_> {
-    fn by_role(&self, role: Role, query: RoleQuery) -> CoreLocator {
+    fn find(&self) -> &dyn Find {
         match self {
-            Root::App(app) => app.get_by_role(role, query),
-            Root::Window(window) => window.get_by_role(role, query),
-            Root::Within(locator) => locator.get_by_role(role, query),
+            Root::App(app) => app.as_ref(),
+            Root::Window(window) => *window,
+            Root::Within(locator) => *locator,
         }
+    }
+
+    fn by_role(&self, role: Role, query: RoleQuery) -> CoreLocator {
+        self.find().get_by_role(role, query)
     }
 
     fn by_key(&self, key: ElementKey) -> CoreLocator {
-        match self {
-            Root::App(app) => app.get_by_key(key),
-            Root::Window(window) => window.get_by_key(key),
-            Root::Within(locator) => locator.get_by_key(key),
-        }
+        self.find().get_by_key(key)
     }
 
     fn by_text(&self, text: TextMatch) -> CoreLocator {
-        match self {
-            Root::App(app) => app.get_by_text(text),
-            Root::Window(window) => window.get_by_text(text),
-            Root::Within(locator) => locator.get_by_text(text),
-        }
+        self.find().get_by_text(text)
     }
 
     fn by_label(&self, label: TextMatch) -> CoreLocator {
-        match self {
-            Root::App(app) => app.get_by_label(label),
-            Root::Window(window) => window.get_by_label(label),
-            Root::Within(locator) => locator.get_by_label(label),
-        }
+        self.find().get_by_label(label)
     }
 
     fn by_placeholder(&self, text: TextMatch) -> CoreLocator {
-        match self {
-            Root::App(app) => app.get_by_placeholder(text),
-            Root::Window(window) => window.get_by_placeholder(text),
-            Root::Within(locator) => locator.get_by_placeholder(text),
-        }
+        self.find().get_by_placeholder(text)
     }
 
     fn by_id(&self, id: ElementId) -> CoreLocator {
-        match self {
-            Root::App(app) => app.get_by_id(id),
-            Root::Window(window) => window.get_by_id(id),
-            Root::Within(locator) => locator.get_by_id(id),
-        }
+        self.find().get_by_id(id)
     }
 
     fn by_selector(&self, selector: &str) -> CoreLocator {
-        match self {
-            Root::App(app) => app.locator(selector),
-            Root::Window(window) => window.locator(selector),
-            Root::Within(locator) => locator.locator(selector),
-        }
+        self.find().locator(selector)
     }
 }
 

@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyString};
 use serde_json::json;
 use uidrive_core::protocol::{ElementId, ElementKey, Role};
-use uidrive_core::{ActionOutcome, Filter, Locator, RoleQuery, WindowRef};
+use uidrive_core::{ActionOutcome, Filter, Find, Locator, RoleQuery, WindowRef};
 
 /// Where a locator factory starts: an App (its focused window), one window, or a locator.
 pub enum Root<'a> {
@@ -20,6 +20,14 @@ pub enum Root<'a> {
 
 /// The factories' shared marshalling: one place turns Python arguments into core queries.
 impl Root<'_> {
+    fn find(&self) -> &dyn Find {
+        match self {
+            Root::App(app) => *app,
+            Root::Window(window) => *window,
+            Root::Locator(locator) => *locator,
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn get_by_role(
         &self,
@@ -43,21 +51,13 @@ impl Root<'_> {
             level,
         };
         let role = Role::parse(role);
-        let locator = match self {
-            Root::App(app) => app.get_by_role(role, query),
-            Root::Window(window) => window.get_by_role(role, query),
-            Root::Locator(locator) => locator.get_by_role(role, query),
-        };
+        let locator = self.find().get_by_role(role, query);
         Ok(PyLocator::from(locator.include_hidden(include_hidden)))
     }
 
     pub fn get_by_key(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<PyLocator> {
         let key = element_key(py, key)?;
-        Ok(PyLocator::from(match self {
-            Root::App(app) => app.get_by_key(key),
-            Root::Window(window) => window.get_by_key(key),
-            Root::Locator(locator) => locator.get_by_key(key),
-        }))
+        Ok(PyLocator::from(self.find().get_by_key(key)))
     }
 
     pub fn get_by_text(
@@ -67,11 +67,7 @@ impl Root<'_> {
         exact: bool,
     ) -> PyResult<PyLocator> {
         let text = text_match(py, text, exact)?;
-        Ok(PyLocator::from(match self {
-            Root::App(app) => app.get_by_text(text),
-            Root::Window(window) => window.get_by_text(text),
-            Root::Locator(locator) => locator.get_by_text(text),
-        }))
+        Ok(PyLocator::from(self.find().get_by_text(text)))
     }
 
     pub fn get_by_label(
@@ -81,11 +77,7 @@ impl Root<'_> {
         exact: bool,
     ) -> PyResult<PyLocator> {
         let label = text_match(py, label, exact)?;
-        Ok(PyLocator::from(match self {
-            Root::App(app) => app.get_by_label(label),
-            Root::Window(window) => window.get_by_label(label),
-            Root::Locator(locator) => locator.get_by_label(label),
-        }))
+        Ok(PyLocator::from(self.find().get_by_label(label)))
     }
 
     pub fn get_by_placeholder(
@@ -95,20 +87,12 @@ impl Root<'_> {
         exact: bool,
     ) -> PyResult<PyLocator> {
         let text = text_match(py, text, exact)?;
-        Ok(PyLocator::from(match self {
-            Root::App(app) => app.get_by_placeholder(text),
-            Root::Window(window) => window.get_by_placeholder(text),
-            Root::Locator(locator) => locator.get_by_placeholder(text),
-        }))
+        Ok(PyLocator::from(self.find().get_by_placeholder(text)))
     }
 
     pub fn get_by_id(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<PyLocator> {
         let id = element_id(py, id)?;
-        Ok(PyLocator::from(match self {
-            Root::App(app) => app.get_by_id(id),
-            Root::Window(window) => window.get_by_id(id),
-            Root::Locator(locator) => locator.get_by_id(id),
-        }))
+        Ok(PyLocator::from(self.find().get_by_id(id)))
     }
 
     /// The string form (`role=button[name="Add"] >> nth=0`), or, inside a locator, another locator.
@@ -125,11 +109,7 @@ impl Root<'_> {
         let selector: String = selector
             .extract()
             .map_err(|_| invalid(py, "locator(): give a selector string or a Locator"))?;
-        Ok(PyLocator::from(match self {
-            Root::App(app) => app.locator(&selector),
-            Root::Window(window) => window.locator(&selector),
-            Root::Locator(locator) => locator.locator(&selector),
-        }))
+        Ok(PyLocator::from(self.find().locator(&selector)))
     }
 }
 

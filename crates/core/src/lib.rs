@@ -28,7 +28,7 @@ pub use app::{App, Timeouts};
 pub use driver::{call_json, Driver};
 pub use error::{Error, ErrorCode, Result};
 pub use expect::{expect, Expect};
-pub use locator::{ActionOutcome, Filter, Locator, RoleQuery, Route, TextMatch, WindowRef};
+pub use locator::{ActionOutcome, Filter, Find, Locator, RoleQuery, Route, TextMatch, WindowRef};
 pub use memory::MemoryDriver;
 pub use server::{serve, Server};
 pub use socket::{SocketDriver, SocketOptions};

@@ -408,3 +408,47 @@ impl fmt::Debug for Locator {
         write!(f, "Locator({})", self.description())
     }
 }
+
+/// Where locators start: an [`App`] (its focused window), a [`WindowRef`], or a
+/// [`Locator`] (searching inside its elements). Front ends that may hold any of
+/// the three call this trait rather than matching on which one they hold.
+pub trait Find {
+    fn get_by_role(&self, role: Role, query: RoleQuery) -> Locator;
+    fn get_by_key(&self, key: ElementKey) -> Locator;
+    fn get_by_text(&self, text: TextMatch) -> Locator;
+    fn get_by_label(&self, label: TextMatch) -> Locator;
+    fn get_by_placeholder(&self, text: TextMatch) -> Locator;
+    fn get_by_id(&self, id: ElementId) -> Locator;
+    fn locator(&self, selector: &str) -> Locator;
+}
+
+/// Each type's own methods, which take `impl Into<...>`, behind the trait.
+macro_rules! find_through_own_methods {
+    ($($ty:ty),+) => {$(
+        impl Find for $ty {
+            fn get_by_role(&self, role: Role, query: RoleQuery) -> Locator {
+                <$ty>::get_by_role(self, role, query)
+            }
+            fn get_by_key(&self, key: ElementKey) -> Locator {
+                <$ty>::get_by_key(self, key)
+            }
+            fn get_by_text(&self, text: TextMatch) -> Locator {
+                <$ty>::get_by_text(self, text)
+            }
+            fn get_by_label(&self, label: TextMatch) -> Locator {
+                <$ty>::get_by_label(self, label)
+            }
+            fn get_by_placeholder(&self, text: TextMatch) -> Locator {
+                <$ty>::get_by_placeholder(self, text)
+            }
+            fn get_by_id(&self, id: ElementId) -> Locator {
+                <$ty>::get_by_id(self, id)
+            }
+            fn locator(&self, selector: &str) -> Locator {
+                <$ty>::locator(self, selector)
+            }
+        }
+    )+};
+}
+
+find_through_own_methods!(App, WindowRef, Locator);
