@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
 # Installs what building and testing uidrive needs on a fresh Debian machine.
-# Safe to run again: apt-get skips what is there.
+# Safe to run again: only packages that are missing are installed.
+# The benchmarks' peers are installed by scripts/install-bench-deps.sh.
 set -euo pipefail
+
+# headless desktop: X server, session bus, accessibility bus and registry
+DESKTOP=(xvfb x11-utils dbus dbus-x11 at-spi2-core)
+# real apps the end-to-end tests drive
+TEST_APPS=(gtk-3-examples gtk-4-examples gnome-calculator zenity)
+# the Python wheel's test venv and the MCP client's venv (scripts/venv.sh)
+PYTHON=(python3-venv)
+# C ABI harnesses
+C_ABI=(gcc g++ pkg-config golang-go)
+# fonts so apps render text in captures
+FONTS=(fonts-dejavu-core)
+
+PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}")
+
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-PKGS=(
-  # headless desktop: X server, session bus, accessibility bus and registry
-  xvfb x11-utils dbus dbus-x11 at-spi2-core
-  # real apps the end-to-end tests drive
-  gtk-3-examples gtk-4-examples gnome-calculator zenity
-  # peers for the benchmarks
-  python3-pyatspi python3-dogtail
-  # the Python wheel's test venv (bindings/python/test.sh)
-  python3-venv
-  # C ABI harnesses
-  gcc g++ pkg-config golang-go
-  # fonts so apps render text in captures
-  fonts-dejavu-core
-)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
