@@ -140,10 +140,15 @@ pub async fn open_peer(conn: &Connection, app_bus: &str) -> Option<Connection> {
             .await
             .ok()
     };
-    tokio::time::timeout(Duration::from_secs(2), connect)
+    let peer = tokio::time::timeout(Duration::from_secs(2), connect)
         .await
         .ok()
-        .flatten()
+        .flatten()?;
+    // The app's own connection is as safe for bulk reads as the app itself.
+    if bulk_safe(conn, app_bus) {
+        mark_bulk_safe(&peer, "");
+    }
+    Some(peer)
 }
 
 /// Calls `iface.method(body)` on `dest` at `path` and decodes the answer as `R`.
@@ -180,14 +185,64 @@ where
     })
 }
 
-/// All properties of `iface` on the object.
-pub async fn get_all(
+/// The properties `names` of `iface` on the object, those the object has.
+///
+/// `Properties.GetAll` is one call instead of several, but it kills some
+/// apps (Qt 5 and 6 on `Accessible`, Chromium on `Value`), so it is asked
+/// only of apps whose toolkit was marked safe for it ([`mark_bulk_safe`]);
+/// every other app is asked one property at a time, all in flight at once,
+/// as screen readers do.
+pub async fn get_props(
     conn: &Connection,
     dest: &str,
     path: &str,
     iface: &str,
+    names: &[&str],
 ) -> Result<HashMap<String, OwnedValue>> {
-    call(conn, dest, path, IFACE_PROPERTIES, "GetAll", &(iface,)).await
+    if bulk_safe(conn, dest) {
+        return call(conn, dest, path, IFACE_PROPERTIES, "GetAll", &(iface,)).await;
+    }
+    let asked = names
+        .iter()
+        .map(|name| async move { (*name, get_prop(conn, dest, path, iface, name).await) });
+    let mut props = HashMap::new();
+    for (name, value) in futures_util::future::join_all(asked).await {
+        match value {
+            Ok(value) => {
+                props.insert(name.to_string(), value);
+            }
+            // A property the object lacks is left out; a gone app or object fails the read.
+            Err(e) if e.code == ErrorCode::Failed => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(props)
+}
+
+/// Apps (by the bus they are on and their name there; a peer connection's
+/// own server and an empty name) whose toolkit answers `Properties.GetAll`
+/// safely.
+static BULK_SAFE: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
+
+/// Records that the app at `dest` answers `Properties.GetAll` without harm:
+/// only GTK's bridges were tested to (see docs/apps.md).
+pub fn mark_bulk_safe(conn: &Connection, dest: &str) {
+    let key = (conn.server_guid().to_string(), dest.to_string());
+    let mut safe = BULK_SAFE.lock().unwrap_or_else(|e| e.into_inner());
+    if !safe.contains(&key) {
+        safe.push(key);
+    }
+}
+
+pub fn bulk_safe(conn: &Connection, dest: &str) -> bool {
+    let safe = BULK_SAFE.lock().unwrap_or_else(|e| e.into_inner());
+    safe.iter()
+        .any(|(guid, name)| name == dest && *guid == conn.server_guid().as_str())
+}
+
+/// AT-SPI's "no object", as child lists and relations may hold it.
+pub fn is_null(obj: &ObjRef) -> bool {
+    obj.1.as_str() == "/org/a11y/atspi/null"
 }
 
 /// One property of `iface` on the object.
@@ -229,7 +284,28 @@ pub fn bus_error(err: zbus::Error, dest: &str, path: &str, method: &str) -> Erro
         zbus::Error::FDO(fdo) => fdo_name(fdo),
         _ => String::new(),
     };
+    let who = if dest.is_empty() { "the app" } else { dest };
+    let unanswered = || {
+        Error::timeout(format!(
+            "{who} did not answer {method} on {path} within {} s: it is frozen or busy",
+            CALL_TIMEOUT.as_secs()
+        ))
+        .with_suggestion("check that the app still responds (a stopped or hung process answers nothing); try again once it does")
+    };
+    if let zbus::Error::InputOutput(io) = &err {
+        if io.kind() == std::io::ErrorKind::TimedOut {
+            return unanswered();
+        }
+    }
     match name.as_str() {
+        // The bus daemon answers NoReply both when the app left without
+        // answering and when it did not answer in time; only the first is an exit.
+        "org.freedesktop.DBus.Error.NoReply" if !err.to_string().contains("disconnected") => {
+            unanswered()
+        }
+        "org.freedesktop.DBus.Error.TimedOut" | "org.freedesktop.DBus.Error.Timeout" => {
+            unanswered()
+        }
         "org.freedesktop.DBus.Error.ServiceUnknown"
         | "org.freedesktop.DBus.Error.NameHasNoOwner"
         | "org.freedesktop.DBus.Error.NoReply" => Error::new(
@@ -245,10 +321,12 @@ pub fn bus_error(err: zbus::Error, dest: &str, path: &str, method: &str) -> Erro
         "org.freedesktop.DBus.Error.UnknownMethod" if object_gone(&err.to_string()) => {
             Error::no_element(format!("the element {path} of {dest} is gone"))
         }
-        _ if matches!(err, zbus::Error::InputOutput(_)) && dest.is_empty() => Error::new(
-            ErrorCode::AppExited,
-            format!("the app closed its connection during {method}: it exited or crashed"),
-        ),
+        // Whether the app is gone or only closed the connection, the driver
+        // tells from its process (`AtspiDriver::explain`).
+        _ if matches!(err, zbus::Error::InputOutput(_)) && dest.is_empty() => Error::disconnected(
+            format!("the app closed its direct connection during {method}"),
+        )
+        .with_suggestion("if the app still runs, attach to it again"),
         _ if matches!(err, zbus::Error::InputOutput(_)) => Error::disconnected(format!(
             "the accessibility bus closed during {method}: {err}"
         )),

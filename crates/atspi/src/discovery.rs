@@ -112,6 +112,11 @@ pub async fn describe_app(conn: &Connection, bus_name: &str) -> Result<AppRef> {
             .unwrap_or_default()
     };
     let (toolkit_name, version) = (text(toolkit), text(version));
+    // Only GTK's bridges were tested to answer bulk reads (`Properties.GetAll`,
+    // the cache) without harm; Qt and Chromium crash on some of them.
+    if toolkit_name.eq_ignore_ascii_case("gtk") {
+        bus::mark_bulk_safe(conn, bus_name);
+    }
     let toolkit = if toolkit_name.eq_ignore_ascii_case("gtk") && version.starts_with("4.") {
         Toolkit::Gtk4
     } else {
@@ -157,8 +162,9 @@ pub async fn find_app_by_name(conn: &Connection, name: &str) -> Result<Option<Ap
 /// The app's top-level windows, in the app's order.
 pub async fn top_levels(link: &crate::bus::Link, app: &AppRef) -> Result<Vec<TopLevel>> {
     let (conn, dest) = link.route(&app.bus);
-    let children: Vec<ObjRef> =
+    let mut children: Vec<ObjRef> =
         call(conn, dest, ROOT, IFACE_ACCESSIBLE, "GetChildren", &()).await?;
+    children.retain(|child| !bus::is_null(child));
     let coords: u32 = if app.toolkit.window_relative_extents() {
         1
     } else {

@@ -6,6 +6,7 @@ use crate::bus::{
 };
 use crate::roles;
 use crate::states::{st, StateSet};
+use crate::visible;
 use std::collections::HashMap;
 use uidrive_core::Result;
 use zbus::Connection;
@@ -78,9 +79,13 @@ type CacheTuple = (
 ///
 /// Used for role, name and states only: which objects are in the tree comes
 /// from walking `GetChildren`, since caches keep objects that left the tree
-/// and leave out others.
+/// and leave out others. Asked only of toolkits tested safe for bulk reads
+/// (GTK): a cache walks the whole app in one go.
 pub async fn cache_items(link: &Link, bus_name: &str) -> HashMap<String, CachedItem> {
     let (conn, bus_name) = link.route(bus_name);
+    if !bus::bulk_safe(conn, bus_name) {
+        return HashMap::new();
+    }
     let items: Result<Vec<CacheTuple>> = call(
         conn,
         bus_name,
@@ -161,6 +166,10 @@ pub struct RawNode {
     pub table: Option<(i32, i32)>,
     pub cell: Option<(i32, i32, i32, i32)>,
     pub children: Vec<ObjRef>,
+    /// The number of children the element reports.
+    pub child_count: i32,
+    /// Whether only the children on screen were read (see [`visible`]).
+    pub truncated: bool,
 }
 
 /// What a read asks of the app beyond the basics.
@@ -194,7 +203,7 @@ pub fn children_from_cache(
     }
     let mut out = HashMap::new();
     for (path, item) in cache {
-        if item.states.has(st::MANAGES_DESCENDANTS) || item.child_count < 0 {
+        if !visible::walkable(item.states, item.child_count) {
             continue;
         }
         let mut kids = placed.remove(path.as_str()).unwrap_or_default();
@@ -233,11 +242,12 @@ pub async fn prefetch_children(
 ) -> HashMap<String, Vec<ObjRef>> {
     let (conn, dest) = link.route(bus_name);
     let parents = cache.iter().filter(|(path, c)| {
-        (c.child_count != 0 || c.states.has(st::MANAGES_DESCENDANTS)) && !known.contains_key(*path)
+        c.child_count != 0
+            && visible::walkable(c.states, c.child_count)
+            && !known.contains_key(*path)
     });
     let asked = parents.map(|(path, _)| async move {
-        let children =
-            call::<Vec<ObjRef>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetChildren", &()).await;
+        let children = children_of(conn, dest, path).await;
         (path.clone(), children)
     });
     futures_util::future::join_all(asked)
@@ -248,7 +258,9 @@ pub async fn prefetch_children(
 }
 
 /// Reads one element's basics and children: role, name and states from the
-/// cache when it has the element, else from the element itself.
+/// cache when it has the element, else from the element itself. The children
+/// of an element that manages its descendants, or has too many to walk, are
+/// only those on screen, and the element is marked truncated.
 pub async fn fetch_basics(
     link: &Link,
     obj: &ObjRef,
@@ -261,19 +273,6 @@ pub async fn fetch_basics(
         obj: Some(obj.clone()),
         ..RawNode::default()
     };
-    // Objects that manage their descendants may report no children in the cache.
-    let want_children = cached
-        .map(|c| c.child_count != 0 || c.states.has(st::MANAGES_DESCENDANTS))
-        .unwrap_or(true);
-    let children = async {
-        if let Some(children) = prefetched {
-            Ok(children.clone())
-        } else if want_children {
-            call::<Vec<ObjRef>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetChildren", &()).await
-        } else {
-            Ok(Vec::new())
-        }
-    };
     match cached {
         Some(c) => {
             node.role = c.role;
@@ -281,15 +280,27 @@ pub async fn fetch_basics(
             node.description = c.description.clone();
             node.states = c.states;
             node.ifaces = c.ifaces;
-            node.children = children.await?;
+            node.child_count = c.child_count;
+            // GTK 3's cache may count none for an element that manages its descendants.
+            if c.states.has(st::MANAGES_DESCENDANTS) {
+                let count = bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "ChildCount").await;
+                if let Some(count) = count.ok().and_then(|v| i32::try_from(v).ok()) {
+                    node.child_count = count;
+                }
+            }
         }
         None => {
-            let (role, states, ifaces, props, kids) = tokio::join!(
+            let (role, states, ifaces, props) = tokio::join!(
                 call::<u32, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetRole", &()),
                 call::<Vec<u32>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetState", &()),
                 call::<Vec<String>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetInterfaces", &()),
-                bus::get_all(conn, dest, path, IFACE_ACCESSIBLE),
-                children,
+                bus::get_props(
+                    conn,
+                    dest,
+                    path,
+                    IFACE_ACCESSIBLE,
+                    &["Name", "Description", "AccessibleId", "ChildCount"]
+                ),
             );
             let props = props?;
             node.role = role?;
@@ -298,10 +309,31 @@ pub async fn fetch_basics(
             node.name = bus::prop_str(&props, "Name").unwrap_or_default();
             node.description = bus::prop_str(&props, "Description").unwrap_or_default();
             node.accessible_id = bus::prop_str(&props, "AccessibleId").unwrap_or_default();
-            node.children = kids?;
+            // Without a count, the child list is asked for: an app that can't say how
+            // many children an element has is not one that manages millions.
+            node.child_count = prop_f64(&props, "ChildCount").map_or(-1, |n| n as i32);
         }
     }
+    let unknown_count = node.child_count == -1 && !node.states.has(st::MANAGES_DESCENDANTS);
+    node.children = if let Some(children) = prefetched {
+        children.clone()
+    } else if node.child_count == 0 {
+        Vec::new()
+    } else if unknown_count || visible::walkable(node.states, node.child_count) {
+        children_of(conn, dest, path).await?
+    } else {
+        node.truncated = true;
+        visible::visible_children(link, obj, node.ifaces, node.child_count).await
+    };
     Ok(node)
+}
+
+/// The element's children, without AT-SPI's "no object" entries.
+async fn children_of(conn: &Connection, dest: &str, path: &str) -> Result<Vec<ObjRef>> {
+    let mut children: Vec<ObjRef> =
+        call(conn, dest, path, IFACE_ACCESSIBLE, "GetChildren", &()).await?;
+    children.retain(|child| !bus::is_null(child));
+    Ok(children)
 }
 
 /// Reads the rest of an element: extents, its key, and what its interfaces offer.
@@ -380,7 +412,20 @@ async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut Raw
         if !ifaces.has(Ifaces::VALUE) {
             return None;
         }
-        let props = bus::get_all(conn, dest, path, IFACE_VALUE).await.ok()?;
+        let props = bus::get_props(
+            conn,
+            dest,
+            path,
+            IFACE_VALUE,
+            &[
+                "MinimumValue",
+                "MaximumValue",
+                "CurrentValue",
+                "MinimumIncrement",
+            ],
+        )
+        .await
+        .ok()?;
         Some(ValueInfo {
             min: prop_f64(&props, "MinimumValue"),
             max: prop_f64(&props, "MaximumValue"),
@@ -471,7 +516,14 @@ pub async fn read_text(
             None
         }
     };
-    let (props, selection) = tokio::join!(bus::get_all(conn, dest, path, IFACE_TEXT), selection);
+    let props = bus::get_props(
+        conn,
+        dest,
+        path,
+        IFACE_TEXT,
+        &["CharacterCount", "CaretOffset"],
+    );
+    let (props, selection) = tokio::join!(props, selection);
     let props = props.ok()?;
     let count = prop_f64(&props, "CharacterCount").unwrap_or(0.0) as i32;
     let caret = prop_f64(&props, "CaretOffset").unwrap_or(0.0) as i32;

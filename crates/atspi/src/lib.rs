@@ -33,6 +33,7 @@ mod roles;
 mod states;
 mod stats;
 mod tree;
+mod visible;
 mod windows;
 
 pub use driver::{AtspiDriver, LaunchOptions};

@@ -389,6 +389,10 @@ fn to_node(
         node.row_span = (row_span > 1).then_some(i64::from(row_span));
         node.col_span = (col_span > 1).then_some(i64::from(col_span));
     }
+    if raw.truncated {
+        node.truncated = true;
+        node.child_count = Some(i64::from(raw.child_count)).filter(|n| *n >= 0);
+    }
     node.key = Some(raw.accessible_id.clone())
         .filter(|k| !k.is_empty())
         .map(ElementKey::Str);

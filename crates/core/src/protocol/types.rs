@@ -219,6 +219,14 @@ pub struct Node {
     /// Marks a web view shown inside native UI; its page's elements are not in the tree.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub web_view: bool,
+    /// uidrive's addition: only some of the element's children are in the
+    /// tree (those on screen), because it manages its descendants or has too
+    /// many to read (a spreadsheet).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// uidrive's addition, with `truncated`: how many children the element reports.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub child_count: Option<i64>,
     /// Fields a newer server sends that this build does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
