@@ -395,7 +395,8 @@ async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut Raw
         && (roles::has_text_value(role) || editable || node.name.is_empty());
     // Relations name an unlabelled control's label; attributes carry levels and set positions.
     let want_relations = node.name.is_empty() && roles::is_labelled_control(role);
-    let want_attributes = matches!(role, 83 | 90 | 91);
+    // Unnamed fields may carry a placeholder there.
+    let want_attributes = matches!(role, 83 | 90 | 91) || (node.name.is_empty() && editable);
     let text = async {
         if !want_text {
             return None;

@@ -14,7 +14,7 @@ use crate::stats;
 use futures_util::future::join_all;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use std::collections::{HashMap, HashSet};
-use uidrive_core::protocol::{Action, Bounds, ElementId, ElementKey, Node, State};
+use uidrive_core::protocol::{Action, Bounds, ElementId, ElementKey, NameSource, Node, State};
 use uidrive_core::{ErrorCode, Result};
 use zbus::zvariant::OwnedObjectPath;
 
@@ -264,7 +264,7 @@ pub fn to_nodes(
         }
     }
     let mut focus = None;
-    let nodes = elements
+    let mut nodes = elements
         .iter()
         .enumerate()
         .map(|(index, element)| {
@@ -287,7 +287,8 @@ pub fn to_nodes(
             }
             node
         })
-        .collect();
+        .collect::<Vec<_>>();
+    uidrive_core::naming::name_for_people(&mut nodes);
     (nodes, focus)
 }
 
@@ -321,7 +322,15 @@ fn to_node(
             .filter(|n| !n.is_empty())
             .collect::<Vec<_>>()
             .join(" ");
+        if !label.is_empty() {
+            node.name_source = Some(NameSource::LabelledBy);
+        }
     }
+    node.placeholder = raw
+        .attributes
+        .get("placeholder-text")
+        .filter(|p| !p.is_empty())
+        .cloned();
     let text_value = raw.text.as_ref().map(|t| t.text.clone());
     if label.is_empty()
         && !roles::has_text_value(raw.role)

@@ -9,6 +9,7 @@
 //!   the actionability ladder, and assertions retried until they hold.
 //! - [`MemoryDriver`]: a small fixed UI in memory, for unit tests and fault injection.
 //! - [`conformance`]: checks that a server speaks the protocol, for every driver.
+//! - [`naming`]: labels as a person reads them, for toolkits that name elements poorly.
 //! - [`Error`]: one error type, with a code, a message and a suggestion.
 
 mod app;
@@ -18,6 +19,7 @@ mod error;
 pub mod expect;
 pub mod locator;
 pub mod memory;
+pub mod naming;
 mod png;
 pub mod protocol;
 mod server;
@@ -30,5 +32,5 @@ pub use error::{Error, ErrorCode, Result};
 pub use expect::{expect, Expect};
 pub use locator::{ActionOutcome, Filter, Find, Locator, RoleQuery, Route, TextMatch, WindowRef};
 pub use memory::MemoryDriver;
-pub use server::{serve, Server};
+pub use server::{serve, serve_with, Limits, Server, MAX_SOCKET_PATH_BYTES};
 pub use socket::{SocketDriver, SocketOptions};

@@ -11,10 +11,11 @@ mod types;
 pub mod wire;
 
 pub use keys::{Key, KeyChord, Modifier, NamedKey};
-pub use names::{Action, AutoComplete, Current, HasPopup, Role, State, WindowKind};
+pub use names::{Action, AutoComplete, Current, HasPopup, NameSource, Role, State, WindowKind};
 pub use params::{
-    ActParams, CaptureParams, EvalParams, HelloParams, IdleParams, InputEvent, InputParams,
-    MenuParams, MouseButton, NoParams, PointerButton, TreeParams, WindowParams,
+    input_limits, wheel_clicks, ActParams, CaptureParams, EvalParams, HelloParams, IdleParams,
+    InputEvent, InputParams, MenuParams, MouseButton, NoParams, PointerButton, TreeParams,
+    WindowParams,
 };
 pub use types::{
     Bounds, Capture, ElementId, ElementKey, EvalResult, Hello, Node, Tree, Window, WindowId,

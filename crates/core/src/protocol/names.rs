@@ -124,6 +124,15 @@ open_names! {
 }
 
 open_names! {
+    /// uidrive's addition: where an element's label came from when it is not
+    /// the element's own accessible name (see `naming`).
+    NameSource {
+        LabelledBy => "labelledBy", Content => "content", Placeholder => "placeholder",
+        Description => "description", Icon => "icon",
+    }
+}
+
+open_names! {
     /// What a field's suggestions complete (`aria-autocomplete`).
     AutoComplete { Inline => "inline", List => "list", Both => "both" }
 }

@@ -1,6 +1,6 @@
 //! What the app answers: windows, elements and their fields.
 
-use super::names::{Action, AutoComplete, Current, HasPopup, Role, State, WindowKind};
+use super::names::{Action, AutoComplete, Current, HasPopup, NameSource, Role, State, WindowKind};
 use super::number;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -224,6 +224,10 @@ pub struct Node {
     /// many to read (a spreadsheet).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
+    /// uidrive's addition: where `label` came from when it is not the
+    /// element's own accessible name (a label beside it, text inside it, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_source: Option<NameSource>,
     /// uidrive's addition, with `truncated`: how many children the element reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub child_count: Option<i64>,
