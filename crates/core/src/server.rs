@@ -2,48 +2,129 @@
 
 use crate::driver::Driver;
 use crate::error::{Error, ErrorCode, Result};
-use crate::protocol::wire::{self, LineRead, MAX_LINE_BYTES};
+use crate::protocol::wire::{self, LineRead, MAX_REQUEST_BYTES};
 use serde_json::Value;
 use std::fs;
 use std::io::{self, BufReader, Write};
+use std::net::Shutdown;
+use std::os::fd::{FromRawFd, IntoRawFd};
+use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::{FileTypeExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The longest socket path, in bytes: `sun_path` holds 108 with its NUL.
+pub const MAX_SOCKET_PATH_BYTES: usize = 107;
+
+/// What one server takes on at most, so that its threads and memory stay
+/// bounded whatever its clients do. docs/protocol.md lists the defaults.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limits {
+    /// Connections served at once. One more is answered with a `failed`
+    /// error (id `null`) and closed.
+    pub max_connections: usize,
+    /// The longest request line; a longer one is answered with
+    /// `parse_error` and the connection is closed.
+    pub max_request_bytes: usize,
+    /// How long a connection may leave a line unfinished (bytes sent, no
+    /// newline) before it is answered with `parse_error` and closed.
+    pub partial_line_idle: Duration,
+    /// How long a connection may send nothing between requests before it is
+    /// closed. `SocketDriver` notices and opens a new one.
+    pub idle_connection: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 64,
+            max_request_bytes: MAX_REQUEST_BYTES,
+            partial_line_idle: Duration::from_secs(10),
+            idle_connection: Duration::from_secs(300),
+        }
+    }
+}
 
 /// A running server. Stopping it (or dropping it) removes its socket.
 pub struct Server {
     path: PathBuf,
     stopping: Arc<AtomicBool>,
+    /// A second descriptor of the listening socket, shut down to wake the acceptor.
+    waker: Option<UnixListener>,
     acceptor: Option<JoinHandle<()>>,
+    connections: Arc<AtomicUsize>,
 }
 
-/// Serves `driver` on a Unix socket at `path`, made with mode 0600.
+/// Serves `driver` on a Unix socket at `path`, made with mode 0600, within
+/// the default [`Limits`].
 ///
 /// A socket left by a process that ended is replaced; a socket another server
-/// listens on, or a file that is not a socket, is refused. Connections are
+/// listens on, or a file that is not a socket, is refused; so is a path longer
+/// than a Unix socket can have ([`MAX_SOCKET_PATH_BYTES`]). Connections are
 /// served side by side; each one's answers come in the order of its requests.
 /// Prints `UIDRIVE_LISTENING path=<path>` on stderr once it listens.
 pub fn serve(driver: Arc<dyn Driver>, path: impl AsRef<Path>) -> Result<Server> {
+    serve_with(driver, path, Limits::default())
+}
+
+/// [`serve`] within the given limits.
+pub fn serve_with(
+    driver: Arc<dyn Driver>,
+    path: impl AsRef<Path>,
+    limits: Limits,
+) -> Result<Server> {
     let path = path.as_ref().to_path_buf();
+    check_path(&path)?;
     clear_stale_socket(&path)?;
     let listener = bind_private(&path)?;
+    let waker = listener
+        .try_clone()
+        .map_err(|e| Error::failed(format!("could not share the listening socket: {e}")))?;
     let stopping = Arc::new(AtomicBool::new(false));
+    let connections = Arc::new(AtomicUsize::new(0));
     let acceptor = {
         let stopping = stopping.clone();
+        let connections = connections.clone();
         std::thread::Builder::new()
             .name("uidrive-accept".into())
-            .spawn(move || accept_loop(listener, driver, stopping))
+            .spawn(move || accept_loop(listener, driver, stopping, connections, limits))
             .map_err(|e| Error::failed(format!("could not start the server thread: {e}")))?
     };
     eprintln!("UIDRIVE_LISTENING path={}", path.display());
     Ok(Server {
         path,
         stopping,
+        waker: Some(waker),
         acceptor: Some(acceptor),
+        connections,
     })
+}
+
+/// Refuses a path no Unix socket can have, before anything is made.
+fn check_path(path: &Path) -> Result<()> {
+    let bytes = path.as_os_str().as_bytes();
+    if bytes.is_empty() {
+        return Err(Error::invalid_request("the socket path is empty")
+            .with_suggestion("give a path such as /tmp/app.sock"));
+    }
+    if bytes.len() > MAX_SOCKET_PATH_BYTES {
+        return Err(Error::invalid_request(format!(
+            "the socket path {} is {} bytes; a Unix socket path holds at most {MAX_SOCKET_PATH_BYTES}",
+            path.display(),
+            bytes.len()
+        ))
+        .with_suggestion("choose a shorter path, as one under /tmp or $XDG_RUNTIME_DIR"));
+    }
+    if bytes.contains(&0) {
+        return Err(Error::invalid_request(
+            "the socket path contains a NUL byte",
+        ));
+    }
+    Ok(())
 }
 
 impl Server {
@@ -51,7 +132,13 @@ impl Server {
         &self.path
     }
 
-    /// Stops accepting connections and removes the socket.
+    /// Connections being served now.
+    pub fn connections(&self) -> usize {
+        self.connections.load(Ordering::SeqCst)
+    }
+
+    /// Stops accepting connections and removes the socket. Calls in flight
+    /// on open connections finish on their own threads.
     pub fn stop(mut self) {
         self.shut_down();
     }
@@ -60,8 +147,14 @@ impl Server {
         if self.stopping.swap(true, Ordering::SeqCst) {
             return;
         }
-        // Wake the acceptor, which is blocked in accept().
-        let _ = UnixStream::connect(&self.path);
+        // Shutting the listening socket down wakes the acceptor from accept()
+        // with an error; nothing connects to the path, which may be unreachable.
+        if let Some(waker) = self.waker.take() {
+            // SAFETY: the descriptor is ours (a duplicate made by try_clone)
+            // and the stream takes it over, closing it when dropped.
+            let socket = unsafe { UnixStream::from_raw_fd(waker.into_raw_fd()) };
+            let _ = socket.shutdown(Shutdown::Both);
+        }
         if let Some(acceptor) = self.acceptor.take() {
             let _ = acceptor.join();
         }
@@ -114,6 +207,9 @@ fn clear_stale_socket(path: &Path) -> Result<()> {
 
 /// Binds in a fresh private directory beside `path`, then moves the socket
 /// into place, so that it is never reachable with a wider mode than 0600.
+/// When the staging path would be longer than a socket path may be, the
+/// socket is bound through the directory's descriptor (`/proc/self/fd/N/s`),
+/// so every path [`check_path`] accepts works.
 fn bind_private(path: &Path) -> Result<UnixListener> {
     let fail = |what: &str, e: io::Error| {
         Error::failed(format!("cannot {what} for {}: {e}", path.display()))
@@ -129,7 +225,15 @@ fn bind_private(path: &Path) -> Result<UnixListener> {
         fs::set_permissions(&staging, fs::Permissions::from_mode(0o700))
             .map_err(|e| fail("make the private directory", e))?;
         let staged = staging.join("s");
-        let listener = UnixListener::bind(&staged).map_err(|e| fail("bind the socket", e))?;
+        let listener = if staged.as_os_str().len() <= MAX_SOCKET_PATH_BYTES {
+            UnixListener::bind(&staged)
+        } else {
+            let dir =
+                fs::File::open(&staging).map_err(|e| fail("open the private directory", e))?;
+            use std::os::fd::AsRawFd;
+            UnixListener::bind(format!("/proc/self/fd/{}/s", dir.as_raw_fd()))
+        }
+        .map_err(|e| fail("bind the socket", e))?;
         fs::set_permissions(&staged, fs::Permissions::from_mode(0o600))
             .map_err(|e| fail("set the socket's mode", e))?;
         fs::rename(&staged, path).map_err(|e| fail("move the socket into place", e))?;
@@ -145,37 +249,128 @@ fn unique() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-fn accept_loop(listener: UnixListener, driver: Arc<dyn Driver>, stopping: Arc<AtomicBool>) {
-    for stream in listener.incoming() {
-        if stopping.load(Ordering::SeqCst) {
-            break;
-        }
-        let Ok(stream) = stream else { continue };
-        let driver = driver.clone();
-        let _ = std::thread::Builder::new()
-            .name("uidrive-conn".into())
-            .spawn(move || serve_connection(stream, driver.as_ref()));
+/// Counts a connection while its thread lives.
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
-fn serve_connection(stream: UnixStream, driver: &dyn Driver) {
+fn accept_loop(
+    listener: UnixListener,
+    driver: Arc<dyn Driver>,
+    stopping: Arc<AtomicBool>,
+    connections: Arc<AtomicUsize>,
+    limits: Limits,
+) {
+    let limits = Arc::new(limits);
+    loop {
+        let accepted = listener.accept();
+        if stopping.load(Ordering::SeqCst) {
+            break;
+        }
+        let Ok((stream, _)) = accepted else {
+            // A connection that went before it was taken, or no descriptors
+            // left: do not spin on the error.
+            std::thread::sleep(Duration::from_millis(10));
+            continue;
+        };
+        if connections.fetch_add(1, Ordering::SeqCst) >= limits.max_connections {
+            let _slot = Slot(connections.clone());
+            refuse(stream, limits.max_connections);
+            continue;
+        }
+        let slot = Slot(connections.clone());
+        let driver = driver.clone();
+        let limits = limits.clone();
+        let spawned = std::thread::Builder::new()
+            .name("uidrive-conn".into())
+            .spawn(move || {
+                let _slot = slot;
+                serve_connection(stream, driver.as_ref(), &limits)
+            });
+        if spawned.is_err() {
+            // The thread (and the stream and slot it owned) is gone; back off.
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+/// Tells a connection over the limit why it is closed, without waiting on it.
+fn refuse(mut stream: UnixStream, max: usize) {
+    let err = Error::failed(format!(
+        "the server already serves {max} connections, as many as it takes at once"
+    ))
+    .with_suggestion("close connections you no longer use, or try again once others have closed");
+    let _ = stream.set_nonblocking(true);
+    let _ = stream.write_all(&wire::encode_answer(&Value::Null, &Err(err)));
+}
+
+fn serve_connection(stream: UnixStream, driver: &dyn Driver, limits: &Limits) {
     let Ok(writer) = stream.try_clone() else {
         return;
     };
+    // A client that stops reading its answers does not hold the thread for ever.
+    let _ = writer.set_write_timeout(Some(limits.idle_connection.max(Duration::from_secs(1))));
     let mut writer = io::BufWriter::new(writer);
     let mut reader = BufReader::new(stream);
     loop {
-        let line = match wire::read_line(&mut reader, MAX_LINE_BYTES, |_| Ok(())) {
+        let mut unfinished = false;
+        let read = wire::read_line(&mut reader, limits.max_request_bytes, |reader, started| {
+            // Waiting for a request may take long; an unfinished one may not.
+            unfinished = started || !reader.buffer().is_empty();
+            let wait = if unfinished {
+                limits.partial_line_idle
+            } else {
+                limits.idle_connection
+            };
+            reader
+                .get_ref()
+                .set_read_timeout(Some(wait.max(Duration::from_millis(1))))
+        });
+        let line = match read {
             // A last request without its newline is still answered.
             Ok(LineRead::Line(line) | LineRead::Cut(line)) => line,
-            Ok(LineRead::End) | Err(_) => return,
+            Ok(LineRead::End) => return,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                // A connection idle between requests is closed without a word.
+                if unfinished {
+                    send_alone(
+                        &mut writer,
+                        Error::new(
+                            ErrorCode::ParseError,
+                            format!(
+                                "the line stayed unfinished for {} ms; the connection is closed",
+                                limits.partial_line_idle.as_millis()
+                            ),
+                        )
+                        .with_suggestion(
+                            "send each request whole, as one line ending in a newline",
+                        ),
+                    );
+                }
+                return;
+            }
+            Err(_) => return,
             Ok(LineRead::TooLong) => {
-                let err = Error::new(
-                    ErrorCode::ParseError,
-                    format!("the line is longer than {MAX_LINE_BYTES} bytes"),
+                send_alone(
+                    &mut writer,
+                    Error::new(
+                        ErrorCode::ParseError,
+                        format!(
+                            "the line is longer than {} bytes, the longest request this server reads; the connection is closed",
+                            limits.max_request_bytes
+                        ),
+                    )
+                    .with_suggestion("send smaller requests: split long input or text into several"),
                 );
-                let _ = writer.write_all(&wire::encode_answer(&Value::Null, &Err(err)));
-                let _ = writer.flush();
                 return;
             }
         };
@@ -197,4 +392,13 @@ fn serve_connection(stream: UnixStream, driver: &dyn Driver) {
             return;
         }
     }
+}
+
+/// Answers, with id `null`, why the connection is about to close.
+fn send_alone(writer: &mut io::BufWriter<UnixStream>, err: Error) {
+    let _ = writer
+        .get_ref()
+        .set_write_timeout(Some(Duration::from_secs(1)));
+    let _ = writer.write_all(&wire::encode_answer(&Value::Null, &Err(err)));
+    let _ = writer.flush();
 }

@@ -93,6 +93,11 @@ impl SocketDriver {
             .and_then(|()| connection.receive(self.options.max_line_bytes, deadline))
             .map_err(|e| self.explain(e, method, timeout))?;
         let (answer_id, outcome) = wire::parse_answer(&answer)?;
+        // An error with a null id is about the connection itself (too many
+        // connections, a line too long): the server closes it after.
+        if answer_id.is_null() && outcome.is_err() {
+            return outcome;
+        }
         if answer_id != id {
             return Err(Error::protocol(format!(
                 "the server answered request {answer_id} while uidrive waited for request {id} (`{method}`)"
@@ -134,6 +139,11 @@ impl SocketDriver {
                     "nothing listens at {path}: the app that made the socket has ended"
                 ))
                 .with_suggestion("start the app again; it replaces the stale socket"),
+                io::ErrorKind::InvalidInput if path.to_string().len() > crate::server::MAX_SOCKET_PATH_BYTES => Error::disconnected(format!(
+                    "the socket path {path} is longer than the {} bytes a Unix socket path holds",
+                    crate::server::MAX_SOCKET_PATH_BYTES
+                ))
+                .with_suggestion("use a shorter socket path"),
                 io::ErrorKind::PermissionDenied => Error::disconnected(format!("permission denied for {path}"))
                     .with_suggestion("run as the user who started the app: its socket is private to that user"),
                 _ => Error::disconnected(format!("could not connect to {path}: {e}")),
@@ -145,10 +155,17 @@ impl SocketDriver {
     }
 
     fn take(&self) -> Result<Connection> {
-        let pooled = self.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
-        match pooled {
-            Some(connection) => Ok(connection),
-            None => self.open(),
+        loop {
+            let pooled = self.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
+            match pooled {
+                // The server closes connections idle for long: skip those.
+                Some(mut connection) => {
+                    if connection.still_open() {
+                        return Ok(connection);
+                    }
+                }
+                None => return self.open(),
+            }
         }
     }
 
@@ -209,6 +226,22 @@ fn remaining(deadline: Instant) -> std::result::Result<Duration, Failure> {
 }
 
 impl Connection {
+    /// Whether the server still holds the connection open, with nothing unread on it.
+    fn still_open(&mut self) -> bool {
+        use std::io::Read;
+        if !self.reader.buffer().is_empty() {
+            return false;
+        }
+        let stream = self.reader.get_mut();
+        if stream.set_nonblocking(true).is_err() {
+            return false;
+        }
+        let mut byte = [0u8; 1];
+        let open =
+            matches!(stream.read(&mut byte), Err(e) if e.kind() == io::ErrorKind::WouldBlock);
+        stream.set_nonblocking(false).is_ok() && open
+    }
+
     fn send(&mut self, line: &[u8], deadline: Instant) -> std::result::Result<(), Failure> {
         let stream = self.reader.get_mut();
         stream.set_write_timeout(Some(remaining(deadline)?))?;
@@ -222,7 +255,7 @@ impl Connection {
         limit: usize,
         deadline: Instant,
     ) -> std::result::Result<Vec<u8>, Failure> {
-        let read = wire::read_line(&mut self.reader, limit, |reader| {
+        let read = wire::read_line(&mut self.reader, limit, |reader, _| {
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
                 return Err(io::ErrorKind::TimedOut.into());

@@ -104,6 +104,28 @@ impl ActParams {
     }
 }
 
+/// How much one `input` request may ask for. Each bound keeps one request's
+/// work small (a few thousand X events at most), so that a single line cannot
+/// flood an app; beyond a bound the request is refused with `invalid_request`
+/// before anything is sent. docs/protocol.md lists them.
+pub mod input_limits {
+    /// Events in one request.
+    pub const EVENTS: usize = 1_000;
+    /// DIPs one `wheel` event may scroll along each axis (100 clicks of 100 DIPs).
+    pub const WHEEL_DELTA: f64 = 10_000.0;
+    /// Wheel clicks of all the request's `wheel` events together, both axes
+    /// (a delta of `d` DIPs is `round(|d| / 100)` clicks, at least one).
+    pub const WHEEL_CLICKS: u64 = 1_000;
+    /// Presses of one `click`, `pointerDown` or `pointerUp`.
+    pub const CLICKS: u32 = 3;
+    /// Entries in one event's `mods` (there are five modifiers).
+    pub const MODS: usize = 5;
+    /// Characters (Unicode scalar values) of all the request's `text` events together.
+    pub const TEXT_CHARS: usize = 10_000;
+    /// The magnitude of a coordinate, in DIPs.
+    pub const COORDINATE: f64 = 1_000_000.0;
+}
+
 /// The mouse button of a pointer event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -213,34 +235,86 @@ impl InputEvent {
         }
     }
 
+    /// Checks the event alone; the request's totals are checked by [`InputParams::validate`].
     fn validate(&self, at: usize) -> Result<()> {
+        use input_limits as limit;
         let field = |name: &str| format!("input.events[{at}].{name}");
-        let finite = |name: &str, v: f64| {
-            if v.is_finite() {
-                Ok(())
-            } else {
+        let coordinate = |name: &str, v: f64| {
+            if !v.is_finite() {
                 Err(field_error(&field(name), "must be a finite number"))
+            } else if v.abs() > limit::COORDINATE {
+                Err(field_error(
+                    &field(name),
+                    &format!(
+                        "is {v}; coordinates are at most {} DIPs from the window's corner",
+                        limit::COORDINATE
+                    ),
+                ))
+            } else {
+                Ok(())
+            }
+        };
+        let mods = |mods: &[Modifier]| {
+            if mods.len() > limit::MODS {
+                Err(field_error(
+                    &field("mods"),
+                    &format!(
+                        "has {} entries; name each of the {} modifiers at most once",
+                        mods.len(),
+                        limit::MODS
+                    ),
+                ))
+            } else {
+                Ok(())
             }
         };
         match self {
-            InputEvent::PointerMove { x, y, .. } => {
-                finite("x", *x)?;
-                finite("y", *y)
+            InputEvent::PointerMove { x, y, mods: m } => {
+                coordinate("x", *x)?;
+                coordinate("y", *y)?;
+                mods(m)
             }
             InputEvent::PointerDown(p) | InputEvent::PointerUp(p) | InputEvent::Click(p) => {
-                finite("x", p.x)?;
-                finite("y", p.y)?;
+                coordinate("x", p.x)?;
+                coordinate("y", p.y)?;
+                mods(&p.mods)?;
                 match p.clicks {
                     Some(0) => Err(field_error(&field("clicks"), "must be at least 1")),
-                    Some(n) if n > 3 => Err(field_error(&field("clicks"), "must be 1, 2 or 3")),
+                    Some(n) if n > limit::CLICKS => Err(field_error(
+                        &field("clicks"),
+                        &format!("is {n}; it must be 1, 2 or 3"),
+                    )),
                     _ => Ok(()),
                 }
             }
-            InputEvent::Wheel { x, y, dx, dy, .. } => {
-                finite("x", *x)?;
-                finite("y", *y)?;
-                finite("dx", *dx)?;
-                finite("dy", *dy)
+            InputEvent::Wheel {
+                x,
+                y,
+                dx,
+                dy,
+                mods: m,
+                ..
+            } => {
+                coordinate("x", *x)?;
+                coordinate("y", *y)?;
+                mods(m)?;
+                for (name, delta) in [("dx", *dx), ("dy", *dy)] {
+                    if !delta.is_finite() {
+                        return Err(field_error(&field(name), "must be a finite number"));
+                    }
+                    if delta.abs() > limit::WHEEL_DELTA {
+                        return Err(field_error(
+                            &field(name),
+                            &format!(
+                                "is {delta}; one wheel event scrolls at most {} DIPs ({} clicks) per axis",
+                                limit::WHEEL_DELTA,
+                                wheel_clicks(limit::WHEEL_DELTA)
+                            ),
+                        )
+                        .with_suggestion("scroll in several smaller events, or use scrollIntoView"));
+                    }
+                }
+                Ok(())
             }
             InputEvent::KeyDown { .. } | InputEvent::KeyUp { .. } | InputEvent::Key { .. } => {
                 Ok(())
@@ -254,6 +328,15 @@ impl InputEvent {
     }
 }
 
+/// The wheel clicks a delta of `delta` DIPs is sent as: `round(|d| / 100)`, at
+/// least one for a delta that is not zero (as the X11 input does).
+pub fn wheel_clicks(delta: f64) -> u64 {
+    if delta == 0.0 || !delta.is_finite() {
+        return 0;
+    }
+    (delta.abs() / 100.0).round().max(1.0) as u64
+}
+
 /// Params of `input`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -264,17 +347,62 @@ pub struct InputParams {
 }
 
 impl InputParams {
+    /// Checks every event and the request's totals against [`input_limits`].
     pub fn validate(&self) -> Result<()> {
+        use input_limits as limit;
         if self.events.is_empty() {
             return Err(field_error(
                 "input.events",
                 "is empty; send at least one event",
             ));
         }
-        self.events
-            .iter()
-            .enumerate()
-            .try_for_each(|(at, event)| event.validate(at))
+        if self.events.len() > limit::EVENTS {
+            return Err(field_error(
+                "input.events",
+                &format!(
+                    "has {} events; one request takes at most {}",
+                    self.events.len(),
+                    limit::EVENTS
+                ),
+            )
+            .with_suggestion("send the events in several requests"));
+        }
+        let mut clicks = 0u64;
+        let mut chars = 0usize;
+        for (at, event) in self.events.iter().enumerate() {
+            event.validate(at)?;
+            match event {
+                InputEvent::Wheel { dx, dy, .. } => {
+                    clicks += wheel_clicks(*dx) + wheel_clicks(*dy);
+                    if clicks > limit::WHEEL_CLICKS {
+                        return Err(field_error(
+                            &format!("input.events[{at}]"),
+                            &format!(
+                                "brings the request's wheel clicks to {clicks}; one request scrolls at most {} clicks ({} DIPs)",
+                                limit::WHEEL_CLICKS,
+                                limit::WHEEL_CLICKS * 100
+                            ),
+                        )
+                        .with_suggestion("scroll in several requests, or use scrollIntoView"));
+                    }
+                }
+                InputEvent::Text { text } => {
+                    chars += text.chars().count();
+                    if chars > limit::TEXT_CHARS {
+                        return Err(field_error(
+                            &format!("input.events[{at}].text"),
+                            &format!(
+                                "brings the request's text to {chars} characters; one request types at most {}",
+                                limit::TEXT_CHARS
+                            ),
+                        )
+                        .with_suggestion("type long text in several requests, or set it with act setValue"));
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 }
 

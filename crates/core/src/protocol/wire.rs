@@ -5,8 +5,13 @@ use crate::error::{Error, ErrorCode, Result};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
 
-/// The longest line either side reads: captures of large windows are big.
+/// The longest answer line the client reads: captures of large windows are big.
 pub const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// The longest request line `serve` reads. Requests are small (an `input` at
+/// its limits is well under 1 MiB); the bound keeps a server's memory small
+/// however many connections send long lines at once.
+pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
 
 /// A request as read off the wire, before its params are checked.
 #[derive(Debug, Clone, PartialEq)]
@@ -204,15 +209,17 @@ pub enum LineRead {
 }
 
 /// Reads one line of at most `limit` bytes. `before_fill` runs before each
-/// read of the stream (the client sets its remaining read timeout there).
+/// read of the stream, told whether part of a line has come already (the
+/// client sets its remaining read timeout there; the server a shorter one
+/// for an unfinished line).
 pub fn read_line<R: std::io::BufRead>(
     reader: &mut R,
     limit: usize,
-    mut before_fill: impl FnMut(&mut R) -> std::io::Result<()>,
+    mut before_fill: impl FnMut(&mut R, bool) -> std::io::Result<()>,
 ) -> std::io::Result<LineRead> {
     let mut line = Vec::new();
     loop {
-        before_fill(reader)?;
+        before_fill(reader, !line.is_empty())?;
         let chunk = match reader.fill_buf() {
             Ok(chunk) => chunk,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
