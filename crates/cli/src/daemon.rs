@@ -1,7 +1,7 @@
 //! The background `uidrive serve` a session starts to hold its app (and its
 //! headless desktop) between commands, serving the protocol on a private socket.
 
-use crate::session::{make_private_dir, sessions_dir};
+use crate::session::{make_private_dir, Files};
 use std::fs::OpenOptions;
 use std::os::unix::fs::OpenOptionsExt;
 use std::os::unix::process::CommandExt;
@@ -42,9 +42,15 @@ pub fn start(session: &str, serve_args: &[String], timeout: Duration) -> Result<
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_nanos() % 1_000_000_000)
         .unwrap_or(0);
-    let socket = dir.join(format!("{session}-{}-{stamp}.sock", std::process::id()));
-    make_private_dir(&sessions_dir())?;
-    let log = sessions_dir().join(format!("{session}.log"));
+    // The process and the time make the path unique; the session's name, cut
+    // short, only tells people whose it is, and keeps the path within the
+    // 107 bytes a socket path holds.
+    let short: String = session.chars().take(16).collect();
+    let socket = dir.join(format!("{short}-{}-{stamp}.sock", std::process::id()));
+    let log = Files::of(session)?.log;
+    if let Some(dir) = log.parent() {
+        make_private_dir(dir)?;
+    }
     let log_file = OpenOptions::new()
         .create(true)
         .truncate(true)

@@ -47,6 +47,8 @@ pub fn run(args: ServeArgs) -> Result<(), Error> {
     // socket, the app and the desktop are cleaned up however the server is stopped.
     let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])
         .map_err(|e| Error::failed(format!("serve: cannot catch signals: {e}")))?;
+    // A path no socket can have fails before a desktop or an app is started.
+    uidrive_core::check_socket_path(&args.socket)?;
     let desktop = if args.headless {
         Some(Desktop::start()?)
     } else {

@@ -44,9 +44,49 @@ pub struct State {
 /// Where a session's state lives.
 pub enum Store {
     /// A file, locked while a command runs.
-    File { path: PathBuf, _lock: File },
+    File { files: Files, _lock: File },
     /// Memory only: an MCP server's session, which ends with it.
     Memory,
+}
+
+/// Where session `name` keeps its files, under [`sessions_dir`]. The state
+/// is the file named as the session; everything else uidrive keeps there
+/// starts with a dot, which no session name does, so no session's file is
+/// another's lock, log or temporary file (`s1.lock` is a session of its own,
+/// whose lock is `.s1.lock.lock`).
+pub struct Files {
+    pub state: PathBuf,
+    pub lock: PathBuf,
+    pub log: PathBuf,
+    dir: PathBuf,
+    name: String,
+}
+
+impl Files {
+    pub fn of(name: &str) -> Result<Files> {
+        check_name(name)?;
+        let dir = sessions_dir();
+        Ok(Files {
+            state: dir.join(name),
+            lock: dir.join(format!(".{name}.lock")),
+            log: dir.join(format!(".{name}.log")),
+            dir,
+            name: name.to_string(),
+        })
+    }
+
+    /// A temporary file for the state that no other writer uses: the
+    /// session's, this process's and a counter's.
+    fn temporary(&self) -> PathBuf {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        self.dir.join(format!(
+            ".{}.{}-{}.tmp",
+            self.name,
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        ))
+    }
 }
 
 /// A session name: letters, digits, `.`, `_` and `-`, so it is a safe file name.
@@ -87,23 +127,22 @@ pub fn make_private_dir(dir: &Path) -> Result<()> {
 impl Store {
     /// Opens (and locks) the file of session `name`, reading its state.
     pub fn open_file(name: &str) -> Result<(Store, State)> {
-        check_name(name)?;
-        let dir = sessions_dir();
-        make_private_dir(&dir)?;
-        let path = dir.join(name);
+        let files = Files::of(name)?;
+        make_private_dir(&files.dir)?;
         let lock = OpenOptions::new()
             .create(true)
             .truncate(false)
             .write(true)
             .mode(0o600)
-            .open(dir.join(format!("{name}.lock")))
+            .open(&files.lock)
             .map_err(|e| Error::failed(format!("could not open the session's lock: {e}")))?;
         // One command at a time per session; other sessions are not held up.
         // SAFETY: flock on a file descriptor we own.
         unsafe {
             libc::flock(lock.as_raw_fd(), libc::LOCK_EX);
         }
-        let state = match fs::read(&path) {
+        let path = &files.state;
+        let state = match fs::read(path) {
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
                 Error::failed(format!("session file {} is damaged: {e}", path.display()))
                     .with_suggestion(format!("remove {} and open the app again", path.display()))
@@ -116,21 +155,22 @@ impl Store {
                 )))
             }
         };
-        Ok((Store::File { path, _lock: lock }, state))
+        Ok((Store::File { files, _lock: lock }, state))
     }
 
-    /// Writes the state: to a private temporary file, then renamed over the old one.
+    /// Writes the state: to a temporary file of this writer's own, then
+    /// renamed over the old one, so a reader sees the old state or the new.
     pub fn save(&self, state: &State) -> Result<()> {
-        let Store::File { path, .. } = self else {
+        let Store::File { files, .. } = self else {
             return Ok(());
         };
+        let path = &files.state;
         let bytes = serde_json::to_vec(state)
             .map_err(|e| Error::failed(format!("could not write the session: {e}")))?;
-        let temporary = path.with_extension("tmp");
+        let temporary = files.temporary();
         let write = || -> std::io::Result<()> {
             let mut file = OpenOptions::new()
-                .create(true)
-                .truncate(true)
+                .create_new(true)
                 .write(true)
                 .mode(0o600)
                 .open(&temporary)?;
@@ -138,13 +178,16 @@ impl Store {
             file.sync_all()?;
             fs::rename(&temporary, path)
         };
-        write().map_err(|e| Error::failed(format!("could not save {}: {e}", path.display())))
+        write().map_err(|e| {
+            let _ = fs::remove_file(&temporary);
+            Error::failed(format!("could not save {}: {e}", path.display()))
+        })
     }
 
     /// Removes the session's file.
     pub fn delete(&self) {
-        if let Store::File { path, .. } = self {
-            let _ = fs::remove_file(path);
+        if let Store::File { files, .. } = self {
+            let _ = fs::remove_file(&files.state);
         }
     }
 }

@@ -32,5 +32,5 @@ pub use error::{Error, ErrorCode, Result};
 pub use expect::{expect, Expect};
 pub use locator::{ActionOutcome, Filter, Find, Locator, RoleQuery, Route, TextMatch, WindowRef};
 pub use memory::MemoryDriver;
-pub use server::{serve, serve_with, Limits, Server, MAX_SOCKET_PATH_BYTES};
+pub use server::{check_socket_path, serve, serve_with, Limits, Server, MAX_SOCKET_PATH_BYTES};
 pub use socket::{SocketDriver, SocketOptions};

@@ -78,7 +78,7 @@ pub fn serve_with(
     limits: Limits,
 ) -> Result<Server> {
     let path = path.as_ref().to_path_buf();
-    check_path(&path)?;
+    check_socket_path(&path)?;
     clear_stale_socket(&path)?;
     let listener = bind_private(&path)?;
     let waker = listener
@@ -104,8 +104,9 @@ pub fn serve_with(
     })
 }
 
-/// Refuses a path no Unix socket can have, before anything is made.
-fn check_path(path: &Path) -> Result<()> {
+/// Refuses a path no Unix socket can have, before anything is made: empty,
+/// longer than [`MAX_SOCKET_PATH_BYTES`], or with a NUL byte.
+pub fn check_socket_path(path: &Path) -> Result<()> {
     let bytes = path.as_os_str().as_bytes();
     if bytes.is_empty() {
         return Err(Error::invalid_request("the socket path is empty")
@@ -209,7 +210,7 @@ fn clear_stale_socket(path: &Path) -> Result<()> {
 /// into place, so that it is never reachable with a wider mode than 0600.
 /// When the staging path would be longer than a socket path may be, the
 /// socket is bound through the directory's descriptor (`/proc/self/fd/N/s`),
-/// so every path [`check_path`] accepts works.
+/// so every path [`check_socket_path`] accepts works.
 fn bind_private(path: &Path) -> Result<UnixListener> {
     let fail = |what: &str, e: io::Error| {
         Error::failed(format!("cannot {what} for {}: {e}", path.display()))

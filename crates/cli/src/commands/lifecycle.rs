@@ -112,7 +112,28 @@ impl Command for Open {
     const IN_BATCH: bool = false;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        // Wrong arguments change nothing: the session keeps what it had open.
         let plan = self.serve_args()?;
+        let opened = self.open(plan, ctx);
+        if opened.is_err() {
+            // A failed open leaves nothing behind: no daemon, no session file
+            // (the daemon's log stays, for the error's explanation).
+            if let Some(pid) = ctx.state.target.take().and_then(|t| t.daemon) {
+                daemon::stop(pid, daemon::STOP_GRACE);
+            }
+            for child in &mut ctx.children {
+                let _ = child.wait();
+            }
+            ctx.children.clear();
+            ctx.forget();
+            ctx.ended = true;
+        }
+        opened
+    }
+}
+
+impl Open {
+    fn open(self, plan: Option<(Vec<String>, String)>, ctx: &mut Ctx) -> Result<Output, CliError> {
         // A session drives one app: let go of the one it had.
         if let Some(old) = ctx.state.target.take() {
             if let Some(pid) = old.daemon {
