@@ -153,6 +153,111 @@ impl ServerHandler for Server {
     }
 }
 
+/// The longest message line read from the client; a longer one is answered
+/// with a parse error and skipped.
+const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+
+/// JSON-RPC's answer to a line that is not JSON.
+fn parse_error_line(detail: &str) -> Vec<u8> {
+    let answer = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": -32700, "message": format!("Parse error: {detail}")},
+    });
+    let mut line = answer.to_string().into_bytes();
+    line.push(b'\n');
+    line
+}
+
+/// Stdio for rmcp, with the parse errors JSON-RPC requires: rmcp skips a line
+/// that is not JSON without a word, so lines are checked here first. A line
+/// that is not JSON is answered `-32700` (id `null`); every other line goes
+/// on to rmcp unchanged. One task writes stdout, so answers never interleave.
+/// Also answers the writer's task, which ends once every answer is out.
+fn checked_stdio() -> (
+    (
+        tokio::io::ReadHalf<tokio::io::DuplexStream>,
+        tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    ),
+    tokio::task::JoinHandle<()>,
+) {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+    let (ours, theirs) = tokio::io::duplex(1 << 20);
+    let (from_rmcp, mut to_rmcp) = tokio::io::split(ours);
+    let (out_tx, mut out_rx) = tokio::sync::mpsc::channel::<Vec<u8>>(64);
+
+    // The client's lines: checked, then passed on.
+    let errors = out_tx.clone();
+    tokio::spawn(async move {
+        let mut stdin = BufReader::new(tokio::io::stdin());
+        loop {
+            let mut line = Vec::new();
+            let read = (&mut stdin)
+                .take(MAX_MESSAGE_BYTES as u64 + 1)
+                .read_until(b'\n', &mut line)
+                .await;
+            match read {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            if line.len() > MAX_MESSAGE_BYTES && !line.ends_with(b"\n") {
+                // Skip the rest of the long line, then say why.
+                let mut rest = Vec::new();
+                let _ = stdin.read_until(b'\n', &mut rest).await;
+                let detail = format!("the message is longer than {MAX_MESSAGE_BYTES} bytes");
+                if errors.send(parse_error_line(&detail)).await.is_err() {
+                    break;
+                }
+                continue;
+            }
+            if line.iter().all(u8::is_ascii_whitespace) {
+                continue;
+            }
+            if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&line) {
+                if errors.send(parse_error_line(&e.to_string())).await.is_err() {
+                    break;
+                }
+                continue;
+            }
+            if !line.ends_with(b"\n") {
+                line.push(b'\n');
+            }
+            if to_rmcp.write_all(&line).await.is_err() {
+                break;
+            }
+        }
+        // The client closed stdin: rmcp sees the end too.
+        let _ = to_rmcp.shutdown().await;
+    });
+
+    // rmcp's answers, line by line, to the one writer.
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(from_rmcp);
+        loop {
+            let mut line = Vec::new();
+            match lines.read_until(b'\n', &mut line).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if out_tx.send(line).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+
+    let writer = tokio::spawn(async move {
+        let mut stdout = tokio::io::stdout();
+        while let Some(line) = out_rx.recv().await {
+            if stdout.write_all(&line).await.is_err() || stdout.flush().await.is_err() {
+                break;
+            }
+        }
+    });
+
+    (tokio::io::split(theirs), writer)
+}
+
 /// Serves until the client closes stdin, then stops the app this session launched.
 pub fn run(args: McpArgs) -> Result<(), Error> {
     let session = format!("mcp-{}", std::process::id());
@@ -171,15 +276,18 @@ pub fn run(args: McpArgs) -> Result<(), Error> {
         read_only: args.read_only,
     };
     let served = runtime.block_on(async move {
+        let (stdio, writer) = checked_stdio();
         let service = server
-            .serve(rmcp::transport::stdio())
+            .serve(stdio)
             .await
             .map_err(|e| Error::failed(format!("MCP initialization failed: {e}")))?;
-        service
+        let ended = service
             .waiting()
             .await
-            .map_err(|e| Error::failed(format!("the MCP session ended badly: {e}")))?;
-        Ok::<(), Error>(())
+            .map_err(|e| Error::failed(format!("the MCP session ended badly: {e}")));
+        // The last answers are still on their way to stdout.
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), writer).await;
+        ended.map(|_| ())
     });
     let mut ctx = ctx.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(pid) = ctx.state.target.as_ref().and_then(|t| t.daemon) {
