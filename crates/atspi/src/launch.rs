@@ -1,14 +1,31 @@
 //! Launching an app with accessibility switched on for every toolkit.
+//!
+//! Most toolkits follow the variables of [`accessibility_env`]. Three need more,
+//! found by trying each on Debian 12:
+//!
+//! - **Qt 6** (6.4) started with `AT_SPI_BUS_ADDRESS` connects to that bus but
+//!   never serves its root, so it never registers. On a desktop of uidrive's
+//!   own the app does not get the variable: every toolkit finds the bus
+//!   through the session bus (`org.a11y.Bus`) or the display's `AT_SPI_BUS`
+//!   property, which the desktop publishes. The driver still uses it.
+//! - **Chromium and Electron** keep web content out of the tree unless told
+//!   otherwise: they get `--force-renderer-accessibility`.
+//! - **LibreOffice** is accessible only through its GTK 3 plugin
+//!   (`libreoffice-gtk3`); it gets `SAL_USE_VCLPLUGIN=gtk3`, and when it never
+//!   shows a window the error says which package and why.
 
 use crate::driver::{AtspiDriver, LaunchOptions};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use uidrive_core::{Error, Result};
+use uidrive_core::{Error, ErrorCode, Result};
 
 /// The variables that make every toolkit talk to assistive technology:
-/// GTK 3's bridge module, Qt's switch, and the generic one Chromium and others read.
+/// GTK's bridge module, Gecko's and GTK 2's switch, Qt's switch, and the
+/// generic one Chromium reads for its own widgets.
 pub fn accessibility_env() -> Vec<(String, String)> {
     [
         ("GTK_MODULES", "gail:atk-bridge"),
+        ("GNOME_ACCESSIBILITY", "1"),
         ("QT_ACCESSIBILITY", "1"),
         ("QT_LINUX_ACCESSIBILITY_ALWAYS_ON", "1"),
         ("ACCESSIBILITY_ENABLED", "1"),
@@ -17,6 +34,145 @@ pub fn accessibility_env() -> Vec<(String, String)> {
     .iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect()
+}
+
+/// The switch that makes Chromium and Electron expose their pages.
+const CHROMIUM_FLAG: &str = "--force-renderer-accessibility";
+/// The variable that picks LibreOffice's plugin, and the plugin with accessibility.
+const LO_PLUGIN_VAR: &str = "SAL_USE_VCLPLUGIN";
+const LO_PLUGIN: &str = "gtk3";
+const LO_PLUGIN_FILE: &str = "libvclplug_gtk3lo.so";
+const LO_PACKAGE: &str = "libreoffice-gtk3";
+
+/// The toolkit families launching treats apart from the rest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Family {
+    Chromium,
+    LibreOffice,
+    Other,
+}
+
+/// Tells the family from the program's name, and for a renamed Chromium (an
+/// Electron app) from the files next to its binary.
+fn family(program: &str, binary_dir: Option<&Path>) -> Family {
+    let name = Path::new(program)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(program);
+    let chromium_names = [
+        "chromium",
+        "chromium-browser",
+        "chrome",
+        "google-chrome",
+        "google-chrome-stable",
+        "electron",
+    ];
+    let office_names = [
+        "soffice",
+        "lowriter",
+        "localc",
+        "loimpress",
+        "lodraw",
+        "lomath",
+        "lobase",
+        "loweb",
+    ];
+    if chromium_names.contains(&name) || name.starts_with("electron") {
+        Family::Chromium
+    } else if office_names.contains(&name)
+        || name.starts_with("soffice.")
+        || name.starts_with("libreoffice")
+    {
+        Family::LibreOffice
+    } else if binary_dir.is_some_and(is_chromium_build) {
+        Family::Chromium
+    } else {
+        Family::Other
+    }
+}
+
+/// Chromium and every Electron app ship their resources and V8 snapshot next to the binary.
+fn is_chromium_build(dir: &Path) -> bool {
+    dir.join("resources.pak").is_file()
+        && (dir.join("v8_context_snapshot.bin").is_file()
+            || dir.join("snapshot_blob.bin").is_file())
+}
+
+/// The directory of the binary `program` runs, symlinks followed, looked up on `path`.
+fn binary_dir(program: &str, path: Option<&str>) -> Option<PathBuf> {
+    let found = if program.contains('/') {
+        PathBuf::from(program)
+    } else {
+        std::env::split_paths(path?)
+            .map(|dir| dir.join(program))
+            .find(|candidate| candidate.is_file())?
+    };
+    Some(found.canonicalize().ok()?.parent()?.to_path_buf())
+}
+
+/// What launching adds to the command line and the environment for `family`,
+/// leaving alone what the caller already chose (`is_set` says if a variable is).
+fn extras(
+    family: Family,
+    args: &[String],
+    is_set: impl Fn(&str) -> bool,
+) -> (Vec<String>, Vec<(String, String)>) {
+    match family {
+        Family::Chromium if !args.iter().any(|a| a == CHROMIUM_FLAG) => {
+            (vec![CHROMIUM_FLAG.to_string()], Vec::new())
+        }
+        Family::LibreOffice if !is_set(LO_PLUGIN_VAR) => (
+            Vec::new(),
+            vec![(LO_PLUGIN_VAR.to_string(), LO_PLUGIN.to_string())],
+        ),
+        _ => (Vec::new(), Vec::new()),
+    }
+}
+
+/// Whether LibreOffice's GTK 3 plugin is installed next to its program
+/// (`binary_dir`) or where Debian and the upstream packages put it.
+fn lo_plugin_installed(binary_dir: Option<&Path>) -> bool {
+    let mut dirs: Vec<PathBuf> = binary_dir.map(Path::to_path_buf).into_iter().collect();
+    dirs.push(PathBuf::from("/usr/lib/libreoffice/program"));
+    if let Ok(entries) = std::fs::read_dir("/opt") {
+        dirs.extend(entries.flatten().map(|e| e.path().join("program")));
+    }
+    dirs.iter().any(|dir| dir.join(LO_PLUGIN_FILE).is_file())
+}
+
+/// The error for a LibreOffice that showed no window on the bus, given the
+/// driver's own error and whether the GTK 3 plugin is there.
+fn office_error(err: Error, plugin_installed: bool) -> Error {
+    if err.code == ErrorCode::AppExited {
+        return Error::new(
+            err.code,
+            format!(
+                "{}; a LibreOffice that finds another one running with the same profile hands it the document and exits",
+                err.message
+            ),
+        )
+        .with_suggestion(
+            "close the other LibreOffice, or give this one a profile of its own: -env:UserInstallation=file:///tmp/NAME",
+        );
+    }
+    if !plugin_installed {
+        return Error::new(
+            err.code,
+            format!(
+                "{}: LibreOffice talks to assistive technology only through its GTK 3 plugin, and {LO_PACKAGE} is not installed",
+                err.message
+            ),
+        )
+        .with_suggestion(format!("install {LO_PACKAGE} (apt-get install {LO_PACKAGE})"));
+    }
+    Error::new(
+        err.code,
+        format!(
+            "{} ({LO_PLUGIN_VAR} must name `{LO_PLUGIN}`, the plugin with accessibility)",
+            err.message
+        ),
+    )
+    .with_suggestion(err.suggestion)
 }
 
 impl AtspiDriver {
@@ -30,17 +186,31 @@ impl AtspiDriver {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| Error::invalid_request("launch needs a command line; argv is empty"))?;
+        let own_desktop = opts.env.iter().any(|(k, _)| k == "DISPLAY");
+        let dir = binary_dir(program, crate::bus::env_value(&opts.env, "PATH").as_deref());
+        let family = family(program, dir.as_deref());
+        let (extra_args, extra_env) = extras(family, args, |name| {
+            crate::bus::env_value(&opts.env, name).is_some()
+        });
         let mut command = Command::new(program);
-        command.args(args).stdin(Stdio::null());
-        if opts.env.iter().any(|(k, _)| k == "DISPLAY") {
+        command.args(args).args(&extra_args).stdin(Stdio::null());
+        if own_desktop {
             // A desktop of its own: keep the app off the user's Wayland session and a11y bus.
             for name in uidrive_x11::Desktop::env_removed() {
                 command.env_remove(name);
             }
+            // Qt 6 given the address never registers; the desktop publishes the bus anyway.
+            command.env_remove("AT_SPI_BUS_ADDRESS");
         }
+        let passed = opts
+            .env
+            .iter()
+            .filter(|(k, _)| !(own_desktop && k == "AT_SPI_BUS_ADDRESS"))
+            .cloned();
         for (key, value) in accessibility_env()
             .into_iter()
-            .chain(opts.env.iter().cloned())
+            .chain(extra_env)
+            .chain(passed)
         {
             command.env(key, value);
         }
@@ -53,13 +223,16 @@ impl AtspiDriver {
             Err(mut err) => {
                 if let Ok(Some(status)) = child.try_wait() {
                     err = Error::new(
-                        uidrive_core::ErrorCode::AppExited,
+                        ErrorCode::AppExited,
                         format!("`{program}` exited ({status}) before it showed a window"),
                     )
                     .with_suggestion("run the command by hand to see why it exits");
                 } else {
                     let _ = child.kill();
                     let _ = child.wait();
+                }
+                if family == Family::LibreOffice {
+                    err = office_error(err, lo_plugin_installed(dir.as_deref()));
                 }
                 Err(err)
             }
@@ -74,4 +247,93 @@ pub fn launch_app(argv: &[String], opts: &LaunchOptions) -> Result<uidrive_core:
         std::sync::Arc::new(driver),
         child,
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn families_by_name() {
+        assert_eq!(family("chromium", None), Family::Chromium);
+        assert_eq!(
+            family("/usr/bin/google-chrome-stable", None),
+            Family::Chromium
+        );
+        assert_eq!(family("electron25", None), Family::Chromium);
+        assert_eq!(family("localc", None), Family::LibreOffice);
+        assert_eq!(
+            family("/usr/lib/libreoffice/program/soffice.bin", None),
+            Family::LibreOffice
+        );
+        assert_eq!(family("libreoffice7.6", None), Family::LibreOffice);
+        assert_eq!(family("firefox-esr", None), Family::Other);
+        assert_eq!(family("kcalc", None), Family::Other);
+    }
+
+    #[test]
+    fn an_electron_app_is_told_by_its_files() {
+        let dir = std::env::temp_dir().join(format!("uidrive-electron-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert_eq!(family("someapp", Some(&dir)), Family::Other);
+        std::fs::write(dir.join("resources.pak"), b"").unwrap();
+        std::fs::write(dir.join("v8_context_snapshot.bin"), b"").unwrap();
+        assert_eq!(family("someapp", Some(&dir)), Family::Chromium);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn chromium_gets_the_flag_once() {
+        let unset = |_: &str| false;
+        let (args, env) = extras(Family::Chromium, &strings(&["https://a.example"]), unset);
+        assert_eq!(args, strings(&[CHROMIUM_FLAG]));
+        assert!(env.is_empty());
+        let (args, _) = extras(Family::Chromium, &strings(&[CHROMIUM_FLAG]), unset);
+        assert!(args.is_empty());
+    }
+
+    #[test]
+    fn libreoffice_gets_the_gtk3_plugin_unless_one_is_chosen() {
+        let (args, env) = extras(Family::LibreOffice, &[], |_| false);
+        assert!(args.is_empty());
+        assert_eq!(
+            env,
+            vec![("SAL_USE_VCLPLUGIN".to_string(), "gtk3".to_string())]
+        );
+        let (_, env) = extras(Family::LibreOffice, &[], |name| name == "SAL_USE_VCLPLUGIN");
+        assert!(env.is_empty());
+        assert_eq!(
+            extras(Family::Other, &[], |_| false),
+            (Vec::new(), Vec::new())
+        );
+    }
+
+    #[test]
+    fn libreoffice_errors_name_the_cause() {
+        let timeout = || Error::timeout("soffice showed no window");
+        let missing = office_error(timeout(), false);
+        assert_eq!(missing.code, ErrorCode::Timeout);
+        assert!(missing
+            .message
+            .contains("libreoffice-gtk3 is not installed"));
+        assert!(missing
+            .suggestion
+            .contains("apt-get install libreoffice-gtk3"));
+        assert!(office_error(timeout(), true)
+            .message
+            .contains("SAL_USE_VCLPLUGIN"));
+        let exited = office_error(Error::new(ErrorCode::AppExited, "`localc` exited"), true);
+        assert!(exited.suggestion.contains("-env:UserInstallation"));
+    }
+
+    #[test]
+    fn binary_dir_follows_path_and_links() {
+        let dir = binary_dir("sh", Some("/nonexistent:/bin:/usr/bin")).unwrap();
+        assert!(dir.join("sh").exists());
+        assert_eq!(binary_dir("no-such-program-here", Some("/bin")), None);
+    }
 }
