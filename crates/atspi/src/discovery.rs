@@ -30,7 +30,8 @@ impl Toolkit {
         self == Toolkit::Gtk4
     }
 
-    /// How long after a `DoAction` returns its effect may still land.
+    /// How long after a `DoAction` returns its effect may still land;
+    /// settling waits for the first event after it, at most this long.
     pub fn action_latency(self) -> Duration {
         match self {
             Toolkit::Gtk4 => Duration::from_millis(350),

@@ -331,47 +331,50 @@ impl Inner {
         })
     }
 
-    /// Waits until the app has been quiet for the settle interval, and any late effect landed.
+    /// Waits until the app has processed what it was sent and gone quiet:
+    /// any action still awaited shows its first event (or its latency runs
+    /// out), then a round trip to the app sees no new event arrive. The app
+    /// answers a call only after the work queued before it, so a round trip
+    /// without events proves it quiet, without a timer.
     pub async fn idle(&self, wanted: Option<u64>, limit: Duration) -> Result<()> {
         let (_, top) = windows::resolve(&self.link, &self.app, &self.ids, wanted).await?;
-        let deadline = tokio::time::Instant::now() + limit;
+        let deadline = std::time::Instant::now() + limit;
         let bus_name = self.app.bus.clone();
+        // Over the bus, where the events come: the bus keeps the app's
+        // events and answers in the order the app sent them.
+        let round_trip = || {
+            bus::call::<u32, _>(
+                &self.conn,
+                &top.obj.0,
+                top.obj.1.as_str(),
+                bus::IFACE_ACCESSIBLE,
+                "GetRole",
+                &(),
+            )
+        };
         loop {
-            let quiet_from = self.activity.quiet_from(&bus_name);
-            let settled_at = quiet_from.map(|q| q + events::SETTLE);
-            let now = std::time::Instant::now();
-            match settled_at {
-                Some(at) if at > now => {
-                    let wait = at - now;
-                    if tokio::time::Instant::now() + wait > deadline {
-                        tokio::time::sleep_until(deadline).await;
-                        return Err(Error::timeout(format!(
-                            "{} kept changing for {} ms",
-                            self.app.name,
-                            limit.as_millis()
-                        ))
-                        .with_suggestion(
-                            "give a longer timeout; an animation that never stops never settles",
-                        ));
-                    }
-                    tokio::time::sleep(wait).await;
-                }
-                _ => {
-                    // A round trip: the app answers only after the work queued before it.
-                    let before = self.activity.quiet_from(&bus_name);
-                    let _: u32 = bus::call(
-                        &self.conn,
-                        &top.obj.0,
-                        top.obj.1.as_str(),
-                        bus::IFACE_ACCESSIBLE,
-                        "GetRole",
-                        &(),
-                    )
-                    .await?;
-                    if self.activity.quiet_from(&bus_name) == before {
-                        return Ok(());
-                    }
-                }
+            if std::time::Instant::now() >= deadline {
+                return Err(Error::timeout(format!(
+                    "{} kept changing for {} ms",
+                    self.app.name,
+                    limit.as_millis()
+                ))
+                .with_suggestion(
+                    "give a longer timeout; an animation that never stops never settles",
+                ));
+            }
+            if let Some(until) = self.activity.awaiting_until(&bus_name) {
+                self.activity.next_event_or(until.min(deadline)).await;
+                continue;
+            }
+            let before = self.activity.events_seen(&bus_name);
+            round_trip().await?;
+            // Events sent before the answer are read before it; let the
+            // listener count them before comparing.
+            tokio::task::yield_now().await;
+            tokio::task::yield_now().await;
+            if self.activity.events_seen(&bus_name) == before {
+                return Ok(());
             }
         }
     }

@@ -1,17 +1,18 @@
-//! Settling: the app's accessibility events, and when it last acted or was acted on.
+//! Settling: the app's accessibility events, and the actions whose effect has not shown yet.
 //!
-//! `idle` answers once the app sent no event for a settle interval and any
-//! action's late effect had time to land. Bounds changes are left out: animated
-//! widgets send them many times a second without anything a test would read.
+//! `idle` answers once the app has processed what it was sent and sent no
+//! event meanwhile, proven by round trips to the app rather than by a quiet
+//! timer; an action known to take effect late (GTK 4's `DoAction`) is waited
+//! for through the first event after it, bounded by its latency. Bounds
+//! changes are left out: animated widgets send them many times a second
+//! without anything a test would read.
 
 use futures_util::StreamExt;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use tokio::sync::Notify;
 use zbus::{Connection, MatchRule, MessageStream};
-
-/// How long an app must be quiet to count as settled.
-pub const SETTLE: Duration = Duration::from_millis(80);
 
 /// The events that mean the UI changed in a way a test reads.
 const EVENTS: [&str; 4] = [
@@ -27,40 +28,73 @@ const MEMBERS: [&str; 4] = [
     "TextChanged",
 ];
 
-/// When each app (by bus name) last sent an event, and until when an action's effect may land.
+/// Per app (by bus name): how many events it sent, and the action whose
+/// effect is still to show, with the latest moment it may land.
 #[derive(Debug, Default)]
 pub struct Activity {
-    last_event: Mutex<HashMap<String, Instant>>,
-    busy_until: Mutex<HashMap<String, Instant>>,
+    seen: Mutex<HashMap<String, u64>>,
+    awaiting: Mutex<HashMap<String, Instant>>,
+    /// Woken at every event, for waits that end at the next one.
+    event: Notify,
 }
 
 impl Activity {
-    pub fn last_event(&self, bus_name: &str) -> Option<Instant> {
-        self.last_event.lock().unwrap().get(bus_name).copied()
+    /// How many events the app has sent so far.
+    pub fn events_seen(&self, bus_name: &str) -> u64 {
+        self.seen
+            .lock()
+            .unwrap()
+            .get(bus_name)
+            .copied()
+            .unwrap_or(0)
     }
 
     fn saw_event(&self, bus_name: &str) {
-        self.last_event
+        *self
+            .seen
             .lock()
             .unwrap()
-            .insert(bus_name.to_string(), Instant::now());
+            .entry(bus_name.to_string())
+            .or_default() += 1;
+        // The first event after an action is its effect showing.
+        self.awaiting.lock().unwrap().remove(bus_name);
+        self.event.notify_waiters();
     }
 
-    /// Notes an action on the app whose effect may land up to `latency` from now.
+    /// Notes an action on the app whose effect may land up to `latency`
+    /// from now, unless an event shows it sooner.
     pub fn acted(&self, bus_name: &str, latency: Duration) {
+        if latency.is_zero() {
+            return;
+        }
         let until = Instant::now() + latency;
-        let mut map = self.busy_until.lock().unwrap();
+        let mut map = self.awaiting.lock().unwrap();
         let entry = map.entry(bus_name.to_string()).or_insert(until);
         if *entry < until {
             *entry = until;
         }
     }
 
-    /// The moment from which the app must stay quiet for `SETTLE` to count as settled.
-    pub fn quiet_from(&self, bus_name: &str) -> Option<Instant> {
-        let event = self.last_event(bus_name);
-        let busy = self.busy_until.lock().unwrap().get(bus_name).copied();
-        event.max(busy)
+    /// Until when an action's effect may still land, if one is awaited.
+    pub fn awaiting_until(&self, bus_name: &str) -> Option<Instant> {
+        let mut map = self.awaiting.lock().unwrap();
+        match map.get(bus_name) {
+            Some(until) if *until > Instant::now() => Some(*until),
+            Some(_) => {
+                map.remove(bus_name);
+                None
+            }
+            None => None,
+        }
+    }
+
+    /// Waits for the app's next event, or until `until`, whichever is first.
+    pub async fn next_event_or(&self, until: Instant) {
+        let notified = self.event.notified();
+        tokio::select! {
+            () = notified => {}
+            () = tokio::time::sleep_until(until.into()) => {}
+        }
     }
 }
 
@@ -119,17 +153,28 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_action_keeps_the_app_busy_for_its_latency() {
+    fn an_action_is_awaited_until_its_first_event_or_its_latency() {
         let activity = Activity::default();
-        assert!(activity.quiet_from(":1.5").is_none());
-        activity.acted(":1.5", Duration::from_millis(300));
-        let busy = activity.quiet_from(":1.5").unwrap();
-        assert!(busy > Instant::now() + Duration::from_millis(200));
-        activity.saw_event(":1.5");
-        assert_eq!(
-            activity.quiet_from(":1.5"),
-            Some(busy),
-            "a later deadline wins over an earlier event"
+        assert!(activity.awaiting_until(":1.5").is_none());
+        activity.acted(":1.5", Duration::ZERO);
+        assert!(
+            activity.awaiting_until(":1.5").is_none(),
+            "nothing to await"
         );
+        activity.acted(":1.5", Duration::from_secs(60));
+        assert!(activity.awaiting_until(":1.5").is_some());
+        activity.saw_event(":1.5");
+        assert!(
+            activity.awaiting_until(":1.5").is_none(),
+            "the event ends it"
+        );
+        assert_eq!(activity.events_seen(":1.5"), 1);
+        activity.acted(":1.5", Duration::from_millis(1));
+        std::thread::sleep(Duration::from_millis(5));
+        assert!(
+            activity.awaiting_until(":1.5").is_none(),
+            "the latency ends it"
+        );
+        assert_eq!(activity.events_seen(":1.6"), 0);
     }
 }
