@@ -1,15 +1,17 @@
-//! `ud_app`: a connection to one app, and the process uidrive launched, if any.
+//! `ud_app`: one app uidrive drives, and the process it launched, if any.
+//! Reaching the app (connect, launch, attach) is the facade's; this marshals.
 
-use crate::convert::{out, text, text_list, zero};
+use crate::convert::{out, owned_text, text, text_list, zero};
 use crate::guard;
 use crate::status::ud_status;
 use std::ffi::c_char;
 use std::sync::{Arc, RwLock};
-use std::time::Duration;
 use uidrive_core::{App, Error, Result};
+use uidrive_facade::refs::Refs;
+use uidrive_facade::{time, AttachTarget, LaunchOptions};
 
-/// An app uidrive drives. Opaque: made by `ud_connect` or `ud_launch`, freed
-/// by `ud_app_free`.
+/// An app uidrive drives. Opaque: made by `ud_connect`, `ud_launch`,
+/// `ud_launch_app`, `ud_attach_*` or `ud_desktop_launch`, freed by `ud_app_free`.
 ///
 /// Thread safety: one handle may be used from several threads at once; calls
 /// run side by side (each on its own connection). `ud_app_close` waits for
@@ -25,6 +27,8 @@ pub struct ud_app {
 pub(crate) struct AppState {
     /// `None` once closed. Calls hold the read side, so `close` waits for them.
     app: RwLock<Option<App>>,
+    /// The refs of this app's snapshots.
+    refs: Refs,
 }
 
 impl AppState {
@@ -34,26 +38,29 @@ impl AppState {
         match guard.as_ref() {
             Some(app) => body(app),
             None => Err(
-                Error::disconnected("the app handle was closed with ud_app_close")
-                    .with_suggestion("connect again with ud_connect or ud_launch"),
+                Error::disconnected("the app handle was closed with ud_app_close").with_suggestion(
+                    "reach the app again with ud_connect, ud_launch_app or ud_attach_pid",
+                ),
             ),
         }
     }
 
+    /// Ends what was launched gracefully (TERM, a grace period, then KILL).
     fn close(&self) -> Result<()> {
         let taken = self.app.write().unwrap_or_else(|p| p.into_inner()).take();
         match taken {
-            Some(app) => app.close(),
+            Some(app) => uidrive_facade::close(&app),
             None => Ok(()),
         }
     }
 }
 
 impl ud_app {
-    fn new(app: App) -> ud_app {
+    pub(crate) fn new(app: App) -> ud_app {
         ud_app {
             state: Arc::new(AppState {
                 app: RwLock::new(Some(app)),
+                refs: Refs::new(),
             }),
         }
     }
@@ -75,10 +82,63 @@ impl ud_app {
 /// The handle behind a pointer, or `invalid_request` for NULL.
 ///
 /// # Safety
-/// `app` is NULL or a live handle from `ud_connect`/`ud_launch`.
+/// `app` is NULL or a live handle.
 pub(crate) unsafe fn handle<'a>(app: *const ud_app) -> Result<&'a ud_app> {
     app.as_ref()
         .ok_or_else(|| Error::invalid_request("`app` is NULL"))
+}
+
+/// Hands a new app out through `out_app`.
+///
+/// # Safety
+/// `out_app` is NULL or valid for a write.
+pub(crate) unsafe fn hand_out(
+    out_app: *mut *mut ud_app,
+    make: impl FnOnce() -> Result<App>,
+) -> ud_status {
+    zero(out_app);
+    guard::status(|| {
+        let out_app = out(out_app, "out_app")?;
+        let app = make()?;
+        *out_app = Box::into_raw(Box::new(ud_app::new(app)));
+        Ok(())
+    })
+}
+
+/// `NAME=VALUE` entries from a NULL-terminated array; NULL is none.
+///
+/// # Safety
+/// `env` is NULL or a NULL-terminated array of NUL-terminated strings.
+pub(crate) unsafe fn env_list(env: *const *const c_char) -> Result<Vec<(String, String)>> {
+    if env.is_null() {
+        return Ok(Vec::new());
+    }
+    let entries = text_list(env, "env")?;
+    entries
+        .iter()
+        .enumerate()
+        .map(|(at, entry)| {
+            uidrive_facade::platform::env_entries(std::slice::from_ref(entry))
+                .map(|mut one| one.remove(0))
+                .map_err(|_| {
+                    Error::invalid_request(format!(
+                        "`env[{at}]` is `{entry}`; write each entry as NAME=VALUE"
+                    ))
+                })
+        })
+        .collect()
+}
+
+/// # Safety
+/// `argv` is NULL or a NULL-terminated array of NUL-terminated strings.
+pub(crate) unsafe fn argv_list(argv: *const *const c_char) -> Result<Vec<String>> {
+    let argv = text_list(argv, "argv")?;
+    if argv.is_empty() {
+        return Err(Error::invalid_request(
+            "`argv` is empty; give at least the program to run",
+        ));
+    }
+    Ok(argv)
 }
 
 /// Connects to an app that already listens on the protocol socket at
@@ -95,30 +155,27 @@ pub unsafe extern "C" fn ud_connect(
     socket_path: *const c_char,
     out_app: *mut *mut ud_app,
 ) -> ud_status {
-    zero(out_app);
-    guard::status(|| {
-        let out_app = out(out_app, "out_app")?;
+    hand_out(out_app, || {
         let path = text(socket_path, "socket_path")?;
         if path.is_empty() {
             return Err(Error::invalid_request("`socket_path` is empty"));
         }
-        let app = App::connect(path)?;
-        *out_app = Box::into_raw(Box::new(ud_app::new(app)));
-        Ok(())
+        uidrive_facade::connect(path)
     })
 }
 
-/// Launches an app and connects to it: runs `argv` (a NULL-terminated array;
-/// `argv[0]` is the program, looked up in `PATH`) with the environment
-/// variable `socket_env` set to a fresh socket path, plus the `NAME=VALUE`
-/// entries of `env` (a NULL-terminated array, or NULL for none), then waits
-/// up to `timeout_ms` milliseconds (0: 10 000) for the app to listen there.
+/// Launches an app that speaks the protocol and connects to it: runs `argv`
+/// (a NULL-terminated array; `argv[0]` is the program, looked up in `PATH`)
+/// with the environment variable `socket_env` set to a fresh socket path,
+/// plus the `NAME=VALUE` entries of `env` (a NULL-terminated array, or NULL
+/// for none), then waits up to `timeout_ms` milliseconds (0: 30 000) for the
+/// app to listen there. MyGo apps take their socket from `MYGO_AUTOMATION`.
 ///
-/// MyGo apps take their socket from `MYGO_AUTOMATION`. Closing or freeing
-/// the handle ends the process.
+/// For any other app, use `ud_launch_app` or `ud_desktop_launch`.
 ///
 /// On success `*out_app` is a new handle, owned by the caller and freed with
-/// `ud_app_free`. On failure it is NULL and the process, if it started, is ended.
+/// `ud_app_free`, which ends the process (SIGTERM, then SIGKILL after a grace
+/// period). On failure it is NULL and the process, if it started, is ended.
 ///
 /// # Safety
 /// `argv` and `env` are NULL or NULL-terminated arrays of NUL-terminated
@@ -132,52 +189,117 @@ pub unsafe extern "C" fn ud_launch(
     timeout_ms: u32,
     out_app: *mut *mut ud_app,
 ) -> ud_status {
-    zero(out_app);
-    guard::status(|| {
-        let out_app = out(out_app, "out_app")?;
-        let argv = text_list(argv, "argv")?;
-        if argv.is_empty() {
-            return Err(Error::invalid_request(
-                "`argv` is empty; give at least the program to run",
-            ));
-        }
-        let env = if env.is_null() {
-            Vec::new()
-        } else {
-            text_list(env, "env")?
-                .iter()
-                .enumerate()
-                .map(|(at, entry)| env_pair(at, entry))
-                .collect::<Result<Vec<_>>>()?
-        };
+    hand_out(out_app, || {
+        let argv = argv_list(argv)?;
+        let env = env_list(env)?;
         let socket_env = text(socket_env, "socket_env")?;
         if socket_env.is_empty() || socket_env.contains('=') {
             return Err(Error::invalid_request(format!(
                 "`socket_env` is `{socket_env}`; give an environment variable name, as MYGO_AUTOMATION"
             )));
         }
-        let timeout = Duration::from_millis(if timeout_ms == 0 {
-            10_000
-        } else {
-            timeout_ms.into()
-        });
-        let app = App::launch_socket(&argv, &env, socket_env, timeout)?;
-        *out_app = Box::into_raw(Box::new(ud_app::new(app)));
-        Ok(())
+        uidrive_facade::launch(
+            &argv,
+            &LaunchOptions {
+                env,
+                timeout: Some(time::millis_or(timeout_ms, time::LAUNCH)),
+                socket_env: Some(socket_env.to_string()),
+            },
+        )
     })
 }
 
-fn env_pair(at: usize, entry: &str) -> Result<(String, String)> {
-    match entry.split_once('=') {
-        Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
-        _ => Err(Error::invalid_request(format!(
-            "`env[{at}]` is `{entry}`; write each entry as NAME=VALUE"
-        ))),
-    }
+/// Launches any app with accessibility on and waits up to `timeout_ms`
+/// (0: 30 000) for its first window: `argv` as for `ud_launch`, `env` extra
+/// `NAME=VALUE` entries (NULL for none). The app shows on the desktop this
+/// process's `DISPLAY` names; for a private desktop, use `ud_desktop_launch`.
+///
+/// On success `*out_app` is a new handle, owned by the caller and freed with
+/// `ud_app_free`, which ends the process (SIGTERM, then SIGKILL after a grace
+/// period). On failure it is NULL and the process, if it started, is ended.
+///
+/// # Safety
+/// As `ud_launch`.
+#[no_mangle]
+pub unsafe extern "C" fn ud_launch_app(
+    argv: *const *const c_char,
+    env: *const *const c_char,
+    timeout_ms: u32,
+    out_app: *mut *mut ud_app,
+) -> ud_status {
+    hand_out(out_app, || {
+        let argv = argv_list(argv)?;
+        let env = env_list(env)?;
+        uidrive_facade::launch(
+            &argv,
+            &LaunchOptions {
+                env,
+                timeout: Some(time::millis_or(timeout_ms, time::LAUNCH)),
+                socket_env: None,
+            },
+        )
+    })
+}
+
+/// Attaches to the running app whose process id is `pid`, through the
+/// accessibility bus of the desktop `env` names (NULL-terminated
+/// `NAME=VALUE` entries, as a desktop's; NULL: this process's own), waiting
+/// up to `timeout_ms` (0: 30 000) for it to show there.
+///
+/// On success `*out_app` is a new handle, freed with `ud_app_free`; freeing
+/// it does not end the app (uidrive did not start it).
+///
+/// # Safety
+/// `env` is NULL or a NULL-terminated array of NUL-terminated strings;
+/// `out_app` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_attach_pid(
+    pid: u32,
+    env: *const *const c_char,
+    timeout_ms: u32,
+    out_app: *mut *mut ud_app,
+) -> ud_status {
+    hand_out(out_app, || {
+        let env = env_list(env)?;
+        if pid == 0 {
+            return Err(Error::invalid_request(
+                "`pid` is 0; give the app's process id",
+            ));
+        }
+        uidrive_facade::attach(
+            &AttachTarget::Pid(pid),
+            &env,
+            Some(time::millis_or(timeout_ms, time::LAUNCH)),
+        )
+    })
+}
+
+/// As `ud_attach_pid`, naming the app by its accessible name (its name on
+/// the accessibility registry, as `"gnome-calculator"`).
+///
+/// # Safety
+/// `name` is NULL or a NUL-terminated string; otherwise as `ud_attach_pid`.
+#[no_mangle]
+pub unsafe extern "C" fn ud_attach_name(
+    name: *const c_char,
+    env: *const *const c_char,
+    timeout_ms: u32,
+    out_app: *mut *mut ud_app,
+) -> ud_status {
+    hand_out(out_app, || {
+        let name = text(name, "name")?.to_string();
+        let env = env_list(env)?;
+        let target = AttachTarget::from_parts(None, Some(name))?;
+        uidrive_facade::attach(
+            &target,
+            &env,
+            Some(time::millis_or(timeout_ms, time::LAUNCH)),
+        )
+    })
 }
 
 /// The process id of the app uidrive launched, in `*out_pid`; 0 for an app
-/// reached with `ud_connect`, or once closed.
+/// reached with `ud_connect` or `ud_attach_*`, or once closed.
 ///
 /// # Safety
 /// `app` is NULL or a live handle; `out_pid` is NULL or valid for a write.
@@ -208,22 +330,113 @@ pub unsafe extern "C" fn ud_app_set_timeouts(
     guard::status(|| {
         handle(app)?.with(|app| {
             let mut timeouts = app.timeouts();
-            if action_ms > 0 {
-                timeouts.action = Duration::from_millis(action_ms.into());
-            }
-            if expect_ms > 0 {
-                timeouts.expect = Duration::from_millis(expect_ms.into());
-            }
+            timeouts.action = time::millis_or(action_ms, timeouts.action);
+            timeouts.expect = time::millis_or(expect_ms, timeouts.expect);
             app.set_timeouts(timeouts);
             Ok(())
         })
     })
 }
 
-/// Closes the connection and ends the process uidrive launched, if any. Waits
-/// for calls in flight on other threads. Later calls on the handle fail with
-/// `UD_ERR_DISCONNECTED`; closing twice is fine. The handle itself stays
-/// allocated until `ud_app_free`.
+/// The handle's timeouts in milliseconds: `*out_action_ms` for actions and
+/// strict reads, `*out_expect_ms` for expectations.
+///
+/// # Safety
+/// `app` is NULL or a live handle; the out-params are NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_timeouts(
+    app: *const ud_app,
+    out_action_ms: *mut u32,
+    out_expect_ms: *mut u32,
+) -> ud_status {
+    zero(out_action_ms);
+    zero(out_expect_ms);
+    guard::status(|| {
+        let out_action = out(out_action_ms, "out_action_ms")?;
+        let out_expect = out(out_expect_ms, "out_expect_ms")?;
+        let timeouts = handle(app)?.with(|app| Ok(app.timeouts()))?;
+        let ms = |d: std::time::Duration| u32::try_from(d.as_millis()).unwrap_or(u32::MAX);
+        *out_action = ms(timeouts.action);
+        *out_expect = ms(timeouts.expect);
+        Ok(())
+    })
+}
+
+/// A snapshot of the focused window (else the first) as text: a line per
+/// element with a short ref (`@e3`) that `ud_app_get_by_ref` turns into a
+/// locator. With `interactive`, only the controls, in one flat list. An
+/// element keeps its ref across this handle's snapshots while it stays in
+/// its window.
+///
+/// `*out_text` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `out_text` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_snapshot(
+    app: *const ud_app,
+    interactive: bool,
+    out_text: *mut *mut c_char,
+) -> ud_status {
+    ud_app_snapshot_window(app, 0, interactive, out_text)
+}
+
+/// As `ud_app_snapshot`, of the window `window_id` (`UD_WINDOW_DEFAULT`: the
+/// focused one, else the first).
+///
+/// # Safety
+/// `app` is NULL or a live handle; `out_text` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_snapshot_window(
+    app: *const ud_app,
+    window_id: u64,
+    interactive: bool,
+    out_text: *mut *mut c_char,
+) -> ud_status {
+    zero(out_text);
+    guard::status(|| {
+        let out_text = out(out_text, "out_text")?;
+        let handle = handle(app)?;
+        let rendered = handle.with(|app| {
+            let snapshot = handle
+                .state
+                .refs
+                .snapshot(app, crate::convert::window(window_id))?;
+            uidrive_facade::refs::render(&snapshot, interactive)
+        })?;
+        *out_text = owned_text(&rendered);
+        Ok(())
+    })
+}
+
+/// Resolves the ref `@eN` (or `eN`) of this handle's last snapshots, at
+/// once: a ref whose element is gone, or whose id now belongs to another
+/// kind of element, fails with `UD_ERR_STALE_REF` without waiting; a ref
+/// that is no ref fails with `UD_ERR_INVALID_REQUEST`.
+///
+/// On success `*out_locator` is a locator for that element, owned by the
+/// caller and freed with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `r` is NULL or a NUL-terminated string;
+/// `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_get_by_ref(
+    app: *const ud_app,
+    r: *const c_char,
+    out_locator: *mut *mut crate::locator::ud_locator,
+) -> ud_status {
+    crate::locator::new_locator(app, out_locator, |handle, app| {
+        let r = text(r, "ref")?;
+        handle.state.refs.get_by_ref(app, r)
+    })
+}
+
+/// Closes the connection and ends the process uidrive launched, if any:
+/// SIGTERM, then SIGKILL if it has not exited after a grace period (3 s).
+/// Waits for calls in flight on other threads. Later calls on the handle
+/// fail with `UD_ERR_DISCONNECTED`; closing twice is fine. The handle itself
+/// stays allocated until `ud_app_free`.
 ///
 /// # Safety
 /// `app` is NULL or a live handle.

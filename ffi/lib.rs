@@ -2,11 +2,14 @@
 //!
 //! A thin layer: every function marshals C arguments into `uidrive_core`'s
 //! types, runs the call inside a panic trap, and marshals the answer back.
+//! Reaching apps, timeouts, role and state names, outcomes and refs are
+//! `uidrive_facade`'s, as for every other front end.
 //! The rules every function keeps are in the header's opening comment and
 //! in `docs/c-api.md`.
 
 mod app;
 mod convert;
+mod desktop;
 mod enums;
 mod guard;
 mod last_error;
@@ -17,6 +20,7 @@ mod status;
 mod version;
 
 pub use app::*;
+pub use desktop::*;
 pub use enums::*;
 pub use last_error::*;
 pub use locator::*;

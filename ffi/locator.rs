@@ -9,12 +9,14 @@ use crate::convert::{optional_text, out, owned_json, owned_text, text, zero};
 use crate::guard;
 use crate::methods::UD_TIMEOUT_DEFAULT;
 use crate::status::ud_status;
+use serde::Serialize;
 use std::ffi::c_char;
 use std::sync::Arc;
 use std::time::Duration;
-use uidrive_core::locator::{Locator, RoleQuery, TextMatch};
-use uidrive_core::protocol::{ElementKey, Role};
-use uidrive_core::{expect, App, Error, Expect, Result};
+use uidrive_core::locator::{Find, Locator, RoleQuery, TextMatch, WindowRef};
+use uidrive_core::protocol::{ElementId, ElementKey};
+use uidrive_core::{expect, ActionOutcome, App, Error, Expect, Filter, Result};
+use uidrive_facade::{names, outcome, time};
 
 /// Text matching for locators: case-insensitive, anywhere in the text.
 pub const UD_MATCH_SUBSTRING: i32 = 0;
@@ -40,40 +42,63 @@ pub const UD_EXPECT_FOCUSED: i32 = 5;
 pub const UD_EXPECT_EDITABLE: i32 = 6;
 
 /// A description of elements in one app's window. Opaque: made by
-/// `ud_app_get_by_*`, `ud_app_locator` and the `ud_locator_*` functions that
-/// answer a new locator; freed by `ud_locator_free`.
+/// `ud_app_get_by_*`, `ud_app_locator`, `ud_app_window*` and the
+/// `ud_locator_*` functions that answer a new locator; freed by
+/// `ud_locator_free`.
 ///
 /// A locator holds no element: each action, read or expectation reads the
 /// window afresh and waits (up to the app's timeouts) for the element to be
 /// there and able to take the action. It may be used from several threads at
 /// once, and outlive `ud_app_free`; once its app is closed its calls fail
 /// with `UD_ERR_DISCONNECTED`.
+///
+/// `ud_app_window` and `ud_app_window_titled` answer a locator for a window
+/// itself: a starting point for `ud_locator_get_by_*`, not an element, so
+/// actions, reads and expectations on it fail with `UD_ERR_INVALID_REQUEST`.
 #[allow(non_camel_case_types)]
 pub struct ud_locator {
     app: Arc<AppState>,
-    locator: Locator,
+    root: Root,
+}
+
+enum Root {
+    Window(WindowRef),
+    Elements(Locator),
 }
 
 impl ud_locator {
-    fn run<T>(&self, body: impl FnOnce(&Locator) -> Result<T>) -> Result<T> {
-        // Holding the app open for the call keeps `ud_app_close` waiting until it ends.
-        self.app.with(|_| body(&self.locator))
+    fn finder(&self) -> &dyn Find {
+        match &self.root {
+            Root::Window(window) => window,
+            Root::Elements(locator) => locator,
+        }
     }
 
-    fn derive(&self, locator: Locator) -> ud_locator {
-        ud_locator {
-            app: self.app.clone(),
-            locator,
+    fn elements(&self) -> Result<&Locator> {
+        match &self.root {
+            Root::Elements(locator) => Ok(locator),
+            Root::Window(_) => Err(Error::invalid_request(
+                "this locator is a window, not an element",
+            )
+            .with_suggestion(
+                "find an element in it first, with ud_locator_get_by_role or ud_locator_locator",
+            )),
         }
+    }
+
+    fn run<T>(&self, body: impl FnOnce(&Locator) -> Result<T>) -> Result<T> {
+        let locator = self.elements()?;
+        // Holding the app open for the call keeps `ud_app_close` waiting until it ends.
+        self.app.with(|_| body(locator))
     }
 }
 
 /// # Safety
 /// `locator` is NULL or a live locator.
-unsafe fn locator_ref<'a>(locator: *const ud_locator) -> Result<&'a ud_locator> {
+unsafe fn locator_ref<'a>(locator: *const ud_locator, what: &str) -> Result<&'a ud_locator> {
     locator
         .as_ref()
-        .ok_or_else(|| Error::invalid_request("`locator` is NULL"))
+        .ok_or_else(|| Error::invalid_request(format!("`{what}` is NULL")))
 }
 
 fn text_match(value: &str, how: i32) -> Result<TextMatch> {
@@ -87,42 +112,82 @@ fn text_match(value: &str, how: i32) -> Result<TextMatch> {
     }
 }
 
+fn role_query(name: Option<&str>, matching: i32) -> Result<RoleQuery> {
+    Ok(match name {
+        Some(name) => RoleQuery::name(text_match(name, matching)?),
+        None => RoleQuery::any(),
+    })
+}
+
 fn timeout(timeout_ms: i64) -> Result<Option<Duration>> {
-    match timeout_ms {
-        UD_TIMEOUT_DEFAULT => Ok(None),
-        ms if ms >= 0 => Ok(Some(Duration::from_millis(ms as u64))),
-        ms => Err(Error::invalid_request(format!(
-            "`timeout_ms` is {ms}; give milliseconds, or UD_TIMEOUT_DEFAULT (-1)"
-        ))),
-    }
+    time::signed_millis("`timeout_ms`", timeout_ms, UD_TIMEOUT_DEFAULT)
+}
+
+fn boxed(app: &Arc<AppState>, root: Root) -> *mut ud_locator {
+    Box::into_raw(Box::new(ud_locator {
+        app: app.clone(),
+        root,
+    }))
 }
 
 /// Makes a locator from the app and hands it out through `out_locator`.
 ///
 /// # Safety
 /// `app` is NULL or a live handle; `out_locator` is NULL or valid for a write.
-unsafe fn new_locator(
+pub(crate) unsafe fn new_locator(
     app: *const ud_app,
     out_locator: *mut *mut ud_locator,
-    make: impl FnOnce(&App) -> Result<Locator>,
+    make: impl FnOnce(&ud_app, &App) -> Result<Locator>,
+) -> ud_status {
+    new_root(app, out_locator, |handle, app| {
+        make(handle, app).map(Root::Elements)
+    })
+}
+
+/// # Safety
+/// As [`new_locator`].
+unsafe fn new_root(
+    app: *const ud_app,
+    out_locator: *mut *mut ud_locator,
+    make: impl FnOnce(&ud_app, &App) -> Result<Root>,
 ) -> ud_status {
     zero(out_locator);
     guard::status(|| {
         let out_locator = out(out_locator, "out_locator")?;
-        let app = handle(app)?;
-        let locator = app.with(make)?;
-        *out_locator = Box::into_raw(Box::new(ud_locator {
-            app: app.state().clone(),
-            locator,
-        }));
+        let handle = handle(app)?;
+        let root = handle.with(|app| make(handle, app))?;
+        *out_locator = boxed(handle.state(), root);
         Ok(())
     })
 }
 
+/// Makes a locator from another and hands it out through `out_locator`.
+///
+/// # Safety
+/// `locator` is NULL or live; `out_locator` is NULL or valid for a write.
+unsafe fn derived(
+    locator: *const ud_locator,
+    out_locator: *mut *mut ud_locator,
+    make: impl FnOnce(&ud_locator) -> Result<Locator>,
+) -> ud_status {
+    zero(out_locator);
+    guard::status(|| {
+        let out_locator = out(out_locator, "out_locator")?;
+        let from = locator_ref(locator, "locator")?;
+        let made = make(from)?;
+        *out_locator = boxed(&from.app, Root::Elements(made));
+        Ok(())
+    })
+}
+
+// ---- Starting points on the app ----
+
 /// A locator for elements of `role` (as the protocol names roles:
-/// `"button"`, `"textField"`, ...) whose accessible name matches `name`
-/// under `matching` (a `UD_MATCH_*` value); `name` NULL matches any name.
-/// Searches the focused window, else the first.
+/// `"button"`, `"textField"`, ...; a name that is no role fails at once with
+/// `UD_ERR_INVALID_REQUEST`) whose accessible name matches `name` under
+/// `matching` (a `UD_MATCH_*` value); `name` NULL matches any name. Searches
+/// the focused window, else the first. For states (checked, expanded, ...)
+/// use the string form: `ud_app_locator(app, "role=checkBox[checked]", ...)`.
 ///
 /// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
 ///
@@ -137,19 +202,9 @@ pub unsafe extern "C" fn ud_app_get_by_role(
     matching: i32,
     out_locator: *mut *mut ud_locator,
 ) -> ud_status {
-    new_locator(app, out_locator, |app| {
-        let role_name = text(role, "role")?;
-        let role = Role::parse(role_name);
-        if !role.is_known() {
-            return Err(Error::invalid_request(format!(
-                "`role` `{role_name}` is not a role; use a protocol role name such as \"button\" or \"textField\""
-            )));
-        }
-        let query = match optional_text(name, "name")? {
-            Some(name) => RoleQuery::name(text_match(name, matching)?),
-            None => RoleQuery::any(),
-        };
-        Ok(app.get_by_role(role, query))
+    new_locator(app, out_locator, |_, app| {
+        let role = names::role(text(role, "role")?)?;
+        Ok(app.get_by_role(role, role_query(optional_text(name, "name")?, matching)?))
     })
 }
 
@@ -167,13 +222,14 @@ pub unsafe extern "C" fn ud_app_get_by_key(
     key: *const c_char,
     out_locator: *mut *mut ud_locator,
 ) -> ud_status {
-    new_locator(app, out_locator, |app| {
+    new_locator(app, out_locator, |_, app| {
         Ok(app.get_by_key(ElementKey::Str(text(key, "key")?.to_string())))
     })
 }
 
 /// A locator for elements showing `text` (their label, else their value)
-/// under `matching` (a `UD_MATCH_*` value).
+/// under `matching` (a `UD_MATCH_*` value). Hidden elements are left out;
+/// `ud_locator_include_hidden` takes them in.
 ///
 /// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
 ///
@@ -187,7 +243,7 @@ pub unsafe extern "C" fn ud_app_get_by_text(
     matching: i32,
     out_locator: *mut *mut ud_locator,
 ) -> ud_status {
-    new_locator(app, out_locator, |app| {
+    new_locator(app, out_locator, |_, app| {
         Ok(app.get_by_text(text_match(self::text(text, "text")?, matching)?))
     })
 }
@@ -207,8 +263,47 @@ pub unsafe extern "C" fn ud_app_get_by_label(
     matching: i32,
     out_locator: *mut *mut ud_locator,
 ) -> ud_status {
-    new_locator(app, out_locator, |app| {
+    new_locator(app, out_locator, |_, app| {
         Ok(app.get_by_label(text_match(text(label, "label")?, matching)?))
+    })
+}
+
+/// A locator for fields whose placeholder matches `text` under `matching`.
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `text` is NULL or a NUL-terminated
+/// string; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_get_by_placeholder(
+    app: *const ud_app,
+    text: *const c_char,
+    matching: i32,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    new_locator(app, out_locator, |_, app| {
+        Ok(app.get_by_placeholder(text_match(self::text(text, "text")?, matching)?))
+    })
+}
+
+/// A locator for the element whose id (digits, as `ud_tree` gives them) is
+/// `element_id`. Ids last only while the view does: prefer keys and roles.
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `element_id` is NULL or a NUL-terminated
+/// string; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_get_by_id(
+    app: *const ud_app,
+    element_id: *const c_char,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    new_locator(app, out_locator, |_, app| {
+        let id: ElementId = crate::methods::element_id(text(element_id, "element_id")?)?;
+        Ok(app.get_by_id(id))
     })
 }
 
@@ -227,31 +322,185 @@ pub unsafe extern "C" fn ud_app_locator(
     selector: *const c_char,
     out_locator: *mut *mut ud_locator,
 ) -> ud_status {
-    new_locator(app, out_locator, |app| {
+    new_locator(app, out_locator, |_, app| {
         Ok(app.locator(text(selector, "selector")?))
     })
 }
 
-/// Makes a locator from another and hands it out through `out_locator`.
+/// A starting point for locators in one window: `window_id` from
+/// `ud_windows`, or `UD_WINDOW_DEFAULT` for the focused window, else the
+/// first. Find elements in it with `ud_locator_get_by_*` and
+/// `ud_locator_locator`; it is no element itself.
+///
+/// `*out_window` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
 ///
 /// # Safety
-/// `locator` is NULL or live; `out_locator` is NULL or valid for a write.
-unsafe fn derived(
-    locator: *const ud_locator,
-    out_locator: *mut *mut ud_locator,
-    make: impl FnOnce(&Locator) -> Result<Locator>,
+/// `app` is NULL or a live handle; `out_window` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_window(
+    app: *const ud_app,
+    window_id: u64,
+    out_window: *mut *mut ud_locator,
 ) -> ud_status {
-    zero(out_locator);
-    guard::status(|| {
-        let out_locator = out(out_locator, "out_locator")?;
-        let from = locator_ref(locator)?;
-        let made = from.derive(make(&from.locator)?);
-        *out_locator = Box::into_raw(Box::new(made));
-        Ok(())
+    new_root(app, out_window, |_, app| {
+        Ok(Root::Window(match window_id {
+            0 => app.focused_window(),
+            id => app.window(id),
+        }))
     })
 }
 
-/// Elements the string form `selector` finds inside this locator's elements.
+/// As `ud_app_window`, for the one window whose title matches `title` under
+/// `matching`, waited for like an element. When no window or several match,
+/// the error names the windows there are.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `title` is NULL or a NUL-terminated
+/// string; `out_window` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_window_titled(
+    app: *const ud_app,
+    title: *const c_char,
+    matching: i32,
+    out_window: *mut *mut ud_locator,
+) -> ud_status {
+    new_root(app, out_window, |_, app| {
+        Ok(Root::Window(app.window_titled(text_match(
+            text(title, "title")?,
+            matching,
+        )?)))
+    })
+}
+
+// ---- Locators inside locators ----
+
+/// Elements of `role` inside this locator's elements (or in this window),
+/// as `ud_app_get_by_role`.
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `role` and `name` are NULL or
+/// NUL-terminated strings; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_get_by_role(
+    locator: *const ud_locator,
+    role: *const c_char,
+    name: *const c_char,
+    matching: i32,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| {
+        let role = names::role(text(role, "role")?)?;
+        let query = role_query(optional_text(name, "name")?, matching)?;
+        Ok(from.finder().get_by_role(role, query))
+    })
+}
+
+/// The element with `key` inside this locator's elements (or in this window).
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `key` is NULL or a NUL-terminated
+/// string; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_get_by_key(
+    locator: *const ud_locator,
+    key: *const c_char,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| {
+        Ok(from
+            .finder()
+            .get_by_key(ElementKey::Str(text(key, "key")?.to_string())))
+    })
+}
+
+/// Elements showing `text` inside this locator's elements (or in this window).
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated
+/// string; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_get_by_text(
+    locator: *const ud_locator,
+    text: *const c_char,
+    matching: i32,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| {
+        Ok(from
+            .finder()
+            .get_by_text(text_match(self::text(text, "text")?, matching)?))
+    })
+}
+
+/// Elements labelled `label` inside this locator's elements (or in this window).
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `label` is NULL or a NUL-terminated
+/// string; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_get_by_label(
+    locator: *const ud_locator,
+    label: *const c_char,
+    matching: i32,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| {
+        Ok(from
+            .finder()
+            .get_by_label(text_match(text(label, "label")?, matching)?))
+    })
+}
+
+/// Fields with a matching placeholder inside this locator's elements (or in this window).
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated
+/// string; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_get_by_placeholder(
+    locator: *const ud_locator,
+    text: *const c_char,
+    matching: i32,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| {
+        Ok(from
+            .finder()
+            .get_by_placeholder(text_match(self::text(text, "text")?, matching)?))
+    })
+}
+
+/// The element with id `element_id` inside this locator's elements (or in this window).
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `element_id` is NULL or a
+/// NUL-terminated string; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_get_by_id(
+    locator: *const ud_locator,
+    element_id: *const c_char,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| {
+        let id = crate::methods::element_id(text(element_id, "element_id")?)?;
+        Ok(from.finder().get_by_id(id))
+    })
+}
+
+/// Elements the string form `selector` finds inside this locator's elements
+/// (or in this window).
 ///
 /// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
 ///
@@ -265,7 +514,27 @@ pub unsafe extern "C" fn ud_locator_locator(
     out_locator: *mut *mut ud_locator,
 ) -> ud_status {
     derived(locator, out_locator, |from| {
-        Ok(from.locator(text(selector, "selector")?))
+        Ok(from.finder().locator(text(selector, "selector")?))
+    })
+}
+
+/// Elements `inner` finds inside this locator's elements (`inner`'s own
+/// window is ignored).
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` and `inner` are NULL or live locators; `out_locator` is NULL or
+/// valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_find(
+    locator: *const ud_locator,
+    inner: *const ud_locator,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| {
+        let inner = locator_ref(inner, "inner")?.elements()?;
+        Ok(from.elements()?.find(inner))
     })
 }
 
@@ -281,7 +550,92 @@ pub unsafe extern "C" fn ud_locator_nth(
     index: u32,
     out_locator: *mut *mut ud_locator,
 ) -> ud_status {
-    derived(locator, out_locator, |from| Ok(from.nth(index as usize)))
+    derived(locator, out_locator, |from| {
+        Ok(from.elements()?.nth(index as usize))
+    })
+}
+
+/// The first of this locator's matches, in tree order.
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_first(
+    locator: *const ud_locator,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| Ok(from.elements()?.first()))
+}
+
+/// The last of this locator's matches, in tree order.
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_last(
+    locator: *const ud_locator,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| Ok(from.elements()?.last()))
+}
+
+/// Keeps the matches that pass every condition given (NULL: not checked):
+/// showing `has_text`, themselves or inside; not showing `has_not_text`;
+/// holding an element `has` finds; holding none `has_not` finds. Texts are
+/// matched under `matching`.
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator`, `has` and `has_not` are NULL or live locators; the texts are
+/// NULL or NUL-terminated strings; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_filter(
+    locator: *const ud_locator,
+    has_text: *const c_char,
+    has_not_text: *const c_char,
+    has: *const ud_locator,
+    has_not: *const ud_locator,
+    matching: i32,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| {
+        let mut filter = Filter::new();
+        if let Some(t) = optional_text(has_text, "has_text")? {
+            filter = filter.has_text(text_match(t, matching)?);
+        }
+        if let Some(t) = optional_text(has_not_text, "has_not_text")? {
+            filter = filter.has_not_text(text_match(t, matching)?);
+        }
+        if let Some(inner) = has.as_ref() {
+            filter = filter.has(inner.elements()?);
+        }
+        if let Some(inner) = has_not.as_ref() {
+            filter = filter.has_not(inner.elements()?);
+        }
+        Ok(from.elements()?.filter(filter))
+    })
+}
+
+/// The same locator, matching hidden elements too (`include` true) or not.
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_include_hidden(
+    locator: *const ud_locator,
+    include: bool,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| {
+        Ok(from.elements()?.include_hidden(include))
+    })
 }
 
 /// The same locator, whose actions and strict reads wait up to `timeout_ms`.
@@ -297,7 +651,34 @@ pub unsafe extern "C" fn ud_locator_with_timeout(
     out_locator: *mut *mut ud_locator,
 ) -> ud_status {
     derived(locator, out_locator, |from| {
-        Ok(from.with_timeout(Duration::from_millis(timeout_ms.into())))
+        Ok(from
+            .elements()?
+            .with_timeout(Duration::from_millis(timeout_ms.into())))
+    })
+}
+
+/// What the locator says, as its error messages show it:
+/// `get_by_role("button", name="7")`.
+///
+/// `*out_text` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_text` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_description(
+    locator: *const ud_locator,
+    out_text: *mut *mut c_char,
+) -> ud_status {
+    zero(out_text);
+    guard::status(|| {
+        let out_text = out(out_text, "out_text")?;
+        let locator = locator_ref(locator, "locator")?;
+        let description = match &locator.root {
+            Root::Elements(l) => l.description(),
+            Root::Window(_) => "a window".to_string(),
+        };
+        *out_text = owned_text(&description);
+        Ok(())
     })
 }
 
@@ -314,33 +695,53 @@ pub unsafe extern "C" fn ud_locator_free(locator: *mut ud_locator) {
     })
 }
 
+// ---- Actions ----
+
 /// Runs an action; its outcome goes to `out_outcome_json` when that is not NULL.
 ///
 /// # Safety
 /// `locator` is NULL or live; `out_outcome_json` is NULL or valid for a write.
-unsafe fn action<T: serde::Serialize>(
+unsafe fn action(
     locator: *const ud_locator,
     out_outcome_json: *mut *mut c_char,
-    act: impl FnOnce(&Locator) -> Result<T>,
+    act: impl FnOnce(&Locator) -> Result<ActionOutcome>,
 ) -> ud_status {
     zero(out_outcome_json);
     guard::status(|| {
-        let outcome = locator_ref(locator)?.run(act)?;
+        let done = locator_ref(locator, "locator")?.run(act)?;
         if !out_outcome_json.is_null() {
-            let json = serde_json::to_value(&outcome)
-                .map_err(|e| Error::failed(format!("could not write the outcome: {e}")))?;
-            *out_outcome_json = owned_json(&json);
+            *out_outcome_json = owned_json(&outcome::to_json(&done)?);
         }
         Ok(())
     })
+}
+
+/// An action that takes text: reads it inside the trap first.
+///
+/// # Safety
+/// As [`action`]; `value` is NULL or a NUL-terminated string.
+unsafe fn text_action(
+    locator: *const ud_locator,
+    value: *const c_char,
+    what: &str,
+    out_outcome_json: *mut *mut c_char,
+    act: impl FnOnce(&Locator, &str) -> Result<ActionOutcome>,
+) -> ud_status {
+    zero(out_outcome_json);
+    match guard::args(|| Ok(text(value, what)?.to_string())) {
+        Ok(value) => action(locator, out_outcome_json, |l| act(l, &value)),
+        Err(status) => status,
+    }
 }
 
 /// Clicks the one element the locator finds, once it is visible, enabled
 /// and still: its `press` action when it has one, else a real click.
 ///
 /// `out_outcome_json` may be NULL; else `*out_outcome_json` says how the
-/// action went, as `{"route":"semantic","action":"press","window":1,"element":{...}}`,
-/// owned by the caller and freed with `ud_string_free` (NULL on failure).
+/// action went, as `{"route":"semantic:press","window":1,"element":{...}}`
+/// (`route` is `semantic:<action>`, `input` or `not_needed`; the same shape
+/// in every language), owned by the caller and freed with `ud_string_free`
+/// (NULL on failure).
 ///
 /// # Safety
 /// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
@@ -350,6 +751,19 @@ pub unsafe extern "C" fn ud_locator_click(
     out_outcome_json: *mut *mut c_char,
 ) -> ud_status {
     action(locator, out_outcome_json, Locator::click)
+}
+
+/// Double-clicks the one element with the real pointer.
+/// `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_dblclick(
+    locator: *const ud_locator,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, Locator::dblclick)
 }
 
 /// Replaces the text of the one field the locator finds with `text`.
@@ -364,11 +778,24 @@ pub unsafe extern "C" fn ud_locator_fill(
     text: *const c_char,
     out_outcome_json: *mut *mut c_char,
 ) -> ud_status {
-    zero(out_outcome_json);
-    match guard::args(|| Ok(self::text(text, "text")?.to_string())) {
-        Ok(text) => action(locator, out_outcome_json, |l| l.fill(&text)),
-        Err(status) => status,
-    }
+    text_action(locator, text, "text", out_outcome_json, |l, t| l.fill(t))
+}
+
+/// Types `text` into the one field the locator finds, after what it holds.
+/// `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated
+/// string; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_type(
+    locator: *const ud_locator,
+    text: *const c_char,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    text_action(locator, text, "text", out_outcome_json, |l, t| {
+        l.type_text(t)
+    })
 }
 
 /// Focuses the one element the locator finds and presses a key chord such
@@ -383,11 +810,33 @@ pub unsafe extern "C" fn ud_locator_press(
     chord: *const c_char,
     out_outcome_json: *mut *mut c_char,
 ) -> ud_status {
-    zero(out_outcome_json);
-    match guard::args(|| Ok(text(chord, "chord")?.to_string())) {
-        Ok(chord) => action(locator, out_outcome_json, |l| l.press(&chord)),
-        Err(status) => status,
-    }
+    text_action(locator, chord, "chord", out_outcome_json, |l, c| l.press(c))
+}
+
+/// Checks the one check box, switch or radio the locator finds, and
+/// verifies that it took. `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_check(
+    locator: *const ud_locator,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, Locator::check)
+}
+
+/// Unchecks the one check box or switch the locator finds, and verifies
+/// that it took. `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_uncheck(
+    locator: *const ud_locator,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, Locator::uncheck)
 }
 
 /// Checks (`checked` true) or unchecks the one check box, switch or radio
@@ -405,6 +854,102 @@ pub unsafe extern "C" fn ud_locator_set_checked(
     action(locator, out_outcome_json, |l| l.set_checked(checked))
 }
 
+/// Chooses the option matching `option` under `matching` in the one combo
+/// box or list the locator finds, and verifies that it took.
+/// `out_outcome_json` as for `ud_locator_click` (its element is the option).
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `option` is NULL or a
+/// NUL-terminated string; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_select_option(
+    locator: *const ud_locator,
+    option: *const c_char,
+    matching: i32,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    zero(out_outcome_json);
+    match guard::args(|| text_match(text(option, "option")?, matching)) {
+        Ok(option) => action(locator, out_outcome_json, |l| l.select_option(option)),
+        Err(status) => status,
+    }
+}
+
+/// Moves the real pointer over the one element the locator finds.
+/// `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_hover(
+    locator: *const ud_locator,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, Locator::hover)
+}
+
+/// Gives the one element the locator finds the keyboard focus.
+/// `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_focus(
+    locator: *const ud_locator,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, Locator::focus)
+}
+
+/// Scrolls the one element the locator finds into view.
+/// `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_scroll_into_view(
+    locator: *const ud_locator,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, Locator::scroll_into_view)
+}
+
+/// Sets the number of the one slider, spin button or meter the locator
+/// finds to `value`, and verifies that it took. `out_outcome_json` as for
+/// `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_set_value(
+    locator: *const ud_locator,
+    value: f64,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, |l| l.set_value(value))
+}
+
+/// Drags the one element the locator finds onto the one `target` finds,
+/// with the real pointer. `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` and `target` are NULL or live locators; `out_outcome_json` is
+/// NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_drag_to(
+    locator: *const ud_locator,
+    target: *const ud_locator,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    zero(out_outcome_json);
+    match guard::args(|| Ok(locator_ref(target, "target")?.elements()?.clone())) {
+        Ok(target) => action(locator, out_outcome_json, |l| l.drag_to(&target)),
+        Err(status) => status,
+    }
+}
+
+// ---- Reads ----
+
 /// How many elements the locator finds now (no waiting), in `*out_count`.
 ///
 /// # Safety
@@ -417,7 +962,45 @@ pub unsafe extern "C" fn ud_locator_count(
     zero(out_count);
     guard::status(|| {
         let out_count = out(out_count, "out_count")?;
-        *out_count = locator_ref(locator)?.run(Locator::count)?;
+        *out_count = locator_ref(locator, "locator")?.run(Locator::count)?;
+        Ok(())
+    })
+}
+
+/// Reads a value and hands it out as JSON.
+///
+/// # Safety
+/// `locator` is NULL or live; `out_json` is NULL or valid for a write.
+unsafe fn json_read<T: Serialize>(
+    locator: *const ud_locator,
+    out_json: *mut *mut c_char,
+    read: impl FnOnce(&Locator) -> Result<T>,
+) -> ud_status {
+    zero(out_json);
+    guard::status(|| {
+        let out_json = out(out_json, "out_json")?;
+        let value = locator_ref(locator, "locator")?.run(read)?;
+        let json = serde_json::to_value(&value)
+            .map_err(|e| Error::failed(format!("could not write the answer as JSON: {e}")))?;
+        *out_json = owned_json(&json);
+        Ok(())
+    })
+}
+
+/// Reads a yes-or-no.
+///
+/// # Safety
+/// `locator` is NULL or live; `out_value` is NULL or valid for a write.
+unsafe fn flag_read(
+    locator: *const ud_locator,
+    out_value: *mut bool,
+    what: &str,
+    read: impl FnOnce(&Locator) -> Result<bool>,
+) -> ud_status {
+    zero(out_value);
+    guard::status(|| {
+        let out_value = out(out_value, what)?;
+        *out_value = locator_ref(locator, "locator")?.run(read)?;
         Ok(())
     })
 }
@@ -437,8 +1020,35 @@ pub unsafe extern "C" fn ud_locator_text(
     zero(out_text);
     guard::status(|| {
         let out_text = out(out_text, "out_text")?;
-        let text = locator_ref(locator)?.run(Locator::text)?;
+        let text = locator_ref(locator, "locator")?.run(Locator::text)?;
         *out_text = owned_text(&text);
+        Ok(())
+    })
+}
+
+/// The value of the one element the locator finds (a field's text, a
+/// slider's number), once it is there; `*out_has_value` says whether it has
+/// one (else `*out_text` is NULL).
+///
+/// `*out_text` is owned by the caller: free it with `ud_string_free`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; the out-params are NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_value(
+    locator: *const ud_locator,
+    out_has_value: *mut bool,
+    out_text: *mut *mut c_char,
+) -> ud_status {
+    zero(out_has_value);
+    zero(out_text);
+    guard::status(|| {
+        let out_has = out(out_has_value, "out_has_value")?;
+        let out_text = out(out_text, "out_text")?;
+        if let Some(value) = locator_ref(locator, "locator")?.run(Locator::value)? {
+            *out_has = true;
+            *out_text = owned_text(&value);
+        }
         Ok(())
     })
 }
@@ -454,19 +1064,41 @@ pub unsafe extern "C" fn ud_locator_node(
     locator: *const ud_locator,
     out_json: *mut *mut c_char,
 ) -> ud_status {
-    zero(out_json);
-    guard::status(|| {
-        let out_json = out(out_json, "out_json")?;
-        let node = locator_ref(locator)?.run(Locator::node)?;
-        let json = serde_json::to_value(&node)
-            .map_err(|e| Error::failed(format!("could not write the node: {e}")))?;
-        *out_json = owned_json(&json);
-        Ok(())
-    })
+    json_read(locator, out_json, Locator::node)
+}
+
+/// The states of the one element the locator finds, as a JSON array of the
+/// protocol's names: `["enabled","focusable","checked"]`.
+///
+/// `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_states(
+    locator: *const ud_locator,
+    out_json: *mut *mut c_char,
+) -> ud_status {
+    json_read(locator, out_json, Locator::states)
+}
+
+/// The bounds of the one element the locator finds on screen, as JSON
+/// `{"x","y","width","height"}`, or `null` when it has none.
+///
+/// `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_bounds(
+    locator: *const ud_locator,
+    out_json: *mut *mut c_char,
+) -> ud_status {
+    json_read(locator, out_json, Locator::bounds)
 }
 
 /// Whether the one element the locator finds shows now, in `*out_visible`
-/// (false when none matches).
+/// (false when none matches). Does not wait.
 ///
 /// # Safety
 /// `locator` is NULL or a live locator; `out_visible` is NULL or valid for a write.
@@ -475,13 +1107,58 @@ pub unsafe extern "C" fn ud_locator_is_visible(
     locator: *const ud_locator,
     out_visible: *mut bool,
 ) -> ud_status {
-    zero(out_visible);
-    guard::status(|| {
-        let out_visible = out(out_visible, "out_visible")?;
-        *out_visible = locator_ref(locator)?.run(Locator::is_visible)?;
-        Ok(())
-    })
+    flag_read(locator, out_visible, "out_visible", Locator::is_visible)
 }
+
+/// Whether no element the locator finds shows now, in `*out_hidden`. Does not wait.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_hidden` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_is_hidden(
+    locator: *const ud_locator,
+    out_hidden: *mut bool,
+) -> ud_status {
+    flag_read(locator, out_hidden, "out_hidden", Locator::is_hidden)
+}
+
+/// Whether the one element the locator finds is enabled, once it is there.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_enabled` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_is_enabled(
+    locator: *const ud_locator,
+    out_enabled: *mut bool,
+) -> ud_status {
+    flag_read(locator, out_enabled, "out_enabled", Locator::is_enabled)
+}
+
+/// Whether the one element the locator finds is checked, once it is there.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_checked` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_is_checked(
+    locator: *const ud_locator,
+    out_checked: *mut bool,
+) -> ud_status {
+    flag_read(locator, out_checked, "out_checked", Locator::is_checked)
+}
+
+/// Whether the one element the locator finds has the keyboard focus, once it is there.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_focused` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_is_focused(
+    locator: *const ud_locator,
+    out_focused: *mut bool,
+) -> ud_status {
+    flag_read(locator, out_focused, "out_focused", Locator::is_focused)
+}
+
+// ---- Expectations ----
 
 /// Runs an assertion with the timeout asked for.
 ///
@@ -495,7 +1172,7 @@ unsafe fn assertion(
 ) -> ud_status {
     guard::status(|| {
         let timeout = timeout(timeout_ms)?;
-        locator_ref(locator)?.run(|locator| {
+        locator_ref(locator, "locator")?.run(|locator| {
             let mut assertion = expect(locator);
             if negate {
                 assertion = assertion.not();
@@ -539,6 +1216,26 @@ pub unsafe extern "C" fn ud_expect_state(
         }
     };
     assertion(locator, timeout_ms, negate, check)
+}
+
+/// Waits until the one element has the state named `state` (as the
+/// protocol names states: `"checked"`, `"expanded"`, `"selected"`, ...; a
+/// name that is no state fails at once with `UD_ERR_INVALID_REQUEST`), or,
+/// with `negate`, until it has not. Timeout and failure as for `ud_expect_state`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `state` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn ud_expect_has_state(
+    locator: *const ud_locator,
+    state: *const c_char,
+    negate: bool,
+    timeout_ms: i64,
+) -> ud_status {
+    match guard::args(|| names::state(text(state, "state")?)) {
+        Ok(state) => assertion(locator, timeout_ms, negate, |e| e.to_have_state(state)),
+        Err(status) => status,
+    }
 }
 
 /// Waits until the one element shows text matching `text` under `matching` (a

@@ -14,7 +14,6 @@ use crate::status::ud_status;
 use serde::Serialize;
 use serde_json::Value;
 use std::ffi::c_char;
-use std::time::Duration;
 use uidrive_core::protocol::{
     ActParams, Action, ElementId, ElementKey, InputEvent, InputParams, KeyChord, MenuParams,
     PointerButton,
@@ -51,7 +50,7 @@ unsafe fn json_answer(
     })
 }
 
-fn element_id(digits: &str) -> Result<ElementId> {
+pub(crate) fn element_id(digits: &str) -> Result<ElementId> {
     digits
         .parse()
         .map_err(|e: String| Error::invalid_request(format!("`element_id`: {e}")))
@@ -381,15 +380,8 @@ pub unsafe extern "C" fn ud_eval(
 #[no_mangle]
 pub unsafe extern "C" fn ud_idle(app: *const ud_app, window_id: u64, timeout_ms: i64) -> ud_status {
     guard::status(|| {
-        let timeout = match timeout_ms {
-            UD_TIMEOUT_DEFAULT => None,
-            ms if ms >= 0 => Some(Duration::from_millis(ms as u64)),
-            ms => {
-                return Err(Error::invalid_request(format!(
-                    "`timeout_ms` is {ms}; give milliseconds, or UD_TIMEOUT_DEFAULT (-1)"
-                )))
-            }
-        };
+        let timeout =
+            uidrive_facade::time::signed_millis("`timeout_ms`", timeout_ms, UD_TIMEOUT_DEFAULT)?;
         handle(app)?.with(|app| app.idle(window(window_id), timeout))
     })
 }

@@ -611,7 +611,7 @@ mod locators {
                 "{}",
                 last_message()
             );
-            assert!(take_string(outcome).contains("\"route\":\"semantic\""));
+            assert!(take_string(outcome).contains("\"route\":\"semantic:press\""));
             assert_eq!(
                 ud_locator_click(add, ptr::null_mut()),
                 UD_OK,

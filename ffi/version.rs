@@ -1,8 +1,6 @@
 //! Versions, and the test-only entry that proves the panic boundary.
 
-use crate::convert::zero;
 use crate::guard;
-use crate::status::ud_status;
 use std::ffi::c_char;
 
 /// The ABI's version. It grows whenever a function's signature or meaning
@@ -25,15 +23,17 @@ pub extern "C" fn ud_abi_version() -> u32 {
     UD_ABI_VERSION
 }
 
-/// For tests of the panic boundary only: sets `*out_value` to 0, then panics
+/// For tests of the panic boundary only, in builds with the `test-panic`
+/// feature, and kept out of the public header: sets `*out_value` to 0, then panics
 /// inside uidrive on purpose. The panic is trapped: it answers
 /// `UD_ERR_FAILED` with a message that says uidrive panicked, and
 /// `*out_value` stays 0. (The panic's message is also printed on stderr.)
 ///
 /// # Safety
 /// `out_value` is NULL or valid for a write.
+#[cfg(any(test, feature = "test-panic"))]
 #[no_mangle]
-pub unsafe extern "C" fn ud_test_panic(out_value: *mut i32) -> ud_status {
-    zero(out_value);
+pub unsafe extern "C" fn ud_test_panic(out_value: *mut i32) -> crate::status::ud_status {
+    crate::convert::zero(out_value);
     guard::status(|| panic!("ud_test_panic was called: this panic is deliberate"))
 }

@@ -164,8 +164,8 @@
 #define UD_ABI_VERSION 1
 
 /**
- * An app uidrive drives. Opaque: made by `ud_connect` or `ud_launch`, freed
- * by `ud_app_free`.
+ * An app uidrive drives. Opaque: made by `ud_connect`, `ud_launch`,
+ * `ud_launch_app`, `ud_attach_*` or `ud_desktop_launch`, freed by `ud_app_free`.
  *
  * Thread safety: one handle may be used from several threads at once; calls
  * run side by side (each on its own connection). `ud_app_close` waits for
@@ -175,15 +175,30 @@
 typedef struct ud_app ud_app;
 
 /**
+ * A private headless desktop. Opaque: made by `ud_desktop_start`, freed by
+ * `ud_desktop_free`, which ends every process it started (the apps launched
+ * on it included) and removes its runtime folder.
+ *
+ * Thread safety: it may be used from several threads at once;
+ * `ud_desktop_free` must be its last use.
+ */
+typedef struct ud_desktop ud_desktop;
+
+/**
  * A description of elements in one app's window. Opaque: made by
- * `ud_app_get_by_*`, `ud_app_locator` and the `ud_locator_*` functions that
- * answer a new locator; freed by `ud_locator_free`.
+ * `ud_app_get_by_*`, `ud_app_locator`, `ud_app_window*` and the
+ * `ud_locator_*` functions that answer a new locator; freed by
+ * `ud_locator_free`.
  *
  * A locator holds no element: each action, read or expectation reads the
  * window afresh and waits (up to the app's timeouts) for the element to be
  * there and able to take the action. It may be used from several threads at
  * once, and outlive `ud_app_free`; once its app is closed its calls fail
  * with `UD_ERR_DISCONNECTED`.
+ *
+ * `ud_app_window` and `ud_app_window_titled` answer a locator for a window
+ * itself: a starting point for `ud_locator_get_by_*`, not an element, so
+ * actions, reads and expectations on it fail with `UD_ERR_INVALID_REQUEST`.
  */
 typedef struct ud_locator ud_locator;
 
@@ -296,17 +311,18 @@ extern "C" {
 ud_status ud_connect(const char *socket_path, ud_app **out_app);
 
 /**
- * Launches an app and connects to it: runs `argv` (a NULL-terminated array;
- * `argv[0]` is the program, looked up in `PATH`) with the environment
- * variable `socket_env` set to a fresh socket path, plus the `NAME=VALUE`
- * entries of `env` (a NULL-terminated array, or NULL for none), then waits
- * up to `timeout_ms` milliseconds (0: 10 000) for the app to listen there.
+ * Launches an app that speaks the protocol and connects to it: runs `argv`
+ * (a NULL-terminated array; `argv[0]` is the program, looked up in `PATH`)
+ * with the environment variable `socket_env` set to a fresh socket path,
+ * plus the `NAME=VALUE` entries of `env` (a NULL-terminated array, or NULL
+ * for none), then waits up to `timeout_ms` milliseconds (0: 30 000) for the
+ * app to listen there. MyGo apps take their socket from `MYGO_AUTOMATION`.
  *
- * MyGo apps take their socket from `MYGO_AUTOMATION`. Closing or freeing
- * the handle ends the process.
+ * For any other app, use `ud_launch_app` or `ud_desktop_launch`.
  *
  * On success `*out_app` is a new handle, owned by the caller and freed with
- * `ud_app_free`. On failure it is NULL and the process, if it started, is ended.
+ * `ud_app_free`, which ends the process (SIGTERM, then SIGKILL after a grace
+ * period). On failure it is NULL and the process, if it started, is ended.
  *
  * # Safety
  * `argv` and `env` are NULL or NULL-terminated arrays of NUL-terminated
@@ -316,8 +332,47 @@ ud_status ud_connect(const char *socket_path, ud_app **out_app);
 ud_status ud_launch(const char *const *argv, const char *const *env, const char *socket_env, uint32_t timeout_ms, ud_app **out_app);
 
 /**
+ * Launches any app with accessibility on and waits up to `timeout_ms`
+ * (0: 30 000) for its first window: `argv` as for `ud_launch`, `env` extra
+ * `NAME=VALUE` entries (NULL for none). The app shows on the desktop this
+ * process's `DISPLAY` names; for a private desktop, use `ud_desktop_launch`.
+ *
+ * On success `*out_app` is a new handle, owned by the caller and freed with
+ * `ud_app_free`, which ends the process (SIGTERM, then SIGKILL after a grace
+ * period). On failure it is NULL and the process, if it started, is ended.
+ *
+ * # Safety
+ * As `ud_launch`.
+ */
+ud_status ud_launch_app(const char *const *argv, const char *const *env, uint32_t timeout_ms, ud_app **out_app);
+
+/**
+ * Attaches to the running app whose process id is `pid`, through the
+ * accessibility bus of the desktop `env` names (NULL-terminated
+ * `NAME=VALUE` entries, as a desktop's; NULL: this process's own), waiting
+ * up to `timeout_ms` (0: 30 000) for it to show there.
+ *
+ * On success `*out_app` is a new handle, freed with `ud_app_free`; freeing
+ * it does not end the app (uidrive did not start it).
+ *
+ * # Safety
+ * `env` is NULL or a NULL-terminated array of NUL-terminated strings;
+ * `out_app` is NULL or valid for a write.
+ */
+ud_status ud_attach_pid(uint32_t pid, const char *const *env, uint32_t timeout_ms, ud_app **out_app);
+
+/**
+ * As `ud_attach_pid`, naming the app by its accessible name (its name on
+ * the accessibility registry, as `"gnome-calculator"`).
+ *
+ * # Safety
+ * `name` is NULL or a NUL-terminated string; otherwise as `ud_attach_pid`.
+ */
+ud_status ud_attach_name(const char *name, const char *const *env, uint32_t timeout_ms, ud_app **out_app);
+
+/**
  * The process id of the app uidrive launched, in `*out_pid`; 0 for an app
- * reached with `ud_connect`, or once closed.
+ * reached with `ud_connect` or `ud_attach_*`, or once closed.
  *
  * # Safety
  * `app` is NULL or a live handle; `out_pid` is NULL or valid for a write.
@@ -336,10 +391,58 @@ ud_status ud_app_pid(const ud_app *app, uint32_t *out_pid);
 ud_status ud_app_set_timeouts(const ud_app *app, uint32_t action_ms, uint32_t expect_ms);
 
 /**
- * Closes the connection and ends the process uidrive launched, if any. Waits
- * for calls in flight on other threads. Later calls on the handle fail with
- * `UD_ERR_DISCONNECTED`; closing twice is fine. The handle itself stays
- * allocated until `ud_app_free`.
+ * The handle's timeouts in milliseconds: `*out_action_ms` for actions and
+ * strict reads, `*out_expect_ms` for expectations.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; the out-params are NULL or valid for a write.
+ */
+ud_status ud_app_timeouts(const ud_app *app, uint32_t *out_action_ms, uint32_t *out_expect_ms);
+
+/**
+ * A snapshot of the focused window (else the first) as text: a line per
+ * element with a short ref (`@e3`) that `ud_app_get_by_ref` turns into a
+ * locator. With `interactive`, only the controls, in one flat list. An
+ * element keeps its ref across this handle's snapshots while it stays in
+ * its window.
+ *
+ * `*out_text` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_text` is NULL or valid for a write.
+ */
+ud_status ud_app_snapshot(const ud_app *app, bool interactive, char **out_text);
+
+/**
+ * As `ud_app_snapshot`, of the window `window_id` (`UD_WINDOW_DEFAULT`: the
+ * focused one, else the first).
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_text` is NULL or valid for a write.
+ */
+ud_status ud_app_snapshot_window(const ud_app *app, uint64_t window_id, bool interactive, char **out_text);
+
+/**
+ * Resolves the ref `@eN` (or `eN`) of this handle's last snapshots, at
+ * once: a ref whose element is gone, or whose id now belongs to another
+ * kind of element, fails with `UD_ERR_STALE_REF` without waiting; a ref
+ * that is no ref fails with `UD_ERR_INVALID_REQUEST`.
+ *
+ * On success `*out_locator` is a locator for that element, owned by the
+ * caller and freed with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `r` is NULL or a NUL-terminated string;
+ * `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_app_get_by_ref(const ud_app *app, const char *r, ud_locator **out_locator);
+
+/**
+ * Closes the connection and ends the process uidrive launched, if any:
+ * SIGTERM, then SIGKILL if it has not exited after a grace period (3 s).
+ * Waits for calls in flight on other threads. Later calls on the handle
+ * fail with `UD_ERR_DISCONNECTED`; closing twice is fine. The handle itself
+ * stays allocated until `ud_app_free`.
  *
  * # Safety
  * `app` is NULL or a live handle.
@@ -355,6 +458,86 @@ ud_status ud_app_close(const ud_app *app);
  * `app` is NULL or a live handle that is not used again.
  */
 void ud_app_free(ud_app *app);
+
+/**
+ * Starts a private headless desktop of `width` × `height` pixels
+ * (0: 1280 × 1024), giving each start-up step up to `timeout_ms`
+ * (0: 30 000). Needs Xvfb, dbus-daemon and at-spi2-core installed.
+ *
+ * On success `*out_desktop` is a new handle, owned by the caller and freed
+ * with `ud_desktop_free`. On failure it is NULL and whatever started is ended.
+ *
+ * # Safety
+ * `out_desktop` is NULL or valid for a write.
+ */
+ud_status ud_desktop_start(uint32_t width, uint32_t height, uint32_t timeout_ms, ud_desktop **out_desktop);
+
+/**
+ * The environment an app needs to show on this desktop with accessibility
+ * on, as a JSON object: `{"DISPLAY": ":99", "DBUS_SESSION_BUS_ADDRESS": ...}`.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_desktop_env(const ud_desktop *desktop, char **out_json);
+
+/**
+ * Launches `argv` (a NULL-terminated array; `argv[0]` is the program,
+ * looked up in `PATH`) on this desktop with accessibility on, and waits up
+ * to `timeout_ms` (0: 30 000) for its first window.
+ *
+ * On success `*out_app` is a new handle, owned by the caller and freed with
+ * `ud_app_free`, which ends the app (SIGTERM, then SIGKILL after a grace
+ * period). `ud_desktop_free` also ends apps still running. NULL on failure.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `argv` is NULL or a NULL-terminated
+ * array of NUL-terminated strings; `out_app` is NULL or valid for a write.
+ */
+ud_status ud_desktop_launch(const ud_desktop *desktop, const char *const *argv, uint32_t timeout_ms, ud_app **out_app);
+
+/**
+ * As `ud_desktop_launch`, with extra `NAME=VALUE` entries in `env` (a
+ * NULL-terminated array, or NULL for none) over the desktop's environment.
+ *
+ * # Safety
+ * As `ud_desktop_launch`; `env` is NULL or a NULL-terminated array of
+ * NUL-terminated strings.
+ */
+ud_status ud_desktop_launch_env(const ud_desktop *desktop, const char *const *argv, const char *const *env, uint32_t timeout_ms, ud_app **out_app);
+
+/**
+ * Attaches to the app with process id `pid` running on this desktop,
+ * waiting up to `timeout_ms` (0: 30 000) for it to show on its
+ * accessibility bus. Freeing the handle does not end the app.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `out_app` is NULL or valid for a write.
+ */
+ud_status ud_desktop_attach_pid(const ud_desktop *desktop, uint32_t pid, uint32_t timeout_ms, ud_app **out_app);
+
+/**
+ * As `ud_desktop_attach_pid`, naming the app by its accessible name.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `name` is NULL or a NUL-terminated
+ * string; `out_app` is NULL or valid for a write.
+ */
+ud_status ud_desktop_attach_name(const ud_desktop *desktop, const char *name, uint32_t timeout_ms, ud_app **out_app);
+
+/**
+ * Ends every process the desktop started — apps launched on it that are
+ * still running first (SIGTERM, then SIGKILL after a grace period), then
+ * the registry, the buses and the X server — removes its runtime folder and
+ * frees the handle. NULL does nothing. Free the desktop's apps first
+ * (`ud_app_free`) so that their handles close cleanly.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle that is not used again.
+ */
+void ud_desktop_free(ud_desktop *desktop);
 
 /**
  * The code of this thread's last failing call, or `UD_OK` when no call on
@@ -389,9 +572,11 @@ const char *ud_last_error_suggestion(void);
 
 /**
  * A locator for elements of `role` (as the protocol names roles:
- * `"button"`, `"textField"`, ...) whose accessible name matches `name`
- * under `matching` (a `UD_MATCH_*` value); `name` NULL matches any name.
- * Searches the focused window, else the first.
+ * `"button"`, `"textField"`, ...; a name that is no role fails at once with
+ * `UD_ERR_INVALID_REQUEST`) whose accessible name matches `name` under
+ * `matching` (a `UD_MATCH_*` value); `name` NULL matches any name. Searches
+ * the focused window, else the first. For states (checked, expanded, ...)
+ * use the string form: `ud_app_locator(app, "role=checkBox[checked]", ...)`.
  *
  * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
  *
@@ -415,7 +600,8 @@ ud_status ud_app_get_by_key(const ud_app *app, const char *key, ud_locator **out
 
 /**
  * A locator for elements showing `text` (their label, else their value)
- * under `matching` (a `UD_MATCH_*` value).
+ * under `matching` (a `UD_MATCH_*` value). Hidden elements are left out;
+ * `ud_locator_include_hidden` takes them in.
  *
  * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
  *
@@ -438,6 +624,29 @@ ud_status ud_app_get_by_text(const ud_app *app, const char *text, int32_t matchi
 ud_status ud_app_get_by_label(const ud_app *app, const char *label, int32_t matching, ud_locator **out_locator);
 
 /**
+ * A locator for fields whose placeholder matches `text` under `matching`.
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `text` is NULL or a NUL-terminated
+ * string; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_app_get_by_placeholder(const ud_app *app, const char *text, int32_t matching, ud_locator **out_locator);
+
+/**
+ * A locator for the element whose id (digits, as `ud_tree` gives them) is
+ * `element_id`. Ids last only while the view does: prefer keys and roles.
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `element_id` is NULL or a NUL-terminated
+ * string; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_app_get_by_id(const ud_app *app, const char *element_id, ud_locator **out_locator);
+
+/**
  * A locator from its string form, as `role=button[name="Add"] >> nth=0`
  * (see docs/locators.md). A selector that does not parse makes every use of
  * the locator fail with `UD_ERR_INVALID_REQUEST`.
@@ -451,7 +660,99 @@ ud_status ud_app_get_by_label(const ud_app *app, const char *label, int32_t matc
 ud_status ud_app_locator(const ud_app *app, const char *selector, ud_locator **out_locator);
 
 /**
- * Elements the string form `selector` finds inside this locator's elements.
+ * A starting point for locators in one window: `window_id` from
+ * `ud_windows`, or `UD_WINDOW_DEFAULT` for the focused window, else the
+ * first. Find elements in it with `ud_locator_get_by_*` and
+ * `ud_locator_locator`; it is no element itself.
+ *
+ * `*out_window` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_window` is NULL or valid for a write.
+ */
+ud_status ud_app_window(const ud_app *app, uint64_t window_id, ud_locator **out_window);
+
+/**
+ * As `ud_app_window`, for the one window whose title matches `title` under
+ * `matching`, waited for like an element. When no window or several match,
+ * the error names the windows there are.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `title` is NULL or a NUL-terminated
+ * string; `out_window` is NULL or valid for a write.
+ */
+ud_status ud_app_window_titled(const ud_app *app, const char *title, int32_t matching, ud_locator **out_window);
+
+/**
+ * Elements of `role` inside this locator's elements (or in this window),
+ * as `ud_app_get_by_role`.
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `role` and `name` are NULL or
+ * NUL-terminated strings; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_get_by_role(const ud_locator *locator, const char *role, const char *name, int32_t matching, ud_locator **out_locator);
+
+/**
+ * The element with `key` inside this locator's elements (or in this window).
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `key` is NULL or a NUL-terminated
+ * string; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_get_by_key(const ud_locator *locator, const char *key, ud_locator **out_locator);
+
+/**
+ * Elements showing `text` inside this locator's elements (or in this window).
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated
+ * string; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_get_by_text(const ud_locator *locator, const char *text, int32_t matching, ud_locator **out_locator);
+
+/**
+ * Elements labelled `label` inside this locator's elements (or in this window).
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `label` is NULL or a NUL-terminated
+ * string; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_get_by_label(const ud_locator *locator, const char *label, int32_t matching, ud_locator **out_locator);
+
+/**
+ * Fields with a matching placeholder inside this locator's elements (or in this window).
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated
+ * string; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_get_by_placeholder(const ud_locator *locator, const char *text, int32_t matching, ud_locator **out_locator);
+
+/**
+ * The element with id `element_id` inside this locator's elements (or in this window).
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `element_id` is NULL or a
+ * NUL-terminated string; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_get_by_id(const ud_locator *locator, const char *element_id, ud_locator **out_locator);
+
+/**
+ * Elements the string form `selector` finds inside this locator's elements
+ * (or in this window).
  *
  * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
  *
@@ -460,6 +761,18 @@ ud_status ud_app_locator(const ud_app *app, const char *selector, ud_locator **o
  * NUL-terminated string; `out_locator` is NULL or valid for a write.
  */
 ud_status ud_locator_locator(const ud_locator *locator, const char *selector, ud_locator **out_locator);
+
+/**
+ * Elements `inner` finds inside this locator's elements (`inner`'s own
+ * window is ignored).
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` and `inner` are NULL or live locators; `out_locator` is NULL or
+ * valid for a write.
+ */
+ud_status ud_locator_find(const ud_locator *locator, const ud_locator *inner, ud_locator **out_locator);
 
 /**
  * The `index`th of this locator's matches, from 0, in tree order.
@@ -472,6 +785,50 @@ ud_status ud_locator_locator(const ud_locator *locator, const char *selector, ud
 ud_status ud_locator_nth(const ud_locator *locator, uint32_t index, ud_locator **out_locator);
 
 /**
+ * The first of this locator's matches, in tree order.
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_first(const ud_locator *locator, ud_locator **out_locator);
+
+/**
+ * The last of this locator's matches, in tree order.
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_last(const ud_locator *locator, ud_locator **out_locator);
+
+/**
+ * Keeps the matches that pass every condition given (NULL: not checked):
+ * showing `has_text`, themselves or inside; not showing `has_not_text`;
+ * holding an element `has` finds; holding none `has_not` finds. Texts are
+ * matched under `matching`.
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator`, `has` and `has_not` are NULL or live locators; the texts are
+ * NULL or NUL-terminated strings; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_filter(const ud_locator *locator, const char *has_text, const char *has_not_text, const ud_locator *has, const ud_locator *has_not, int32_t matching, ud_locator **out_locator);
+
+/**
+ * The same locator, matching hidden elements too (`include` true) or not.
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_include_hidden(const ud_locator *locator, bool include, ud_locator **out_locator);
+
+/**
  * The same locator, whose actions and strict reads wait up to `timeout_ms`.
  *
  * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
@@ -480,6 +837,17 @@ ud_status ud_locator_nth(const ud_locator *locator, uint32_t index, ud_locator *
  * `locator` is NULL or a live locator; `out_locator` is NULL or valid for a write.
  */
 ud_status ud_locator_with_timeout(const ud_locator *locator, uint32_t timeout_ms, ud_locator **out_locator);
+
+/**
+ * What the locator says, as its error messages show it:
+ * `get_by_role("button", name="7")`.
+ *
+ * `*out_text` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_text` is NULL or valid for a write.
+ */
+ud_status ud_locator_description(const ud_locator *locator, char **out_text);
 
 /**
  * Frees a locator. NULL does nothing. Other locators and the app are not affected.
@@ -494,13 +862,24 @@ void ud_locator_free(ud_locator *locator);
  * and still: its `press` action when it has one, else a real click.
  *
  * `out_outcome_json` may be NULL; else `*out_outcome_json` says how the
- * action went, as `{"route":"semantic","action":"press","window":1,"element":{...}}`,
- * owned by the caller and freed with `ud_string_free` (NULL on failure).
+ * action went, as `{"route":"semantic:press","window":1,"element":{...}}`
+ * (`route` is `semantic:<action>`, `input` or `not_needed`; the same shape
+ * in every language), owned by the caller and freed with `ud_string_free`
+ * (NULL on failure).
  *
  * # Safety
  * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
  */
 ud_status ud_locator_click(const ud_locator *locator, char **out_outcome_json);
+
+/**
+ * Double-clicks the one element with the real pointer.
+ * `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_dblclick(const ud_locator *locator, char **out_outcome_json);
 
 /**
  * Replaces the text of the one field the locator finds with `text`.
@@ -513,6 +892,16 @@ ud_status ud_locator_click(const ud_locator *locator, char **out_outcome_json);
 ud_status ud_locator_fill(const ud_locator *locator, const char *text, char **out_outcome_json);
 
 /**
+ * Types `text` into the one field the locator finds, after what it holds.
+ * `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated
+ * string; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_type(const ud_locator *locator, const char *text, char **out_outcome_json);
+
+/**
  * Focuses the one element the locator finds and presses a key chord such
  * as `"Enter"` or `"Ctrl+A"`. `out_outcome_json` as for `ud_locator_click`.
  *
@@ -523,6 +912,24 @@ ud_status ud_locator_fill(const ud_locator *locator, const char *text, char **ou
 ud_status ud_locator_press(const ud_locator *locator, const char *chord, char **out_outcome_json);
 
 /**
+ * Checks the one check box, switch or radio the locator finds, and
+ * verifies that it took. `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_check(const ud_locator *locator, char **out_outcome_json);
+
+/**
+ * Unchecks the one check box or switch the locator finds, and verifies
+ * that it took. `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_uncheck(const ud_locator *locator, char **out_outcome_json);
+
+/**
  * Checks (`checked` true) or unchecks the one check box, switch or radio
  * the locator finds, and verifies that it took. `out_outcome_json` as for
  * `ud_locator_click`.
@@ -531,6 +938,64 @@ ud_status ud_locator_press(const ud_locator *locator, const char *chord, char **
  * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
  */
 ud_status ud_locator_set_checked(const ud_locator *locator, bool checked, char **out_outcome_json);
+
+/**
+ * Chooses the option matching `option` under `matching` in the one combo
+ * box or list the locator finds, and verifies that it took.
+ * `out_outcome_json` as for `ud_locator_click` (its element is the option).
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `option` is NULL or a
+ * NUL-terminated string; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_select_option(const ud_locator *locator, const char *option, int32_t matching, char **out_outcome_json);
+
+/**
+ * Moves the real pointer over the one element the locator finds.
+ * `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_hover(const ud_locator *locator, char **out_outcome_json);
+
+/**
+ * Gives the one element the locator finds the keyboard focus.
+ * `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_focus(const ud_locator *locator, char **out_outcome_json);
+
+/**
+ * Scrolls the one element the locator finds into view.
+ * `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_scroll_into_view(const ud_locator *locator, char **out_outcome_json);
+
+/**
+ * Sets the number of the one slider, spin button or meter the locator
+ * finds to `value`, and verifies that it took. `out_outcome_json` as for
+ * `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_set_value(const ud_locator *locator, double value, char **out_outcome_json);
+
+/**
+ * Drags the one element the locator finds onto the one `target` finds,
+ * with the real pointer. `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` and `target` are NULL or live locators; `out_outcome_json` is
+ * NULL or valid for a write.
+ */
+ud_status ud_locator_drag_to(const ud_locator *locator, const ud_locator *target, char **out_outcome_json);
 
 /**
  * How many elements the locator finds now (no waiting), in `*out_count`.
@@ -552,6 +1017,18 @@ ud_status ud_locator_count(const ud_locator *locator, size_t *out_count);
 ud_status ud_locator_text(const ud_locator *locator, char **out_text);
 
 /**
+ * The value of the one element the locator finds (a field's text, a
+ * slider's number), once it is there; `*out_has_value` says whether it has
+ * one (else `*out_text` is NULL).
+ *
+ * `*out_text` is owned by the caller: free it with `ud_string_free`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; the out-params are NULL or valid for a write.
+ */
+ud_status ud_locator_value(const ud_locator *locator, bool *out_has_value, char **out_text);
+
+/**
  * The one element the locator finds, as the tree's node JSON.
  *
  * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
@@ -562,13 +1039,67 @@ ud_status ud_locator_text(const ud_locator *locator, char **out_text);
 ud_status ud_locator_node(const ud_locator *locator, char **out_json);
 
 /**
+ * The states of the one element the locator finds, as a JSON array of the
+ * protocol's names: `["enabled","focusable","checked"]`.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_states(const ud_locator *locator, char **out_json);
+
+/**
+ * The bounds of the one element the locator finds on screen, as JSON
+ * `{"x","y","width","height"}`, or `null` when it has none.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_bounds(const ud_locator *locator, char **out_json);
+
+/**
  * Whether the one element the locator finds shows now, in `*out_visible`
- * (false when none matches).
+ * (false when none matches). Does not wait.
  *
  * # Safety
  * `locator` is NULL or a live locator; `out_visible` is NULL or valid for a write.
  */
 ud_status ud_locator_is_visible(const ud_locator *locator, bool *out_visible);
+
+/**
+ * Whether no element the locator finds shows now, in `*out_hidden`. Does not wait.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_hidden` is NULL or valid for a write.
+ */
+ud_status ud_locator_is_hidden(const ud_locator *locator, bool *out_hidden);
+
+/**
+ * Whether the one element the locator finds is enabled, once it is there.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_enabled` is NULL or valid for a write.
+ */
+ud_status ud_locator_is_enabled(const ud_locator *locator, bool *out_enabled);
+
+/**
+ * Whether the one element the locator finds is checked, once it is there.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_checked` is NULL or valid for a write.
+ */
+ud_status ud_locator_is_checked(const ud_locator *locator, bool *out_checked);
+
+/**
+ * Whether the one element the locator finds has the keyboard focus, once it is there.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_focused` is NULL or valid for a write.
+ */
+ud_status ud_locator_is_focused(const ud_locator *locator, bool *out_focused);
 
 /**
  * Waits until the element is in `state` (a `UD_EXPECT_*` value), or, with
@@ -580,6 +1111,17 @@ ud_status ud_locator_is_visible(const ud_locator *locator, bool *out_visible);
  * `locator` is NULL or a live locator.
  */
 ud_status ud_expect_state(const ud_locator *locator, int32_t state, bool negate, int64_t timeout_ms);
+
+/**
+ * Waits until the one element has the state named `state` (as the
+ * protocol names states: `"checked"`, `"expanded"`, `"selected"`, ...; a
+ * name that is no state fails at once with `UD_ERR_INVALID_REQUEST`), or,
+ * with `negate`, until it has not. Timeout and failure as for `ud_expect_state`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `state` is NULL or a NUL-terminated string.
+ */
+ud_status ud_expect_has_state(const ud_locator *locator, const char *state, bool negate, int64_t timeout_ms);
 
 /**
  * Waits until the one element shows text matching `text` under `matching` (a
@@ -788,17 +1330,6 @@ const char *ud_version(void);
  * header it was built with.
  */
 uint32_t ud_abi_version(void);
-
-/**
- * For tests of the panic boundary only: sets `*out_value` to 0, then panics
- * inside uidrive on purpose. The panic is trapped: it answers
- * `UD_ERR_FAILED` with a message that says uidrive panicked, and
- * `*out_value` stays 0. (The panic's message is also printed on stderr.)
- *
- * # Safety
- * `out_value` is NULL or valid for a write.
- */
-ud_status ud_test_panic(int32_t *out_value);
 
 #ifdef __cplusplus
 }  // extern "C"

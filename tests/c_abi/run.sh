@@ -58,7 +58,8 @@ finish() {
 }
 
 echo "building libuidrive and uidrive ($profile, $target_dir)"
-if ! cargo build "${cargo_profile[@]}" -p uidrive -p uidrive-cli >"$work/build.log" 2>&1; then
+# `test-panic` exports ud_test_panic (not in the header) for the harness.
+if ! cargo build "${cargo_profile[@]}" -p uidrive -p uidrive-cli --features uidrive/test-panic >"$work/build.log" 2>&1; then
     cat "$work/build.log"
     failed=$((failed + 1))
     echo "FAIL - cargo build"
@@ -131,5 +132,15 @@ serve2_pid=""
 step "Go harness (cgo, pkg-config) runs the main scenario" \
     env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
     bash -c "cd tests/c_abi/go && go build -o '$work/go_harness' . && timeout 300 '$work/go_harness' '$socket'"
+
+# The end-to-end scenario from C and from Go: a private headless desktop,
+# gnome-calculator, 7 × 6 = 42 through locators, a snapshot and a ref; then
+# nothing of the desktop may be left (processes, runtime folder, X files).
+step "calculator.c under AddressSanitizer: headless desktop, gnome-calculator 7 × 6 = 42, nothing left behind" \
+    bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/calculator.c \$(pkg-config --cflags --libs uidrive) -o '$work/calculator' &&
+             ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/calculator'"
+step "Go calculator (cgo): the same scenario, nothing left behind" \
+    env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
+    bash -c "cd tests/c_abi/go && go build -o '$work/go_calculator' ./calculator && timeout 300 '$work/go_calculator'"
 
 finish

@@ -118,26 +118,14 @@ impl Ctx {
         let driver = app.driver().clone();
         let timeouts = app.timeouts();
         match spec {
-            TargetSpec::Ref(r) => {
-                let aimed = self.state.refs.resolve(r)?.clone();
-                let tree = match driver.tree(&uidrive_core::protocol::TreeParams {
-                    window: Some(aimed.window),
-                }) {
-                    Ok(tree) => tree,
-                    Err(e) if e.code == ErrorCode::NoWindow => {
-                        self.state.refs.forget_window(aimed.window);
-                        return Err(Error::new(
-                            ErrorCode::StaleRef,
-                            format!("{r} is stale: its window {} is gone", aimed.window),
-                        )
-                        .into());
-                    }
-                    Err(e) => return Err(e.into()),
-                };
-                self.state.refs.observe(&tree);
-                let live = self.state.refs.resolve(r)?;
-                Ok(WindowRef::new(driver, Some(live.window), timeouts).get_by_id(live.id))
-            }
+            // Checked against a fresh read of its window, so a gone element
+            // is `stale_ref` at once: the facade's rule, as in every language.
+            TargetSpec::Ref(r) => Ok(uidrive_facade::refs::resolve(
+                &mut self.state.refs,
+                driver,
+                timeouts,
+                r,
+            )?),
             TargetSpec::Selector(selector) => {
                 Ok(WindowRef::new(driver, window, timeouts).locator(&selector))
             }

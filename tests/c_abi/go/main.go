@@ -190,7 +190,7 @@ func main() {
 	var outcome *C.char
 	h.noErr(check(C.ud_locator_click(add, &outcome)), "locator click")
 	if outcome != nil {
-		h.expect(strings.Contains(takeString(outcome), `"route":"semantic"`), "click pressed the button")
+		h.expect(strings.Contains(takeString(outcome), `"route":"semantic:press"`), "click pressed the button")
 	}
 	countKey, want := C.CString("count"), C.CString("Count: 3")
 	defer C.free(unsafe.Pointer(countKey))

@@ -29,12 +29,14 @@ fn finish(
     Ok(Output::new(done + "\n", data))
 }
 
-fn acted(ctx: &Ctx, verb: &str, outcome: &ActionOutcome) -> (String, Value) {
+/// The outcome in the one JSON shape every front end gives (route, window,
+/// element: see `uidrive_facade::outcome`), plus `line`: the element as a
+/// snapshot shows it, with its ref.
+fn acted(ctx: &Ctx, verb: &str, outcome: &ActionOutcome) -> Result<(String, Value), CliError> {
     let what = ctx.describe(outcome.window, &outcome.element);
-    (
-        format!("{verb} {what}"),
-        json!({"element": what, "window": outcome.window, "route": outcome.route.as_str()}),
-    )
+    let mut data = uidrive_facade::outcome::to_json(outcome)?;
+    data["line"] = json!(what);
+    Ok((format!("{verb} {what}"), data))
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]
@@ -58,7 +60,7 @@ impl Command for Press {
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let outcome = ctx.locator(&self.target, self.on.window)?.click()?;
-        let (text, data) = acted(ctx, "pressed", &outcome);
+        let (text, data) = acted(ctx, "pressed", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
 }
@@ -87,7 +89,7 @@ impl Command for Fill {
         let outcome = ctx
             .locator(&self.target, self.on.window)?
             .fill(&self.text)?;
-        let (text, data) = acted(ctx, "filled", &outcome);
+        let (text, data) = acted(ctx, "filled", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
 }
@@ -120,8 +122,17 @@ impl Command for Click {
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        // hover waits until the element can take the pointer and moves it there.
-        let outcome = ctx.locator(&self.target, self.on.window)?.hover()?;
+        let locator = ctx.locator(&self.target, self.on.window)?;
+        if self.double && !self.right {
+            // Core's double click: the ladder, then two real clicks at the centre.
+            let outcome = locator.dblclick()?;
+            let (text, data) = acted(ctx, "double-clicked", &outcome)?;
+            return finish(ctx, &self.settle, Some(outcome.window), text, data);
+        }
+        // A real click with a chosen button is not a locator action in core
+        // (whose click prefers the element's own press action): hover climbs
+        // the ladder and moves the pointer there, then the click is sent.
+        let outcome = locator.hover()?;
         let bounds = outcome
             .element
             .bounds
@@ -142,7 +153,7 @@ impl Command for Click {
         }
         ctx.app()?
             .input(Some(outcome.window), vec![InputEvent::Click(click)])?;
-        let (text, data) = acted(ctx, "clicked", &outcome);
+        let (text, data) = acted(ctx, "clicked", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
 }
@@ -177,7 +188,7 @@ impl Command for Type {
         match &self.into {
             Some(target) => {
                 let outcome = ctx.locator(target, self.on.window)?.type_text(&self.text)?;
-                let (text, data) = acted(ctx, "typed into", &outcome);
+                let (text, data) = acted(ctx, "typed into", &outcome)?;
                 finish(ctx, &self.settle, Some(outcome.window), text, data)
             }
             None => {
@@ -241,7 +252,7 @@ impl Command for KeyCmd {
                     last = Some(locator.press(key)?);
                 }
                 let outcome = last.expect("at least one chord");
-                let (text, data) = acted(ctx, &format!("pressed {pressed} on"), &outcome);
+                let (text, data) = acted(ctx, &format!("pressed {pressed} on"), &outcome)?;
                 finish(ctx, &self.settle, Some(outcome.window), text, data)
             }
             None => {
@@ -290,7 +301,7 @@ impl Command for Check {
             .locator(&self.target, self.on.window)?
             .set_checked(!self.off)?;
         let verb = if self.off { "unchecked" } else { "checked" };
-        let (text, data) = acted(ctx, verb, &outcome);
+        let (text, data) = acted(ctx, verb, &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
 }
@@ -320,7 +331,7 @@ impl Command for Select {
         let outcome = ctx
             .locator(&self.target, self.on.window)?
             .select_option(TextMatch::exact(self.option.clone()))?;
-        let (text, data) = acted(ctx, "selected", &outcome);
+        let (text, data) = acted(ctx, "selected", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
 }

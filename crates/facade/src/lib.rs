@@ -1,0 +1,28 @@
+//! The facade between uidrive's front ends (the C ABI, Python, Node, the
+//! command line and its MCP server) and core.
+//!
+//! A front end marshals its language's values in and out and calls this
+//! crate for everything that must behave the same in every language:
+//!
+//! - [`headless`], [`launch`], [`attach`], [`connect`]: reaching an app,
+//!   choosing the platform's driver in one place ([`platform`]);
+//! - [`close`]: ending what uidrive launched gracefully (TERM, then KILL);
+//! - [`time`]: turning a language's numbers into timeouts, refusing the
+//!   ones that are not (negative, NaN, too large) instead of panicking;
+//! - [`names`]: role and state names, checked at once;
+//! - [`outcome`]: the one JSON shape of an action's outcome;
+//! - [`refs`]: snapshots and the refs they hand out, resolved fail-closed;
+//! - [`operations`]: the list of operations every front end offers, which
+//!   the parity test holds them to.
+
+pub mod names;
+pub mod operations;
+pub mod outcome;
+pub mod platform;
+pub mod refs;
+pub mod time;
+
+pub use platform::{
+    attach, close, connect, headless, launch, AttachTarget, Desktop, HeadlessOptions,
+    LaunchOptions, CLOSE_GRACE,
+};

@@ -1,0 +1,404 @@
+//! Reaching an app: the one place that chooses the driver.
+//!
+//! A protocol app (a MyGo app, `uidrive serve`) is reached over its socket;
+//! any other app through the platform's accessibility API — AT-SPI2 on
+//! Linux, through `uidrive_atspi`. A new platform is added here, and every
+//! front end gets it.
+
+use crate::time;
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use uidrive_core::{App, Error, Result};
+
+/// How long [`close`] lets a launched app end on SIGTERM before SIGKILL.
+pub const CLOSE_GRACE: Duration = Duration::from_secs(3);
+
+/// How to launch an app.
+#[derive(Debug, Clone, Default)]
+pub struct LaunchOptions {
+    /// Variables over the process's own environment, for the app (and, for
+    /// the accessibility driver, where its display and buses are).
+    pub env: Vec<(String, String)>,
+    /// How long to wait for the app to be ready; [`time::LAUNCH`] if `None`.
+    pub timeout: Option<Duration>,
+    /// For an app that speaks the protocol: the variable that gets a fresh
+    /// socket path (MyGo apps read `MYGO_AUTOMATION`). `None`: the app is
+    /// driven through the platform's accessibility API.
+    pub socket_env: Option<String>,
+}
+
+/// A running app to attach to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AttachTarget {
+    Pid(u32),
+    /// The app's accessible name (on Linux, its name on the registry).
+    Name(String),
+}
+
+impl AttachTarget {
+    /// The target from the two optional fields front ends take: exactly one.
+    pub fn from_parts(pid: Option<u32>, name: Option<String>) -> Result<AttachTarget> {
+        match (pid, name) {
+            (Some(pid), None) => Ok(AttachTarget::Pid(pid)),
+            (None, Some(name)) if !name.is_empty() => Ok(AttachTarget::Name(name)),
+            (None, Some(_)) => Err(Error::invalid_request("attach: the name is empty")),
+            (Some(_), Some(_)) => Err(Error::invalid_request(
+                "attach: give a pid or a name, not both",
+            )),
+            (None, None) => Err(Error::invalid_request("attach: give a pid or a name")),
+        }
+    }
+}
+
+/// Connects to an app listening on a protocol socket.
+pub fn connect(socket: &str) -> Result<App> {
+    if socket.is_empty() {
+        return Err(Error::invalid_request("connect: the socket path is empty"));
+    }
+    App::connect(socket)
+}
+
+/// Starts `argv` and answers once it is ready: listening on its socket
+/// (`socket_env`), or showing its first window with accessibility on.
+pub fn launch(argv: &[String], options: &LaunchOptions) -> Result<App> {
+    if argv.is_empty() || argv[0].is_empty() {
+        return Err(Error::invalid_request(
+            "launch: the command line is empty; give at least the program to run",
+        ));
+    }
+    check_env(&options.env)?;
+    let timeout = options.timeout.unwrap_or(time::LAUNCH);
+    match &options.socket_env {
+        Some(variable) => {
+            if variable.is_empty() || variable.contains('=') || variable.contains('\0') {
+                return Err(Error::invalid_request(format!(
+                    "launch: `{variable}` is not an environment variable name; give the one the app reads its socket from, as MYGO_AUTOMATION"
+                )));
+            }
+            App::launch_socket(argv, &options.env, variable, timeout)
+        }
+        None => uidrive_atspi::launch_app(
+            argv,
+            &uidrive_atspi::LaunchOptions {
+                env: options.env.clone(),
+                timeout,
+            },
+        ),
+    }
+}
+
+/// Attaches to a running app through the platform's accessibility API.
+/// `env` names the desktop to look on (a [`Desktop::env`]); empty: this process's.
+pub fn attach(
+    target: &AttachTarget,
+    env: &[(String, String)],
+    timeout: Option<Duration>,
+) -> Result<App> {
+    check_env(env)?;
+    let options = uidrive_atspi::LaunchOptions {
+        env: env.to_vec(),
+        timeout: timeout.unwrap_or(time::LAUNCH),
+    };
+    let driver = match target {
+        AttachTarget::Pid(pid) => uidrive_atspi::AtspiDriver::attach_pid(*pid, &options)?,
+        AttachTarget::Name(name) => uidrive_atspi::AtspiDriver::attach_name(name, &options)?,
+    };
+    Ok(App::new(Arc::new(driver)))
+}
+
+fn check_env(env: &[(String, String)]) -> Result<()> {
+    for (name, value) in env {
+        if name.is_empty() || name.contains('=') || name.contains('\0') || value.contains('\0') {
+            return Err(Error::invalid_request(format!(
+                "the environment entry `{name}={value}` is not NAME=VALUE"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Reads `NAME=VALUE` entries (as C and the command line write them).
+pub fn env_entries<S: AsRef<str>>(entries: &[S]) -> Result<Vec<(String, String)>> {
+    entries
+        .iter()
+        .map(|entry| {
+            let entry = entry.as_ref();
+            match entry.split_once('=') {
+                Some((name, value)) if !name.is_empty() => {
+                    Ok((name.to_string(), value.to_string()))
+                }
+                _ => Err(Error::invalid_request(format!(
+                    "the environment entry `{entry}` is not NAME=VALUE"
+                ))),
+            }
+        })
+        .collect()
+}
+
+/// `base`, then `over` on top (a later value of a name wins).
+pub fn merge_env(base: &[(String, String)], over: &[(String, String)]) -> Vec<(String, String)> {
+    let mut merged: Vec<(String, String)> = Vec::with_capacity(base.len() + over.len());
+    for (name, value) in base.iter().chain(over) {
+        match merged.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = value.clone(),
+            None => merged.push((name.clone(), value.clone())),
+        }
+    }
+    merged
+}
+
+/// Ends the app: the process uidrive launched gets SIGTERM and
+/// [`CLOSE_GRACE`] to exit (so it can end what it started itself, as
+/// `uidrive serve` ends its desktop), then SIGKILL; it is reaped either way.
+/// An app uidrive did not launch is only disconnected. Closing twice is fine.
+pub fn close(app: &App) -> Result<()> {
+    close_within(app, CLOSE_GRACE)
+}
+
+/// [`close`] with another grace period.
+pub fn close_within(app: &App, grace: Duration) -> Result<()> {
+    if let Some(pid) = app.pid() {
+        if app.check_alive().is_ok() {
+            terminate(pid);
+            let deadline = Instant::now() + grace;
+            while app.check_alive().is_ok() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+    }
+    // Reaps the process (SIGKILL first if it is still there).
+    app.close()
+}
+
+fn terminate(pid: u32) {
+    if let Ok(pid) = libc::pid_t::try_from(pid) {
+        if pid > 0 {
+            // SAFETY: kill(2) with a positive pid of a child we have not reaped.
+            unsafe {
+                libc::kill(pid, libc::SIGTERM);
+            }
+        }
+    }
+}
+
+/// How to start a private headless desktop. `None` keeps a default
+/// (1280 × 1024, 30 s for each start-up step).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct HeadlessOptions {
+    pub width: Option<u32>,
+    pub height: Option<u32>,
+    pub timeout: Option<Duration>,
+}
+
+/// A private headless desktop (an X server, a session bus, the
+/// accessibility bus and registry) for the apps a test launches on it.
+/// [`Desktop::stop`] (or dropping it) ends what it started — the apps
+/// launched through it included — and removes its runtime directory.
+pub struct Desktop {
+    inner: Mutex<Option<uidrive_x11::Desktop>>,
+    display: String,
+    env: Vec<(String, String)>,
+    /// Apps launched through [`Desktop::launch`]: (pid, start time), so a
+    /// pid the system gave to another process since is never signalled.
+    launched: Mutex<Vec<(u32, u64)>>,
+}
+
+/// Starts a private headless desktop.
+pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
+    let mut start = uidrive_x11::DesktopOptions::default();
+    if let Some(width) = options.width.filter(|w| *w > 0) {
+        start.width = width;
+    }
+    if let Some(height) = options.height.filter(|h| *h > 0) {
+        start.height = height;
+    }
+    if let Some(timeout) = options.timeout.filter(|t| !t.is_zero()) {
+        start.timeout = timeout;
+    }
+    let desktop = uidrive_x11::Desktop::start_with(&start)?;
+    Ok(Desktop {
+        display: desktop.display().to_string(),
+        env: desktop.env(),
+        inner: Mutex::new(Some(desktop)),
+        launched: Mutex::default(),
+    })
+}
+
+impl Desktop {
+    fn lock(&self) -> MutexGuard<'_, Option<uidrive_x11::Desktop>> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The X display, as `:N`.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    /// What an app needs to show on this desktop, with accessibility on.
+    pub fn env(&self) -> &[(String, String)] {
+        &self.env
+    }
+
+    /// The desktop's environment as a JSON object.
+    pub fn env_json(&self) -> serde_json::Value {
+        serde_json::Value::Object(
+            self.env
+                .iter()
+                .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                .collect(),
+        )
+    }
+
+    /// Whether [`Desktop::stop`] has run.
+    pub fn is_stopped(&self) -> bool {
+        self.lock().is_none()
+    }
+
+    fn check_running(&self) -> Result<()> {
+        if self.is_stopped() {
+            return Err(Error::disconnected("the desktop was stopped")
+                .with_suggestion("start another headless desktop"));
+        }
+        Ok(())
+    }
+
+    /// [`launch`] on this desktop: its environment, then `options.env` on top.
+    pub fn launch(&self, argv: &[String], options: &LaunchOptions) -> Result<App> {
+        self.check_running()?;
+        let options = LaunchOptions {
+            env: merge_env(&self.env, &options.env),
+            ..options.clone()
+        };
+        let app = launch(argv, &options)?;
+        if let Some(pid) = app.pid() {
+            if let Some(started) = start_time(pid) {
+                self.launched
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((pid, started));
+            }
+        }
+        Ok(app)
+    }
+
+    /// [`attach`] on this desktop.
+    pub fn attach(
+        &self,
+        target: &AttachTarget,
+        env: &[(String, String)],
+        timeout: Option<Duration>,
+    ) -> Result<App> {
+        self.check_running()?;
+        attach(target, &merge_env(&self.env, env), timeout)
+    }
+
+    /// Ends every process of the desktop, the apps launched through it
+    /// first, and removes its runtime directory. Stopping twice does nothing.
+    pub fn stop(&self) {
+        let Some(desktop) = self.lock().take() else {
+            return;
+        };
+        let launched =
+            std::mem::take(&mut *self.launched.lock().unwrap_or_else(|p| p.into_inner()));
+        end_leftovers(&launched);
+        desktop.stop();
+    }
+}
+
+impl Drop for Desktop {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// A process's start time (field 22 of `/proc/PID/stat`), which tells it
+/// from a later process given the same pid.
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces and parentheses: skip past its last ')'.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Still the same, unreaped, process?
+fn same_process(pid: u32, started: u64) -> bool {
+    start_time(pid) == Some(started)
+        && !std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| {
+                s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
+            .unwrap_or(true)
+}
+
+/// Apps launched on a desktop that their App did not end (not closed yet,
+/// or leaked): TERM, a grace period, then KILL.
+fn end_leftovers(launched: &[(u32, u64)]) {
+    let alive: Vec<&(u32, u64)> = launched
+        .iter()
+        .filter(|(p, s)| same_process(*p, *s))
+        .collect();
+    if alive.is_empty() {
+        return;
+    }
+    for (pid, _) in &alive {
+        terminate(*pid);
+    }
+    let deadline = Instant::now() + CLOSE_GRACE;
+    while Instant::now() < deadline && alive.iter().any(|(p, s)| same_process(*p, *s)) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    for (pid, started) in alive {
+        if same_process(*pid, *started) {
+            if let Ok(pid) = libc::pid_t::try_from(*pid) {
+                // SAFETY: kill(2) on a process checked to be the one we started.
+                unsafe {
+                    libc::kill(pid, libc::SIGKILL);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attach_targets_and_env() {
+        assert_eq!(
+            AttachTarget::from_parts(Some(3), None).unwrap(),
+            AttachTarget::Pid(3)
+        );
+        assert!(AttachTarget::from_parts(Some(3), Some("x".into())).is_err());
+        assert!(AttachTarget::from_parts(None, None).is_err());
+        let env = env_entries(&["A=1", "B=x=y"]).unwrap();
+        assert_eq!(env[1], ("B".into(), "x=y".into()));
+        assert!(env_entries(&["=1"]).is_err());
+        assert!(env_entries(&["A"]).is_err());
+        let merged = merge_env(&env, &[("A".into(), "2".into())]);
+        assert_eq!(merged[0], ("A".into(), "2".into()));
+        assert_eq!(merged.len(), 2);
+    }
+
+    #[test]
+    fn launch_refuses_bad_input_at_once() {
+        assert!(launch(&[], &LaunchOptions::default()).is_err());
+        let bad = LaunchOptions {
+            socket_env: Some("A=B".into()),
+            ..Default::default()
+        };
+        assert!(launch(&["true".to_string()], &bad).is_err());
+    }
+
+    #[test]
+    fn start_time_reads_this_process() {
+        let me = std::process::id();
+        let started = start_time(me).expect("our own stat");
+        assert!(same_process(me, started));
+        assert!(!same_process(me, started + 1));
+    }
+}

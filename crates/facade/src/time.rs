@@ -1,0 +1,108 @@
+//! Timeouts as each language writes them, turned into `Duration`s here and
+//! nowhere else. A number that is no timeout (negative, NaN, infinite, or
+//! beyond what a `Duration` holds) is an `invalid_request` naming the
+//! parameter; nothing here panics, whatever the caller passes.
+
+use std::time::Duration;
+use uidrive_core::{Error, Result};
+
+/// How long `launch` and `attach` wait for an app by default.
+pub const LAUNCH: Duration = Duration::from_secs(30);
+
+/// The longest timeout accepted: about 31 years, far beyond any test, and
+/// small enough that adding it to `Instant::now()` cannot overflow.
+pub const MAX: Duration = Duration::from_secs(1_000_000_000);
+
+fn refuse(what: &str, shown: &str, unit: &str) -> Error {
+    Error::invalid_request(format!(
+        "{what} is {shown}; give a number of {unit} from 0 to {}",
+        match unit {
+            "milliseconds" => format!("{}", MAX.as_millis()),
+            _ => format!("{}", MAX.as_secs()),
+        }
+    ))
+}
+
+fn bounded(what: &str, shown: &str, unit: &str, seconds: f64) -> Result<Duration> {
+    match Duration::try_from_secs_f64(seconds) {
+        Ok(duration) if duration <= MAX => Ok(duration),
+        _ => Err(refuse(what, shown, unit)),
+    }
+}
+
+/// Seconds as Python writes them (a float).
+pub fn seconds(what: &str, seconds: f64) -> Result<Duration> {
+    bounded(what, &seconds.to_string(), "seconds", seconds)
+}
+
+/// Optional seconds: `None` keeps the default.
+pub fn opt_seconds(what: &str, value: Option<f64>) -> Result<Option<Duration>> {
+    value.map(|v| self::seconds(what, v)).transpose()
+}
+
+/// Milliseconds as JavaScript writes them (a double).
+pub fn millis(what: &str, ms: f64) -> Result<Duration> {
+    bounded(what, &ms.to_string(), "milliseconds", ms / 1000.0)
+}
+
+/// Optional milliseconds: `None` keeps the default.
+pub fn opt_millis(what: &str, value: Option<f64>) -> Result<Option<Duration>> {
+    value.map(|v| millis(what, v)).transpose()
+}
+
+/// Whole milliseconds as C passes them where 0 means "the default".
+pub fn millis_or(ms: u32, default: Duration) -> Duration {
+    if ms == 0 {
+        default
+    } else {
+        Duration::from_millis(ms.into())
+    }
+}
+
+/// C's signed milliseconds where `default` (the ABI's `UD_TIMEOUT_DEFAULT`,
+/// -1) means "the default": `None`; other negatives are refused.
+pub fn signed_millis(what: &str, ms: i64, default: i64) -> Result<Option<Duration>> {
+    if ms == default {
+        return Ok(None);
+    }
+    match u64::try_from(ms) {
+        Ok(ms) if Duration::from_millis(ms) <= MAX => Ok(Some(Duration::from_millis(ms))),
+        _ => Err(Error::invalid_request(format!(
+            "{what} is {ms}; give milliseconds from 0 to {}, or {default} for the default",
+            MAX.as_millis()
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidrive_core::ErrorCode;
+
+    #[test]
+    fn numbers_that_are_no_timeout_are_refused_not_panicked_on() {
+        for bad in [1e22, -1.0, f64::NAN, f64::INFINITY, -0.5, f64::MAX] {
+            let err = millis("timeout", bad).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidRequest, "{bad}");
+            assert!(err.message.contains("timeout is"), "{}", err.message);
+            assert!(seconds("timeout", bad).is_err(), "{bad}");
+        }
+        assert_eq!(millis("t", 1500.0).unwrap(), Duration::from_millis(1500));
+        assert_eq!(seconds("t", 0.25).unwrap(), Duration::from_millis(250));
+        assert_eq!(millis("t", 0.0).unwrap(), Duration::ZERO);
+        assert_eq!(opt_millis("t", None).unwrap(), None);
+    }
+
+    #[test]
+    fn c_timeouts() {
+        assert_eq!(millis_or(0, LAUNCH), LAUNCH);
+        assert_eq!(millis_or(20, LAUNCH), Duration::from_millis(20));
+        assert_eq!(signed_millis("t", -1, -1).unwrap(), None);
+        assert_eq!(
+            signed_millis("t", 7, -1).unwrap(),
+            Some(Duration::from_millis(7))
+        );
+        assert!(signed_millis("t", -2, -1).is_err());
+        assert!(signed_millis("t", i64::MAX, -1).is_err());
+    }
+}
