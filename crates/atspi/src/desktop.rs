@@ -82,8 +82,17 @@ pub fn input(driver: &AtspiDriver, params: &InputParams) -> Result<()> {
         let (_, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
         Ok((inner, top))
     })?;
+    // What fails on the X side is explained as the driver's calls are (an app gone).
+    let sent = send_input(&inner, &top, params).map_err(|e| driver.explain(e));
+    inner
+        .activity
+        .acted(&inner.app.bus, Duration::from_millis(20));
+    sent
+}
+
+fn send_input(inner: &Inner, top: &TopLevel, params: &InputParams) -> Result<()> {
     let x11 = inner.x11()?;
-    let window = x_window_for(&x11, inner.app.pid, &top)?;
+    let window = x_window_for(&x11, inner.app.pid, top)?;
     let keys = params.events.iter().any(|e| {
         matches!(
             e,
@@ -98,11 +107,7 @@ pub fn input(driver: &AtspiDriver, params: &InputParams) -> Result<()> {
         x11.focus(window.id)?;
     }
     let origin = (f64::from(window.geometry.x), f64::from(window.geometry.y));
-    let sent = x11.send(origin, &params.events);
-    inner
-        .activity
-        .acted(&inner.app.bus, Duration::from_millis(20));
-    sent
+    x11.send(origin, &params.events)
 }
 
 pub fn capture(driver: &AtspiDriver, params: &CaptureParams) -> Result<Capture> {
@@ -111,7 +116,8 @@ pub fn capture(driver: &AtspiDriver, params: &CaptureParams) -> Result<Capture> 
         let (_, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
         Ok((inner, top))
     })?;
-    let x11 = inner.x11()?;
-    let window = x_window_for(&x11, inner.app.pid, &top)?;
-    x11.capture_window(window.id)
+    let captured = inner
+        .x11()
+        .and_then(|x11| x11.capture_window(x_window_for(&x11, inner.app.pid, &top)?.id));
+    captured.map_err(|e| driver.explain(e))
 }

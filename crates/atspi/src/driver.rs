@@ -12,8 +12,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use uidrive_core::protocol::{
-    ActParams, Bounds, Capture, CaptureParams, EvalParams, Hello, IdleParams, InputParams,
-    MenuParams, Method, Tree, TreeParams, Window, WindowKind, WindowList,
+    ActParams, Bounds, Capture, CaptureParams, ElementAtParams, ElementId, EvalParams, Hello,
+    IdleParams, InputParams, MenuParams, Method, Tree, TreeParams, Window, WindowKind, WindowList,
 };
 use uidrive_core::{Driver, Error, ErrorCode, Result};
 use zbus::Connection;
@@ -203,22 +203,25 @@ impl AtspiDriver {
         let inner = self.inner.clone();
         let result = run_on(runtime, limit, work(inner));
         match result {
-            Err(e)
-                if matches!(
-                    e.code,
-                    ErrorCode::Timeout | ErrorCode::Failed | ErrorCode::Disconnected
-                ) =>
-            {
-                Err(self.explain(e))
-            }
+            Err(e) => Err(self.explain(e)),
             other => other,
         }
     }
 
-    /// An app that is gone explains a timeout or failure better than the call did.
-    fn explain(&self, err: Error) -> Error {
-        let alive = std::path::Path::new(&format!("/proc/{}", self.inner.app.pid)).exists();
-        if alive {
+    /// An app that is gone explains a timeout, a failure, a closed connection
+    /// or a window or element that went better than the call did. A process
+    /// that is stopped or busy is not gone (its call is a `timeout`); one that
+    /// died and was not reaped yet (a zombie) is.
+    pub(crate) fn explain(&self, err: Error) -> Error {
+        let explained = matches!(
+            err.code,
+            ErrorCode::Timeout
+                | ErrorCode::Failed
+                | ErrorCode::Disconnected
+                | ErrorCode::NoWindow
+                | ErrorCode::NoElement
+        );
+        if !explained || !discovery::process_gone(self.inner.app.pid) {
             err
         } else {
             Error::new(
@@ -445,6 +448,15 @@ impl Driver for AtspiDriver {
             Error::unsupported("eval runs scripts in web pages; AT-SPI windows show native UI")
                 .with_suggestion("read the window with `tree` and act on its elements instead"),
         )
+    }
+
+    fn element_at(&self, params: &ElementAtParams) -> Result<Option<ElementId>> {
+        let (wanted, x, y) = (params.window, params.x, params.y);
+        self.run(CALL_LIMIT, move |inner| async move {
+            let (_, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
+            crate::visible::deepest_at(&inner.link, &top.obj, x.round() as i32, y.round() as i32)
+                .await
+        })
     }
 
     fn idle(&self, params: &IdleParams) -> Result<()> {
