@@ -12,8 +12,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use uidrive_core::protocol::{
-    ActParams, Bounds, Capture, CaptureParams, EvalParams, Hello, IdleParams, InputParams,
-    MenuParams, Method, Tree, TreeParams, Window, WindowKind, WindowList,
+    ActParams, Bounds, Capture, CaptureParams, ElementAtParams, ElementId, EvalParams, Hello,
+    IdleParams, InputParams, MenuParams, Method, Tree, TreeParams, Window, WindowKind, WindowList,
 };
 use uidrive_core::{Driver, Error, ErrorCode, Result};
 use zbus::Connection;
@@ -448,6 +448,15 @@ impl Driver for AtspiDriver {
             Error::unsupported("eval runs scripts in web pages; AT-SPI windows show native UI")
                 .with_suggestion("read the window with `tree` and act on its elements instead"),
         )
+    }
+
+    fn element_at(&self, params: &ElementAtParams) -> Result<Option<ElementId>> {
+        let (wanted, x, y) = (params.window, params.x, params.y);
+        self.run(CALL_LIMIT, move |inner| async move {
+            let (_, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
+            crate::visible::deepest_at(&inner.link, &top.obj, x.round() as i32, y.round() as i32)
+                .await
+        })
     }
 
     fn idle(&self, params: &IdleParams) -> Result<()> {

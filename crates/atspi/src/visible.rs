@@ -98,6 +98,45 @@ async fn child_at(link: &Link, obj: &ObjRef, x: i32, y: i32) -> Option<i32> {
     .filter(|i: &i32| *i >= 0)
 }
 
+/// The deepest element under a point of `window` (window coordinates), by
+/// the toolkit's own hit test, level by level; `unsupported` when the
+/// toolkit has none.
+pub async fn deepest_at(
+    link: &Link,
+    window: &ObjRef,
+    x: i32,
+    y: i32,
+) -> uidrive_core::Result<Option<uidrive_core::protocol::ElementId>> {
+    let mut at = window.clone();
+    for depth in 0..64 {
+        let (conn, dest) = link.route(&at.0);
+        let hit = call::<ObjRef, _>(
+            conn,
+            dest,
+            at.1.as_str(),
+            IFACE_COMPONENT,
+            "GetAccessibleAtPoint",
+            &(x, y, WINDOW_COORDS),
+        )
+        .await;
+        let hit = match hit {
+            Ok(hit) if !bus::is_null(&hit) && hit.1.as_str() != at.1.as_str() => with_bus(hit, &at),
+            Ok(_) => break,
+            Err(e) if depth == 0 && e.code == uidrive_core::ErrorCode::Failed => {
+                return Err(uidrive_core::Error::unsupported(format!(
+                    "the app's toolkit answers no hit test: {}",
+                    e.message
+                )))
+            }
+            // An element without a Component interface ends the descent.
+            Err(e) if e.code == uidrive_core::ErrorCode::Failed => break,
+            Err(e) => return Err(e),
+        };
+        at = hit;
+    }
+    Ok((at != *window).then(|| crate::ids::element_id(&at.0, at.1.as_str())))
+}
+
 /// A table's cells between the cells at its top-left and bottom-right
 /// corners, with the headers of those columns.
 async fn table_cells(link: &Link, obj: &ObjRef, area: Area) -> Vec<ObjRef> {

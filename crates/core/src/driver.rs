@@ -3,8 +3,8 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::wire::decode_params;
 use crate::protocol::{
-    ActParams, Capture, CaptureParams, EvalParams, Hello, HelloParams, IdleParams, InputParams,
-    MenuParams, Method, NoParams, Tree, TreeParams, WindowList,
+    ActParams, Capture, CaptureParams, ElementAtParams, ElementId, EvalParams, Hello, HelloParams,
+    IdleParams, InputParams, MenuParams, Method, NoParams, Tree, TreeParams, WindowList,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -34,6 +34,13 @@ pub trait Driver: Send + Sync {
     fn eval(&self, params: &EvalParams) -> Result<Value>;
     /// Answers once the window has settled, or fails with `timeout`.
     fn idle(&self, params: &IdleParams) -> Result<()>;
+    /// uidrive's addition: the deepest element the toolkit's hit test finds
+    /// at a point of the window's content (`None`: nothing there). A driver
+    /// without a hit test fails with `unsupported`, the default.
+    fn element_at(&self, params: &ElementAtParams) -> Result<Option<ElementId>> {
+        let _ = params;
+        Err(Error::unsupported("this app offers no hit test"))
+    }
 
     /// Any method by name with JSON params, answering JSON: the generic door
     /// for front ends. A socket driver passes methods it does not know through.
@@ -89,6 +96,9 @@ pub fn call_json<D: Driver + ?Sized>(
         Method::Idle => driver
             .idle(&decode_params(name, params)?)
             .map(|()| json!({})),
+        Method::ElementAt => driver
+            .element_at(&decode_params(name, params)?)
+            .map(|id| json!({ "id": id })),
     }
 }
 
@@ -124,6 +134,9 @@ impl<D: Driver + ?Sized> Driver for std::sync::Arc<D> {
     }
     fn idle(&self, params: &IdleParams) -> Result<()> {
         (**self).idle(params)
+    }
+    fn element_at(&self, params: &ElementAtParams) -> Result<Option<ElementId>> {
+        (**self).element_at(params)
     }
     fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         (**self).call(method, params)

@@ -402,7 +402,12 @@ impl Driver for MemoryDriver {
         Ok(Hello {
             protocol: PROTOCOL_VERSION,
             server: format!("uidrive {} (memory demo)", env!("CARGO_PKG_VERSION")),
-            methods: Method::ALL.iter().map(|m| m.as_str().to_string()).collect(),
+            // The demo has no hit test.
+            methods: Method::ALL
+                .iter()
+                .filter(|m| **m != Method::ElementAt)
+                .map(|m| m.as_str().to_string())
+                .collect(),
             actions: Action::ALL.iter().map(|a| a.as_str().to_string()).collect(),
             extra: Map::new(),
         })

@@ -4,8 +4,8 @@ use crate::driver::{call_json, Driver};
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::wire::{self, decode_params, decode_result, LineRead, MAX_LINE_BYTES};
 use crate::protocol::{
-    ActParams, Capture, CaptureParams, EvalParams, EvalResult, Hello, IdleParams, InputParams,
-    MenuParams, Method, Tree, TreeParams, WindowList,
+    ActParams, Capture, CaptureParams, ElementAtParams, ElementId, EvalParams, EvalResult, Hello,
+    IdleParams, InputParams, MenuParams, Method, Tree, TreeParams, WindowList,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -315,6 +315,27 @@ impl Driver for SocketDriver {
 
     fn capture(&self, params: &CaptureParams) -> Result<Capture> {
         self.call_typed(Method::Capture, params)
+    }
+
+    fn element_at(&self, params: &ElementAtParams) -> Result<Option<ElementId>> {
+        #[derive(serde::Deserialize)]
+        struct Hit {
+            id: Option<ElementId>,
+        }
+        // Asked only of a server that says it has the method: others may not
+        // answer an unknown one at once.
+        if !self
+            .hello()?
+            .methods
+            .iter()
+            .any(|m| m == Method::ElementAt.as_str())
+        {
+            return Err(Error::unsupported(
+                "the server offers no hit test (`elementAt`)",
+            ));
+        }
+        self.call_typed::<Hit>(Method::ElementAt, params)
+            .map(|hit| hit.id)
     }
 
     fn eval(&self, params: &EvalParams) -> Result<Value> {

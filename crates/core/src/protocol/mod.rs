@@ -13,9 +13,9 @@ pub mod wire;
 pub use keys::{Key, KeyChord, Modifier, NamedKey};
 pub use names::{Action, AutoComplete, Current, HasPopup, NameSource, Role, State, WindowKind};
 pub use params::{
-    input_limits, wheel_clicks, ActParams, CaptureParams, EvalParams, HelloParams, IdleParams,
-    InputEvent, InputParams, MenuParams, MouseButton, NoParams, PointerButton, TreeParams,
-    WindowParams,
+    input_limits, wheel_clicks, ActParams, CaptureParams, ElementAtParams, EvalParams, HelloParams,
+    IdleParams, InputEvent, InputParams, MenuParams, MouseButton, NoParams, PointerButton,
+    TreeParams, WindowParams,
 };
 pub use types::{
     Bounds, Capture, ElementId, ElementKey, EvalResult, Hello, Node, Tree, Window, WindowId,
@@ -55,6 +55,7 @@ methods! {
     Capture => "capture",
     Eval => "eval",
     Idle => "idle",
+    ElementAt => "elementAt",
 }
 
 impl Method {

@@ -452,6 +452,16 @@ pub struct IdleParams {
     pub timeout: Option<u64>,
 }
 
+/// Params of `elementAt` (uidrive's addition): a point in the window's content.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElementAtParams {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowId>,
+    pub x: f64,
+    pub y: f64,
+}
+
 /// Params of `hello`. Both fields are optional; a server ignores what it does not know.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct HelloParams {
