@@ -31,7 +31,7 @@ unsafe fn desktop_ref<'a>(desktop: *const ud_desktop) -> Result<&'a Desktop> {
 }
 
 /// Starts a private headless desktop of `width` × `height` pixels
-/// (0: 1280 × 1024), giving each start-up step up to `timeout_ms`
+/// (0: 1920 × 1200), giving each start-up step up to `timeout_ms`
 /// (0: 30 000). Needs Xvfb, dbus-daemon and at-spi2-core installed.
 ///
 /// On success `*out_desktop` is a new handle, owned by the caller and freed

@@ -461,7 +461,7 @@ void ud_app_free(ud_app *app);
 
 /**
  * Starts a private headless desktop of `width` × `height` pixels
- * (0: 1280 × 1024), giving each start-up step up to `timeout_ms`
+ * (0: 1920 × 1200), giving each start-up step up to `timeout_ms`
  * (0: 30 000). Needs Xvfb, dbus-daemon and at-spi2-core installed.
  *
  * On success `*out_desktop` is a new handle, owned by the caller and freed

@@ -177,7 +177,7 @@ export interface AttachOptions {
 export type AttachTarget = { pid: number } | { name: string };
 
 export interface HeadlessOptions {
-  /** Screen size in pixels (1280 × 1024 by default). */
+  /** Screen size in pixels (1920 × 1200 by default). */
   width?: number;
   height?: number;
   /** Milliseconds each start-up step may take. */

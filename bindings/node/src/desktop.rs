@@ -5,12 +5,12 @@ use crate::LaunchOptions;
 use napi::bindgen_prelude::AsyncTask;
 use napi_derive::napi;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use uidrive_x11::Desktop as CoreDesktop;
+use std::sync::Arc;
+use uidrive_facade::{Desktop as FacadeDesktop, HeadlessOptions as FacadeOptions};
 
 #[napi(object)]
 pub struct HeadlessOptions {
-    /// Screen size in pixels (1280 × 1024 by default).
+    /// Screen size in pixels (1920 × 1200 by default).
     pub width: Option<u32>,
     pub height: Option<u32>,
     /// Milliseconds each start-up step may take (30 s by default).
@@ -19,28 +19,7 @@ pub struct HeadlessOptions {
 
 #[napi]
 pub struct Desktop {
-    inner: Arc<Mutex<Option<CoreDesktop>>>,
-    env: Vec<(String, String)>,
-    display: String,
-}
-
-impl Desktop {
-    pub fn new(desktop: CoreDesktop) -> Desktop {
-        Desktop {
-            env: desktop.env(),
-            display: desktop.display().to_string(),
-            inner: Arc::new(Mutex::new(Some(desktop))),
-        }
-    }
-
-    /// The desktop's environment, then the caller's on top.
-    fn env_with(&self, options: Option<LaunchOptions>) -> LaunchOptions {
-        let mut options = options.unwrap_or_default();
-        let mut env: HashMap<String, String> = self.env.iter().cloned().collect();
-        env.extend(options.env.take().unwrap_or_default());
-        options.env = Some(env);
-        options
-    }
+    inner: Arc<FacadeDesktop>,
 }
 
 #[napi]
@@ -48,19 +27,25 @@ impl Desktop {
     /// The X display, as `:N`.
     #[napi(getter)]
     pub fn display(&self) -> String {
-        self.display.clone()
+        self.inner.display().to_string()
     }
 
     /// What an app needs to show up on this desktop, with accessibility on.
     #[napi(getter, ts_return_type = "Record<string, string>")]
     pub fn env(&self) -> HashMap<String, String> {
-        self.env.iter().cloned().collect()
+        self.inner.env().iter().cloned().collect()
     }
 
     /// `launch` on this desktop: its environment, then `options.env`.
     #[napi(ts_return_type = "Promise<App>")]
     pub fn launch(&self, argv: Vec<String>, options: Option<LaunchOptions>) -> AsyncTask<Job> {
-        crate::launch(argv, Some(self.env_with(options)))
+        let desktop = self.inner.clone();
+        let options = options.unwrap_or_default();
+        task::run(move || {
+            let options = crate::launch_options("launch", options)?;
+            let app = desktop.launch(&argv, &options)?;
+            Ok(Out::App(crate::App::new(app)))
+        })
     }
 
     /// `attach` on this desktop.
@@ -73,18 +58,23 @@ impl Desktop {
         target: crate::AttachTarget,
         options: Option<LaunchOptions>,
     ) -> AsyncTask<Job> {
-        crate::attach(target, Some(self.env_with(options)))
+        let desktop = self.inner.clone();
+        let options = options.unwrap_or_default();
+        task::run(move || {
+            let target = crate::attach_target(target)?;
+            let options = crate::launch_options("attach", options)?;
+            let app = desktop.attach(&target, &options.env, options.timeout)?;
+            Ok(Out::App(crate::App::new(app)))
+        })
     }
 
-    /// Ends every process of the desktop. Closing twice does nothing.
+    /// Ends every process of the desktop, the apps launched on it first.
+    /// Closing twice does nothing.
     #[napi(ts_return_type = "Promise<void>")]
     pub fn close(&self) -> AsyncTask<Job> {
-        let inner = self.inner.clone();
+        let desktop = self.inner.clone();
         task::unit(move || {
-            let desktop = inner.lock().unwrap_or_else(|p| p.into_inner()).take();
-            if let Some(desktop) = desktop {
-                desktop.stop();
-            }
+            desktop.stop();
             Ok(())
         })
     }
@@ -94,14 +84,15 @@ impl Desktop {
 #[napi(ts_return_type = "Promise<Desktop>")]
 pub fn headless(options: Option<HeadlessOptions>) -> AsyncTask<Job> {
     task::run(move || {
-        let mut start = uidrive_x11::DesktopOptions::default();
+        let mut start = FacadeOptions::default();
         if let Some(o) = options {
-            start.width = o.width.unwrap_or(start.width);
-            start.height = o.height.unwrap_or(start.height);
-            if let Some(ms) = o.timeout {
-                start.timeout = crate::convert::millis("headless: timeout", ms)?;
-            }
+            start.width = o.width;
+            start.height = o.height;
+            start.timeout = crate::convert::millis_opt("headless: timeout", o.timeout)?;
         }
-        CoreDesktop::start_with(&start).map(|d| Out::Desktop(Desktop::new(d)))
+        let desktop = uidrive_facade::headless(&start)?;
+        Ok(Out::Desktop(Desktop {
+            inner: Arc::new(desktop),
+        }))
     })
 }

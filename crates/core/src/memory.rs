@@ -516,6 +516,7 @@ impl Driver for MemoryDriver {
             png: crate::png::solid(width, height, [240, 240, 240]),
             width,
             height,
+            clipped: false,
             extra: Map::new(),
         })
     }

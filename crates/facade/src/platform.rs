@@ -182,7 +182,7 @@ fn terminate(pid: u32) {
 }
 
 /// How to start a private headless desktop. `None` keeps a default
-/// (1280 × 1024, 30 s for each start-up step).
+/// (1920 × 1200, 30 s for each start-up step).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HeadlessOptions {
     pub width: Option<u32>,

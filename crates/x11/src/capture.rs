@@ -44,12 +44,13 @@ impl X11 {
 }
 
 fn capture(inner: &Inner, rect: Rect) -> Result<Capture> {
-    let rect = clip(inner, rect)?;
-    let rgb = read_rgb(inner, rect)?;
+    let shown = clip(inner, rect)?;
+    let rgb = read_rgb(inner, shown)?;
     Ok(Capture {
-        png: encode_png(rect.width, rect.height, &rgb)?,
-        width: rect.width,
-        height: rect.height,
+        png: encode_png(shown.width, shown.height, &rgb)?,
+        width: shown.width,
+        height: shown.height,
+        clipped: shown != rect,
         extra: serde_json::Map::new(),
     })
 }

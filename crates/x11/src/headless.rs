@@ -24,7 +24,8 @@ const REGISTRY_NAME: &str = "org.a11y.atspi.Registry";
 /// How to start a [`Desktop`]. `Default` is what [`Desktop::start`] uses.
 #[derive(Debug, Clone)]
 pub struct DesktopOptions {
-    /// Screen size in pixels (default 1280 × 1024).
+    /// Screen size in pixels (default 1920 × 1200: room for windows laid out
+    /// for a laptop's screen, which a capture would otherwise cut off).
     pub width: u32,
     pub height: u32,
     /// Colour depth (default 24).
@@ -38,8 +39,8 @@ pub struct DesktopOptions {
 impl Default for DesktopOptions {
     fn default() -> Self {
         DesktopOptions {
-            width: 1280,
-            height: 1024,
+            width: 1920,
+            height: 1200,
             depth: 24,
             timeout: Duration::from_secs(30),
             xvfb: PathBuf::from("Xvfb"),

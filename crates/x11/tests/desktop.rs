@@ -34,7 +34,21 @@ fn a_desktop_has_a_display_a_session_bus_and_the_accessibility_bus() {
     assert!(desktop.display().starts_with(':'), "{}", desktop.display());
 
     let x = X11::connect(desktop.display()).expect("Xvfb answers");
-    assert_eq!(x.screen_size(), (1280, 1024));
+    assert_eq!(x.screen_size(), (1920, 1200));
+    // An area that runs off the screen is captured as far as it shows, and says so.
+    let rect = |x, y, width, height| uidrive_x11::Rect {
+        x,
+        y,
+        width,
+        height,
+    };
+    let edge = x.capture_rect(rect(1900, 10, 100, 20)).unwrap();
+    assert_eq!((edge.width, edge.height, edge.clipped), (20, 20, true));
+    let inside = x.capture_rect(rect(10, 10, 100, 20)).unwrap();
+    assert_eq!(
+        (inside.width, inside.height, inside.clipped),
+        (100, 20, false)
+    );
 
     let a11y = desktop
         .a11y_bus_address()

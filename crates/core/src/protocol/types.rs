@@ -300,6 +300,10 @@ pub struct Capture {
     pub png: Vec<u8>,
     pub width: u32,
     pub height: u32,
+    /// uidrive's addition: part of the window lies off the screen and is
+    /// not in the picture; `width` and `height` are what is.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub clipped: bool,
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
