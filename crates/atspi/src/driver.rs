@@ -221,7 +221,7 @@ impl AtspiDriver {
                 | ErrorCode::NoWindow
                 | ErrorCode::NoElement
         );
-        if !explained || !discovery::process_gone(self.inner.app.pid) {
+        if !explained || !self.gone_by(&err) {
             err
         } else {
             Error::new(
@@ -231,6 +231,30 @@ impl AtspiDriver {
                     self.inner.app.name, self.inner.app.pid, err.message
                 ),
             )
+        }
+    }
+}
+
+impl AtspiDriver {
+    /// Whether the app's process is gone. A connection closes as a killed
+    /// process exits, a moment before the process shows as dead: after a
+    /// closed connection, that moment is waited for (briefly).
+    fn gone_by(&self, err: &Error) -> bool {
+        let pid = self.inner.app.pid;
+        let wait = if err.code == ErrorCode::Disconnected {
+            Duration::from_millis(500)
+        } else {
+            Duration::ZERO
+        };
+        let until = std::time::Instant::now() + wait;
+        loop {
+            if discovery::process_gone(pid) {
+                return true;
+            }
+            if std::time::Instant::now() >= until {
+                return false;
+            }
+            std::thread::sleep(Duration::from_millis(10));
         }
     }
 }
