@@ -3,6 +3,7 @@
 
 use crate::convert::{out, owned_text, text, text_list, zero};
 use crate::guard;
+use crate::handles;
 use crate::status::ud_status;
 use std::ffi::c_char;
 use std::sync::{Arc, RwLock};
@@ -84,8 +85,7 @@ impl ud_app {
 /// # Safety
 /// `app` is NULL or a live handle.
 pub(crate) unsafe fn handle<'a>(app: *const ud_app) -> Result<&'a ud_app> {
-    app.as_ref()
-        .ok_or_else(|| Error::invalid_request("`app` is NULL"))
+    handles::get(handles::Kind::App, app, "app")
 }
 
 /// Hands a new app out through `out_app`.
@@ -100,7 +100,7 @@ pub(crate) unsafe fn hand_out(
     guard::status(|| {
         let out_app = out(out_app, "out_app")?;
         let app = make()?;
-        *out_app = Box::into_raw(Box::new(ud_app::new(app)));
+        *out_app = handles::register(handles::Kind::App, ud_app::new(app));
         Ok(())
     })
 }
@@ -454,9 +454,15 @@ pub unsafe extern "C" fn ud_app_close(app: *const ud_app) -> ud_status {
 #[no_mangle]
 pub unsafe extern "C" fn ud_app_free(app: *mut ud_app) {
     guard::value((), || {
-        if !app.is_null() {
-            let app = Box::from_raw(app);
-            let _ = app.close();
+        // A handle freed before (or never made) is refused, not freed again.
+        match handles::take(handles::Kind::App, app, "app") {
+            Ok(Some(app)) => {
+                let _ = app.close();
+            }
+            Ok(None) => {}
+            Err(e) => {
+                crate::last_error::record(&e);
+            }
         }
     })
 }
@@ -464,5 +470,5 @@ pub unsafe extern "C" fn ud_app_free(app: *mut ud_app) {
 /// For tests in this crate: a handle around an app made in Rust.
 #[cfg(test)]
 pub(crate) fn into_handle(app: App) -> *mut ud_app {
-    Box::into_raw(Box::new(ud_app::new(app)))
+    handles::register(handles::Kind::App, ud_app::new(app))
 }

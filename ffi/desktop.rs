@@ -4,6 +4,7 @@
 use crate::app::{argv_list, env_list, hand_out, ud_app};
 use crate::convert::{out, owned_json, text, zero};
 use crate::guard;
+use crate::handles;
 use crate::status::ud_status;
 use std::ffi::c_char;
 use std::time::Duration;
@@ -24,10 +25,7 @@ pub struct ud_desktop {
 /// # Safety
 /// `desktop` is NULL or a live handle.
 unsafe fn desktop_ref<'a>(desktop: *const ud_desktop) -> Result<&'a Desktop> {
-    desktop
-        .as_ref()
-        .map(|d| &d.desktop)
-        .ok_or_else(|| Error::invalid_request("`desktop` is NULL"))
+    handles::get(handles::Kind::Desktop, desktop, "desktop").map(|d| &d.desktop)
 }
 
 /// Starts a private headless desktop of `width` × `height` pixels
@@ -54,7 +52,7 @@ pub unsafe extern "C" fn ud_desktop_start(
             height: Some(height),
             timeout: Some(Duration::from_millis(timeout_ms.into())),
         })?;
-        *out_desktop = Box::into_raw(Box::new(ud_desktop { desktop }));
+        *out_desktop = handles::register(handles::Kind::Desktop, ud_desktop { desktop });
         Ok(())
     })
 }
@@ -191,9 +189,13 @@ pub unsafe extern "C" fn ud_desktop_attach_name(
 #[no_mangle]
 pub unsafe extern "C" fn ud_desktop_free(desktop: *mut ud_desktop) {
     guard::value((), || {
-        if !desktop.is_null() {
-            let desktop = Box::from_raw(desktop);
-            desktop.desktop.stop();
+        // A desktop freed before (or never made) is refused, not freed again.
+        match handles::take(handles::Kind::Desktop, desktop, "desktop") {
+            Ok(Some(desktop)) => desktop.desktop.stop(),
+            Ok(None) => {}
+            Err(e) => {
+                crate::last_error::record(&e);
+            }
         }
     })
 }

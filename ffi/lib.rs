@@ -12,6 +12,7 @@ mod convert;
 mod desktop;
 mod enums;
 mod guard;
+mod handles;
 mod last_error;
 mod locator;
 mod memory;

@@ -7,6 +7,7 @@
 use crate::app::{handle, ud_app, AppState};
 use crate::convert::{optional_text, out, owned_json, owned_text, text, zero};
 use crate::guard;
+use crate::handles;
 use crate::methods::UD_TIMEOUT_DEFAULT;
 use crate::status::ud_status;
 use serde::Serialize;
@@ -96,9 +97,7 @@ impl ud_locator {
 /// # Safety
 /// `locator` is NULL or a live locator.
 unsafe fn locator_ref<'a>(locator: *const ud_locator, what: &str) -> Result<&'a ud_locator> {
-    locator
-        .as_ref()
-        .ok_or_else(|| Error::invalid_request(format!("`{what}` is NULL")))
+    handles::get(handles::Kind::Locator, locator, what)
 }
 
 fn text_match(value: &str, how: i32) -> Result<TextMatch> {
@@ -124,10 +123,13 @@ fn timeout(timeout_ms: i64) -> Result<Option<Duration>> {
 }
 
 fn boxed(app: &Arc<AppState>, root: Root) -> *mut ud_locator {
-    Box::into_raw(Box::new(ud_locator {
-        app: app.clone(),
-        root,
-    }))
+    handles::register(
+        handles::Kind::Locator,
+        ud_locator {
+            app: app.clone(),
+            root,
+        },
+    )
 }
 
 /// Makes a locator from the app and hands it out through `out_locator`.
@@ -689,8 +691,9 @@ pub unsafe extern "C" fn ud_locator_description(
 #[no_mangle]
 pub unsafe extern "C" fn ud_locator_free(locator: *mut ud_locator) {
     guard::value((), || {
-        if !locator.is_null() {
-            drop(Box::from_raw(locator));
+        // A locator freed before (or never made) is refused, not freed again.
+        if let Err(e) = handles::take(handles::Kind::Locator, locator, "locator") {
+            crate::last_error::record(&e);
         }
     })
 }

@@ -792,3 +792,108 @@ mod locators {
         }
     }
 }
+
+/// Freed and made-up handles are refused with `invalid_request` instead of
+/// being read (issue 14, finding 7).
+mod freed_handles {
+    use super::*;
+
+    fn refused(status: ud_status, what: &str) {
+        assert_eq!(status, UD_ERR_INVALID_REQUEST, "{what}: {}", last_message());
+        assert_eq!(last_code_name(), "invalid_request");
+        assert!(
+            last_message().contains("not a live"),
+            "{what}: {}",
+            last_message()
+        );
+    }
+
+    #[test]
+    fn an_app_used_or_freed_after_its_free_is_refused() {
+        let (app, _) = Handle::memory();
+        let app = std::mem::ManuallyDrop::new(app).0;
+        let mut json = stale();
+        unsafe {
+            assert_eq!(ud_windows(app, &mut json), UD_OK);
+            ud_string_free(json);
+            ud_app_free(app);
+            let mut json = stale();
+            refused(ud_windows(app, &mut json), "windows after free");
+            assert!(json.is_null(), "the out-param is cleared first");
+            refused(
+                ud_call(app, c"tree".as_ptr(), ptr::null(), &mut json),
+                "call after free",
+            );
+            refused(ud_app_close(app), "close after free");
+            let mut locator = stale();
+            refused(
+                ud_app_get_by_key(app, c"count".as_ptr(), &mut locator),
+                "a locator of a freed app",
+            );
+            assert!(locator.is_null());
+            // A second free does nothing but say why.
+            ud_app_free(app);
+            assert_eq!(ud_last_error_code(), UD_ERR_INVALID_REQUEST);
+            assert!(last_message().contains("ud_app"), "{}", last_message());
+        }
+    }
+
+    #[test]
+    fn a_locator_used_or_freed_after_its_free_is_refused() {
+        let (app, _) = Handle::memory();
+        unsafe {
+            let mut locator = stale();
+            assert_eq!(
+                ud_app_get_by_key(app.0, c"count".as_ptr(), &mut locator),
+                UD_OK
+            );
+            let mut count = 7;
+            assert_eq!(ud_locator_count(locator, &mut count), UD_OK);
+            assert_eq!(count, 1);
+            ud_locator_free(locator);
+            refused(ud_locator_count(locator, &mut count), "count after free");
+            assert_eq!(count, 0, "the out-param is cleared first");
+            let mut derived = stale();
+            refused(
+                ud_locator_nth(locator, 0, &mut derived),
+                "a locator of a freed one",
+            );
+            assert!(derived.is_null());
+            ud_locator_free(locator);
+            assert_eq!(ud_last_error_code(), UD_ERR_INVALID_REQUEST);
+            assert!(last_message().contains("ud_locator"), "{}", last_message());
+        }
+    }
+
+    #[test]
+    fn made_up_pointers_and_handles_of_another_kind_are_refused() {
+        let (app, _) = Handle::memory();
+        unsafe {
+            // Never read: the registry answers before the pointer is followed.
+            let mut json = stale();
+            refused(ud_windows(stale(), &mut json), "a dangling app");
+            let mut count = 0;
+            refused(ud_locator_count(stale(), &mut count), "a dangling locator");
+            ud_locator_free(stale());
+            assert_eq!(ud_last_error_code(), UD_ERR_INVALID_REQUEST);
+            // An app is not a locator, nor the other way round.
+            refused(
+                ud_locator_count(app.0.cast::<ud_locator>(), &mut count),
+                "an app as a locator",
+            );
+            let mut locator = stale();
+            assert_eq!(
+                ud_app_get_by_key(app.0, c"count".as_ptr(), &mut locator),
+                UD_OK
+            );
+            refused(
+                ud_windows(locator.cast::<ud_app>(), &mut json),
+                "a locator as an app",
+            );
+            ud_locator_free(locator);
+            // NULL is still a plain no-op for the free functions.
+            ud_app_free(ptr::null_mut());
+            ud_locator_free(ptr::null_mut());
+        }
+    }
+}

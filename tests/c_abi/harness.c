@@ -290,6 +290,49 @@ static void panics_and_frees(void) {
     CHECK(pid == 0, "cleared");
 }
 
+/* ---- freed handles: refused, never read (issue 14) ---- */
+
+static void freed_handles(void) {
+    ud_app *app = NULL;
+    EXPECT(ud_connect(socket_path, &app), UD_OK);
+    if (!app) return;
+    ud_locator *count = NULL;
+    EXPECT(ud_app_get_by_key(app, "count", &count), UD_OK);
+    size_t n = 9;
+    EXPECT(ud_locator_count(count, &n), UD_OK);
+    CHECK(n == 1, "one count: %zu", n);
+
+    /* A locator used and freed again after its free. */
+    ud_locator_free(count);
+    n = 9;
+    EXPECT(ud_locator_count(count, &n), UD_ERR_INVALID_REQUEST);
+    CHECK(n == 0, "cleared");
+    CHECK(strstr(ud_last_error_message(), "not a live ud_locator") != NULL, "%s",
+          ud_last_error_message());
+    CHECK(strlen(ud_last_error_suggestion()) > 0, "suggestion");
+    ud_locator_free(count);
+    CHECK(ud_last_error_code() == UD_ERR_INVALID_REQUEST, "second locator free refused");
+
+    /* An app used and freed again after its free. */
+    ud_app_free(app);
+    char *json = STALE;
+    EXPECT(ud_windows(app, &json), UD_ERR_INVALID_REQUEST);
+    CHECK(json == NULL, "cleared");
+    CHECK(strstr(ud_last_error_message(), "not a live ud_app") != NULL, "%s",
+          ud_last_error_message());
+    EXPECT(ud_call(app, "tree", NULL, &json), UD_ERR_INVALID_REQUEST);
+    EXPECT(ud_app_close(app), UD_ERR_INVALID_REQUEST);
+    ud_locator *derived = STALE;
+    EXPECT(ud_app_get_by_key(app, "count", &derived), UD_ERR_INVALID_REQUEST);
+    CHECK(derived == NULL, "cleared");
+    ud_app_free(app);
+    CHECK(ud_last_error_code() == UD_ERR_INVALID_REQUEST, "second app free refused");
+
+    /* Pointers uidrive never made. */
+    EXPECT(ud_windows((const ud_app *)STALE, &json), UD_ERR_INVALID_REQUEST);
+    EXPECT(ud_locator_count((const ud_locator *)STALE, &n), UD_ERR_INVALID_REQUEST);
+}
+
 /* ---- threads ---- */
 
 struct error_thread {
@@ -587,6 +630,7 @@ int main(int argc, char **argv) {
     one_handle_many_threads(app);
     locators(app);
     close_and_free(app);
+    freed_handles();
     launch();
 
     printf("harness: %d passed, %d failed\n", passed, failed);
