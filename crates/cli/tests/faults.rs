@@ -238,12 +238,10 @@ fn params(method: &str, press: &str) -> Option<Value> {
 
 /// What a method answers when nothing goes wrong: success, or its own code.
 fn normal(method: &str, code: Option<&str>) -> bool {
-    match (method, code) {
-        (_, None) => true,
-        ("eval", Some("unsupported")) => true,
-        ("menu", Some("no_element" | "unsupported")) => true,
-        _ => false,
-    }
+    matches!(
+        (method, code),
+        (_, None) | ("eval", Some("unsupported")) | ("menu", Some("no_element" | "unsupported"))
+    )
 }
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -499,7 +497,7 @@ fn faults_at_random_points_of_every_method_get_answers_that_agree_with_them() {
         let seen = round(&served, client, &press, fault, &mut rng);
         check(&seen);
         all.extend(seen);
-        recover(&client);
+        recover(client);
     }
     let seen = round(&served, &client, &press, Fault::AppKill, &mut rng);
     check(&seen);
