@@ -67,6 +67,11 @@ impl Element {
     pub fn line(&self) -> String {
         line::format(self)
     }
+
+    /// Whether it had the keyboard focus when the snapshot was taken.
+    pub fn is_focused(&self) -> bool {
+        self.states.iter().any(|s| s == "focused")
+    }
 }
 
 /// An element's line outside a snapshot (as an action reports what it acted
@@ -111,15 +116,32 @@ impl Snapshot {
             .map(|(at, n)| (n.id, at))
             .collect();
         let mut elements: Vec<Element> = Vec::with_capacity(tree.nodes.len());
+        // Whether each element is inside a menu that shows: there, only an
+        // element's own state hides it. (GTK 4 keeps the page of a popover
+        // menu's stack without its visible flag, so every item of an open
+        // menu would otherwise inherit `offscreen`.)
+        let mut in_open_menu: Vec<bool> = Vec::with_capacity(tree.nodes.len());
         for (at, node) in tree.nodes.iter().enumerate() {
             let parent_at = node
                 .parent
                 .and_then(|p| index.get(&p).copied())
                 .filter(|p| *p < at);
-            let (depth, parent_hidden) = match parent_at {
-                Some(p) => (elements[p].depth + 1, elements[p].offscreen),
-                None => (0, false),
+            let own_hidden = node.has_state(&crate::protocol::State::Offscreen);
+            let (depth, parent_hidden, parent_in_menu) = match parent_at {
+                Some(p) => (
+                    elements[p].depth + 1,
+                    elements[p].offscreen,
+                    in_open_menu[p],
+                ),
+                None => (0, false, false),
             };
+            let parent_hidden = parent_hidden && !parent_in_menu;
+            in_open_menu.push(
+                parent_in_menu
+                    || (matches!(node.role, Role::Menu | Role::Popup)
+                        && !own_hidden
+                        && !parent_hidden),
+            );
             if let Some(p) = parent_at {
                 elements[p].children += 1;
             }
@@ -136,7 +158,7 @@ impl Snapshot {
                 parent: parent_at.map(|p| assigned[p]),
                 children: 0,
                 interactive: is_interactive(node),
-                offscreen: parent_hidden || node.has_state(&crate::protocol::State::Offscreen),
+                offscreen: parent_hidden || own_hidden,
             });
         }
         Snapshot {

@@ -270,3 +270,53 @@ fn over_the_demo_driver_refs_last_and_a_press_shows_as_a_diff() {
         .render()
         .contains("- @e3 [textField] \"Name\""));
 }
+
+/// A GTK 4 window as gnome-text-editor shows it: the focused editor and an
+/// open popover menu each sit below an element that reads as hidden.
+fn editor_with_open_menu() -> Tree {
+    let mut hidden_page = node(2, Some(1), Role::Group, "");
+    hidden_page.states = vec![State::Offscreen];
+    let mut editor = node(3, Some(2), Role::TextField, "Editor");
+    editor.actions = vec![Action::Focus];
+    let menu_button = node(4, Some(1), Role::Button, "Menu");
+    let popover = node(5, Some(4), Role::Menu, "");
+    let mut stack_page = node(6, Some(5), Role::Group, "");
+    stack_page.states = vec![State::Offscreen];
+    let new_window = node(7, Some(6), Role::MenuItem, "New Window");
+    let mut hidden_item = node(8, Some(6), Role::MenuItem, "Not now");
+    hidden_item.states = vec![State::Offscreen];
+    // A menu that is itself hidden keeps its items hidden.
+    let mut closed = node(9, Some(1), Role::Menu, "Closed");
+    closed.states = vec![State::Offscreen];
+    let closed_item = node(10, Some(9), Role::MenuItem, "Inside closed");
+    Tree {
+        window: 1,
+        focus: Some(ElementId(3)),
+        nodes: vec![
+            node(1, None, Role::Group, "Window"),
+            hidden_page,
+            editor,
+            menu_button,
+            popover,
+            stack_page,
+            new_window,
+            hidden_item,
+            closed,
+            closed_item,
+        ],
+        ..Tree::default()
+    }
+}
+
+#[test]
+fn controls_view_keeps_the_focused_element_and_open_menu_items() {
+    let mut refs = RefMap::new();
+    let snap = Snapshot::take(&editor_with_open_menu(), &mut refs);
+    let text = snap.render(&View::interactive()).unwrap();
+    assert_eq!(
+        text,
+        "@e3 [textField] \"Editor\" focused\n\
+         @e4 [button] \"Menu\"\n\
+         @e7 [menuItem] \"New Window\"\n"
+    );
+}

@@ -18,7 +18,8 @@ pub struct Picked {
 /// What to show of a snapshot.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct View {
-    /// Only controls (see [`super::is_interactive`]) that are not hidden.
+    /// Only controls (see [`super::is_interactive`]) that are not hidden, and
+    /// the focused element whatever it is.
     pub interactive_only: bool,
     /// Show elements at most this deep (0 = the top ones); an element at the
     /// limit with more below says how many, as `(+12)`, to drill into with `root`.
@@ -78,7 +79,9 @@ impl View {
         };
         let wanted = |i: usize| -> bool {
             let e = &elements[i];
-            !self.interactive_only || (e.interactive && !e.offscreen)
+            // The focused element always shows: keys go to it, whatever its
+            // ancestors say about being hidden.
+            !self.interactive_only || (e.interactive && !e.offscreen) || e.is_focused()
         };
 
         let mut shown = vec![false; elements.len()];
