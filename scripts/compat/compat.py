@@ -1,0 +1,421 @@
+"""uidrive's compatibility suite: real apps of every toolkit, each on a private
+headless desktop of its own, each driven through the `uidrive` command line
+with a scenario whose every effect is read back through the accessibility tree.
+
+usage: /usr/bin/python3 scripts/compat/compat.py [APP...]   (run.sh builds uidrive first)
+
+Steps per app, each PASS or FAIL (never skipped):
+  open     `uidrive open --headless --launch ...`
+  nodes    `snapshot` and a pyatspi walk of the same window count the same elements
+  text     type or fill, then read the text back from the tree
+  button   press a button, read its effect back
+  menu     choose a menu item, read its effect back
+  capture  `screenshot` gives a PNG that is not one flat colour
+  close    `close`, then no process of the app's desktop is left (app, Xvfb, buses)
+A scenario may end early when a step leaves nothing to go on; every step it
+did not reach counts as failed. Ends with `compat: N passed, M failed`.
+"""
+import json
+import os
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+UIDRIVE = os.environ.get("UIDRIVE", os.path.join(ROOT, "target", "debug", "uidrive"))
+PYTHON = "/usr/bin/python3"  # Debian's, which has pyatspi
+STEPS = ["open", "nodes", "text", "button", "menu", "capture", "close"]
+WORK = tempfile.mkdtemp(prefix="uidrive-compat-")
+STARTED = time.time()
+
+
+class StepFailed(Exception):
+    pass
+
+
+def run_cli(session, args, timeout=60, env=None):
+    """Runs `uidrive --json ARGS` for the session; returns its data, or raises StepFailed."""
+    cmd = [UIDRIVE, "--session", session, "--json"] + args
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, **(env or {})})
+    except subprocess.TimeoutExpired:
+        raise StepFailed(f"`uidrive {' '.join(args)}` did not answer within {timeout} s")
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    if not lines:
+        raise StepFailed(f"`uidrive {' '.join(args)}` printed nothing (exit {done.returncode}): "
+                         f"{done.stderr.strip()[-300:]}")
+    answer = json.loads(lines[-1])
+    if answer.get("ok"):
+        return answer.get("data", {})
+    err = answer.get("error", {})
+    raise StepFailed(f"`uidrive {' '.join(args)}`: {err.get('code')}: {err.get('message')}")
+
+
+def proc_children():
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    return children
+
+
+def descendants(pid):
+    children, found, todo = proc_children(), [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        todo.extend(children.get(p, []))
+    return found[1:]
+
+
+def environ(pid):
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            pairs = f.read().split(b"\0")
+    except OSError:
+        return {}
+    return dict(p.decode(errors="replace").split("=", 1) for p in pairs if b"=" in p)
+
+
+def comm(pid):
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return "?"
+
+
+def alive(pid):
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def on_bus(bus):
+    """Every live process whose session bus is `bus` (the desktop's private one)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit() and environ(int(entry)).get("DBUS_SESSION_BUS_ADDRESS") == bus:
+            if alive(int(entry)):
+                found.append(int(entry))
+    return found
+
+
+def png_colours(path):
+    """The number of distinct colours of an 8-bit RGB or RGBA PNG (stops counting at 1000)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise StepFailed(f"{path} is not a PNG")
+    pos, idat, width, height, channels = 8, b"", 0, 0, 0
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, colour = struct.unpack(">IIBB", body[:10])
+            channels = {2: 3, 6: 4}.get(colour)
+            if depth != 8 or channels is None:
+                raise StepFailed(f"unexpected PNG format: depth {depth}, colour type {colour}")
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    raw = zlib.decompress(idat)
+    stride = width * channels
+    prev = bytearray(stride)
+    colours = set()
+    for y in range(height):
+        row = raw[y * (stride + 1):(y + 1) * (stride + 1)]
+        kind, line = row[0], bytearray(row[1:])
+        for i in range(stride):
+            a = line[i - channels] if i >= channels else 0
+            b = prev[i]
+            c = prev[i - channels] if i >= channels else 0
+            if kind == 1:
+                line[i] = (line[i] + a) & 255
+            elif kind == 2:
+                line[i] = (line[i] + b) & 255
+            elif kind == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        prev = line
+        if y % 4 == 0:
+            for x in range(0, stride, channels * 3):
+                colours.add(bytes(line[x:x + channels]))
+            if len(colours) >= 1000:
+                break
+    return width, height, len(colours)
+
+
+class App:
+    """One app under test: a uidrive session on a private desktop, and its results."""
+
+    def __init__(self, name, argv, open_timeout_ms=60000, ready=None):
+        self.name = name
+        self.ready = ready
+        self.argv = argv
+        self.session = f"compat-{name}-{os.getpid()}"
+        self.open_timeout_ms = open_timeout_ms
+        self.results = {}  # step -> (ok, detail)
+        self.daemon = None
+        self.bus = None
+        self.desktop_env = {}
+        self.app_pid = None
+        self.nodes = None
+
+    # --- commands -------------------------------------------------------
+    def cli(self, *args, timeout=60):
+        return run_cli(self.session, list(args), timeout=timeout)
+
+    def elements(self, window=None):
+        args = ["snapshot"] + (["--window", str(window)] if window is not None else [])
+        return self.cli(*args)["elements"]
+
+    def find(self, role=None, label=None, contains=None, elements=None):
+        found = []
+        for e in elements if elements is not None else self.elements():
+            if role is not None and e.get("role") != role:
+                continue
+            text = e.get("label", "") or ""
+            if label is not None and text != label:
+                continue
+            if contains is not None and contains not in text and contains not in (e.get("value") or ""):
+                continue
+            found.append(e)
+        return found
+
+    def wait_for(self, what, check, timeout=10.0, window=None):
+        """Reads the tree until `check(elements)` answers something true; fails naming `what`."""
+        return self.wait_until(what, lambda: check(self.elements(window)), timeout)
+
+    def wait_until(self, what, check, timeout=10.0):
+        """Calls `check()` until it answers something true; fails naming `what`."""
+        deadline = time.time() + timeout
+        while True:
+            found = check()
+            if found:
+                return found
+            if time.time() >= deadline:
+                raise StepFailed(f"{what}: not seen within {timeout:.0f} s")
+            time.sleep(0.5)
+
+    def windows(self):
+        return self.cli("windows")["windows"]
+
+    # --- steps shared by every app -----------------------------------------
+    def open(self):
+        # Settings of its own, so nothing an earlier run left (a mode, a draft) changes this one.
+        home = os.path.join(WORK, self.name)
+        fresh = {f"XDG_{kind}_HOME": os.path.join(home, kind.lower()) for kind in ("CONFIG", "DATA", "STATE")}
+        run_cli(self.session, ["open", "--headless", "--timeout", str(self.open_timeout_ms), "--launch",
+                               *self.argv], timeout=self.open_timeout_ms / 1000 + 60, env=fresh)
+        path = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
+                            "uidrive", "sessions", self.session)
+        with open(path) as f:
+            self.daemon = json.load(f)["target"]["daemon"]
+        for pid in descendants(self.daemon):
+            env = environ(pid)
+            if "AT_SPI_BUS_ADDRESS" in env and "DISPLAY" in env:
+                self.desktop_env = {k: env[k] for k in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
+                                                          "AT_SPI_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
+                break
+        self.bus = self.desktop_env.get("DBUS_SESSION_BUS_ADDRESS")
+        if not self.bus:
+            raise StepFailed("could not find the private desktop's environment under the session's daemon")
+        helpers = {"Xvfb", "dbus-daemon", "at-spi-bus-laun", "at-spi2-registr"}
+        apps = [p for p in proc_children().get(self.daemon, []) if comm(p) not in helpers]
+        if len(apps) != 1:
+            raise StepFailed(f"expected one app process under the daemon, found {apps}")
+        self.app_pid = apps[0]
+        if self.ready:
+            self.ready(self)  # what the app shows once it has loaded (a browser's page)
+        windows = self.cli("windows")["windows"]
+        return f"{len(windows)} window(s): {windows[0]['title']!r}" if windows else "no window"
+
+    def protocol(self, method, params):
+        """One request to the session's server over its socket, as any protocol client sends it."""
+        path = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
+                            "uidrive", "sessions", self.session)
+        with open(path) as f:
+            address = json.load(f)["target"]["socket"]
+        with socket.socket(socket.AF_UNIX) as conn:
+            conn.settimeout(60)
+            conn.connect(address)
+            conn.sendall(json.dumps({"id": 1, "method": method, "params": params}).encode() + b"\n")
+            answer = b""
+            while not answer.endswith(b"\n"):
+                chunk = conn.recv(1 << 20)
+                if not chunk:
+                    break
+                answer += chunk
+        reply = json.loads(answer)
+        if "error" in reply:
+            raise StepFailed(f"{method}: {reply['error']}")
+        return reply["result"]
+
+    def comparable(self, elements, window):
+        """The snapshot's elements that are not inside a truncated element (see atspi_walk.py),
+        and how many truncated elements there are."""
+        nodes = self.protocol("tree", {"window": window})["nodes"]
+        truncated = {n["id"] for n in nodes if n.get("truncated")}
+        refs = {e["ref"]: e for e in elements}
+
+        def inside(e):
+            parent = refs.get(e.get("parent"))
+            while parent is not None:
+                if parent["id"] in truncated:
+                    return True
+                parent = refs.get(parent.get("parent"))
+            return False
+
+        return [e for e in elements if not inside(e)], len(truncated)
+
+    def nodes_step(self):
+        """uidrive's element count against a pyatspi walk of the same window, read again if they differ."""
+        window = self.cli("windows")["windows"][0]
+        title = window["title"]
+        detail = ""
+        for _ in range(3):
+            started = time.perf_counter()
+            elements = self.elements(window["id"])
+            our_ms = (time.perf_counter() - started) * 1000
+            kept, truncated = self.comparable(elements, window["id"])
+            ours = len(kept)
+            walk = subprocess.run([PYTHON, os.path.join(HERE, "atspi_walk.py"), str(self.app_pid),
+                                   "--title", title], capture_output=True, text=True, timeout=300,
+                                  env={**os.environ, **self.desktop_env})
+            if walk.returncode != 0:
+                raise StepFailed(f"pyatspi walk failed: {walk.stderr.strip()[-300:]}")
+            peer = json.loads(walk.stdout.splitlines()[-1])
+            self.nodes = (ours, peer["nodes"], our_ms, peer["ms"])
+            detail = (f"uidrive {ours} / pyatspi {peer['nodes']} nodes; "
+                      f"snapshot {our_ms:.0f} ms (CLI) / walk {peer['ms']:.0f} ms")
+            if truncated or peer.get("limited"):
+                detail += (f"; children of elements that manage their descendants left out "
+                           f"(uidrive marks {truncated} truncated, pyatspi finds {peer['limited']}; "
+                           f"uidrive's full snapshot has {len(elements)})")
+            if ours == peer["nodes"]:
+                return detail
+            time.sleep(1)
+        raise StepFailed(detail + ": the counts differ")
+
+    def capture(self):
+        path = os.path.join(WORK, f"{self.name}.png")
+        self.cli("screenshot", path)
+        width, height, colours = png_colours(path)
+        if colours < 3:
+            raise StepFailed(f"{width}x{height} capture has {colours} colour(s): blank")
+        return f"{width}x{height}, {colours if colours < 1000 else '1000+'} colours"
+
+    def close(self):
+        watched = set(descendants(self.daemon)) | {self.daemon} | set(on_bus(self.bus))
+        self.cli("close", timeout=60)
+        deadline = time.time() + 15
+        while time.time() < deadline:
+            left = [p for p in watched | set(on_bus(self.bus)) if alive(p)]
+            if not left:
+                return f"{len(watched)} processes ended"
+            time.sleep(0.5)
+        raise StepFailed("still running after close: " + ", ".join(f"{p} {comm(p)}" for p in left))
+
+    def cleanup(self):
+        """After a failure: stop the session, then anything of its desktop that is left."""
+        try:
+            run_cli(self.session, ["close"], timeout=30)
+        except Exception:
+            pass
+        if self.bus:
+            for pid in on_bus(self.bus):
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
+
+
+def run_app(app, scenario):
+    """Runs the shared steps and the app's own (`scenario` fills text, button, menu)."""
+    def step(name, work):
+        started = time.time()
+        try:
+            detail = work() or ""
+            app.results[name] = (True, detail, time.time() - started)
+            return True
+        except StepFailed as e:
+            app.results[name] = (False, str(e), time.time() - started)
+        except Exception as e:  # a defect of the suite itself still fails the step
+            app.results[name] = (False, f"{type(e).__name__}: {e}", time.time() - started)
+        print(f"  {app.name}: {name} FAILED: {app.results[name][1]}", flush=True)
+        return False
+
+    began = time.time()
+    if step("open", app.open):
+        step("nodes", app.nodes_step)
+        for name, work in scenario(app):
+            step(name, work)
+        step("capture", app.capture)
+        step("close", app.close)
+    for name in STEPS:
+        app.results.setdefault(name, (False, "not reached", 0.0))
+    if not app.results["close"][0]:
+        app.cleanup()
+    app.seconds = time.time() - began
+
+
+def report(apps):
+    width = max(len(a.name) for a in apps)
+    print()
+    print(f"{'app':<{width}}  " + "  ".join(f"{s:<7}" for s in STEPS) + "  nodes (uidrive/pyatspi)  time")
+    for a in apps:
+        marks = "  ".join(f"{'pass' if a.results[s][0] else 'FAIL':<7}" for s in STEPS)
+        nodes = f"{a.nodes[0]}/{a.nodes[1]}" if a.nodes else "-"
+        print(f"{a.name:<{width}}  {marks}  {nodes:<23}  {a.seconds:.0f} s")
+    print()
+    for a in apps:
+        for s in STEPS:
+            ok, detail, _ = a.results[s]
+            print(f"{a.name} {s}: {'pass' if ok else 'FAIL'}{': ' + detail if detail else ''}")
+    passed = sum(ok for a in apps for ok, _, _ in a.results.values())
+    failed = sum(not ok for a in apps for ok, _, _ in a.results.values())
+    print(f"compat: took {time.time() - STARTED:.0f} s")
+    print(f"compat: {passed} passed, {failed} failed")
+    return failed
+
+
+def main():
+    import scenarios
+
+    wanted = sys.argv[1:] or list(scenarios.APPS)
+    unknown = [w for w in wanted if w not in scenarios.APPS]
+    if unknown:
+        raise SystemExit(f"unknown app(s) {unknown}; known: {list(scenarios.APPS)}")
+    apps = []
+    for name in wanted:
+        argv, scenario, timeout_ms, prepare = scenarios.APPS[name]
+        if prepare:
+            prepare(WORK)
+        app = App(name, [a.replace("{work}", WORK).replace("{here}", HERE) for a in argv], timeout_ms,
+                  scenarios.READY.get(name))
+        print(f"== {name}: {' '.join(app.argv)}", flush=True)
+        run_app(app, scenario)
+        apps.append(app)
+    sys.exit(1 if report(apps) else 0)
+
+
+if __name__ == "__main__":
+    main()

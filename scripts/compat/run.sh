@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# The compatibility suite: real apps of every toolkit, each on a private
+# headless desktop, driven through the uidrive command line (see compat.py).
+# usage: scripts/compat/run.sh [APP...]
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cargo build --locked --quiet -p uidrive-cli
+exec /usr/bin/python3 scripts/compat/compat.py "$@"

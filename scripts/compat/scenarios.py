@@ -1,0 +1,351 @@
+"""The apps of the compatibility suite and what each scenario does.
+
+APPS maps a name to (command line, scenario, launch timeout in ms). A scenario
+gives the app's own steps (text, button, menu) as (step, function) pairs; each
+function acts through the uidrive CLI and reads the effect back from the tree,
+raising StepFailed when it is not there.
+"""
+import os
+
+from compat import StepFailed
+
+FORM = "file://{here}/form.html"
+
+
+def labelled(role, label):
+    return f'role={role}[name="{label}"]'
+
+
+def has(app, role, label=None, contains=None):
+    return lambda elements: app.find(role, label, contains, elements)
+
+
+def states(element):
+    return set(element.get("states") or [])
+
+
+# --- Qt 5: kcalc -------------------------------------------------------------
+
+def kcalc_display(app, elements):
+    """The display: the first group whose label is a number."""
+    for e in elements:
+        label = (e.get("label") or "").replace(",", "")
+        if e.get("role") == "group" and label.replace(".", "").replace("-", "").isdigit():
+            return label
+    return None
+
+
+def kcalc(app):
+    def text():
+        app.cli("type", "6*7=")
+        app.wait_for("display 42 after typing 6*7=", lambda els: kcalc_display(app, els) == "42")
+        return "typed 6*7=, display reads 42"
+
+    def button():
+        for label in ["AC", "9", "+", "1", "="]:
+            app.cli("press", labelled("button", label))
+        app.wait_for("display 10 after 9 + 1 =", lambda els: kcalc_display(app, els) == "10")
+        return "pressed AC 9 + 1 =, display reads 10"
+
+    def menu():
+        if [e for e in app.find("radio", "Hex") if "offscreen" not in states(e)]:
+            raise StepFailed("the Hex button is shown before the menu is chosen")
+        app.cli("menu", "Settings", "Numeral System Mode")
+        app.wait_for("radio button Hex shown", lambda els: [
+            e for e in app.find("radio", "Hex", elements=els) if "offscreen" not in states(e)])
+        return "Settings > Numeral System Mode shows the Hex/Dec/Oct/Bin buttons"
+
+    return [("text", text), ("button", button), ("menu", menu)]
+
+
+# --- Qt 6: Qt Linguist on a two-message translation file --------------------
+
+def field_after(elements, role, label_text):
+    """The first `role` element after the text element labelled `label_text` (Qt leaves fields unnamed)."""
+    seen = False
+    for e in elements:
+        if e.get("role") == "text" and e.get("label") == label_text:
+            seen = True
+        elif seen and e.get("role") == role:
+            return e
+    raise StepFailed(f"no {role} after the text {label_text!r}")
+
+
+def linguist(app):
+    translation = "Translation to Deutsch (Deutschland)"
+
+    def text():
+        field = field_after(app.elements(), "textField", translation)
+        app.cli("fill", field["ref"], "Bestellung senden")
+        app.wait_for("the translation field reads the text", lambda els: (
+            field_after(els, "textField", translation).get("value") == "Bestellung senden"))
+        return "filled the translation, read it back"
+
+    def button():
+        app.cli("press", labelled("button", "Done and Next"))
+        app.wait_for("context Order counts 1/2 done", has(app, "cell", "1/2"))
+        app.wait_for("source text moves to the next message", lambda els: [
+            e for e in app.find("textField", elements=els) if e.get("value") == "Gift wrap"])
+        return "Done and Next: 1/2 done, next message shown"
+
+    def menu():
+        before = app.find("checkBox", "Accelerators")
+        if not before or "checked" not in states(before[0]):
+            raise StepFailed(f"expected the Accelerators check box checked first, found {before}")
+        app.cli("menu", "Validation", "Accelerators")
+        app.wait_for("Accelerators unchecked", lambda els: [
+            e for e in app.find("checkBox", "Accelerators", elements=els) if "checked" not in states(e)])
+        return "Validation > Accelerators unchecks the toolbar's Accelerators"
+
+    return [("text", text), ("button", button), ("menu", menu)]
+
+
+# --- browsers: the local form --------------------------------------------------
+
+def form_steps(app, tabs_before):
+    """text, button and menu on form.html; `menu` is the browser's own (given by the caller)."""
+    def text():
+        app.cli("fill", labelled("textField", "Name"), "Ada")
+        app.wait_for("the Name field reads Ada", lambda els: [
+            e for e in app.find("textField", "Name", elements=els) if e.get("value") == "Ada"])
+        return "filled Name, read Ada back"
+
+    def button():
+        app.cli("check", labelled("checkBox", "Gift wrap"))
+        app.cli("select", labelled("comboBox", "Size"), "Large")
+        app.cli("press", labelled("button", "Send order"))
+        app.wait_for("the page's result text", lambda els: [
+            e for e in els if "Sent: Ada, Large, gift" in ((e.get("label") or "") + (e.get("value") or ""))])
+        return "checked Gift wrap, selected Large, pressed Send order: page reads 'Sent: Ada, Large, gift'"
+
+    return [("text", text), ("button", button)]
+
+
+def tab_count(app, elements):
+    return len([e for e in elements if e.get("role") == "tab" and "offscreen" not in states(e)])
+
+
+def firefox_profile(work):
+    profile = os.path.join(work, "firefox")
+    os.makedirs(profile, exist_ok=True)
+    prefs = {
+        "browser.aboutwelcome.enabled": "false",
+        "browser.shell.checkDefaultBrowser": "false",
+        "datareporting.policy.dataSubmissionEnabled": "false",
+        "datareporting.policy.firstRunURL": '""',
+        "toolkit.telemetry.reportingpolicy.firstRun": "false",
+        "browser.startup.homepage_override.mstone": '"ignore"',
+        "app.update.enabled": "false",
+    }
+    with open(os.path.join(profile, "user.js"), "w") as f:
+        for key, value in prefs.items():
+            f.write(f'user_pref("{key}", {value});\n')
+
+
+def firefox(app):
+    def menu():
+        before = tab_count(app, app.elements())
+        app.cli("key", "F10")  # Firefox hides its menu bar; F10 shows it, as the menu error suggests
+        app.cli("menu", "File", "New Tab")
+        app.wait_for(f"{before + 1} tabs", lambda els: tab_count(app, els) == before + 1)
+        return f"F10, File > New Tab: {before} -> {before + 1} tabs"
+
+    return form_steps(app, None) + [("menu", menu)]
+
+
+def chromium(app):
+    def menu():
+        before = tab_count(app, app.elements())
+        windows = {w["id"] for w in app.windows()}
+        app.cli("press", labelled("button", "Chromium"))
+        # The menu is a window of its own; its items carry their shortcut in the name.
+        popup = app.wait_until("the app menu's window", lambda: [
+            w for w in app.windows() if w["id"] not in windows])[0]
+        app.elements(popup["id"])  # the session's window: where the next action looks
+        app.cli("press", 'role=menuItem[name="New tab Ctrl+T"]')
+        app.wait_for(f"{before + 1} tabs", lambda els: tab_count(app, els) == before + 1, window=1)
+        return f"app menu > New tab: {before} -> {before + 1} tabs"
+
+    return form_steps(app, None) + [("menu", menu)]
+
+
+def chromium_argv():
+    argv = ["chromium", "--no-first-run", "--no-default-browser-check", "--password-store=basic",
+            "--user-data-dir={work}/chromium"]
+    if os.geteuid() == 0:
+        argv.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
+    return argv + [FORM]
+
+
+# --- LibreOffice (VCL gtk3) -------------------------------------------------------
+
+def office_argv(program, work_name):
+    # A profile of its own: a LibreOffice already running with the same profile
+    # would take the document and this process would exit.
+    return [program, "--norestore", f"-env:UserInstallation=file://{{work}}/{work_name}"]
+
+
+def no_office_tips(work_name):
+    """A profile that does not open Tip of the Day over the document."""
+    def prepare(work):
+        user = os.path.join(work, work_name, "user")
+        os.makedirs(user, exist_ok=True)
+        with open(os.path.join(user, "registrymodifications.xcu"), "w") as f:
+            f.write('<?xml version="1.0" encoding="UTF-8"?>\n'
+                    '<oor:items xmlns:oor="http://openoffice.org/2001/registry" '
+                    'xmlns:xs="http://www.w3.org/2001/XMLSchema" '
+                    'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'
+                    '<item oor:path="/org.openoffice.Office.Common/Misc">'
+                    '<prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>\n'
+                    '</oor:items>\n')
+    return prepare
+
+
+def paragraph(els):
+    """The first paragraph of the document: the first text inside the group named `... Document`."""
+    documents = {e["ref"] for e in els if (e.get("label") or "").endswith("LibreOffice Document")}
+    for e in els:
+        if e.get("role") == "text" and e.get("parent") in documents:
+            return e
+    raise StepFailed("no paragraph in the document")
+
+
+def writer(app):
+    def text():
+        app.cli("type", "Hello compat", "--into", paragraph(app.elements())["ref"])
+        app.wait_for("the paragraph reads Hello compat", lambda els: paragraph(els).get("value") == "Hello compat")
+        return "typed into the document, read the paragraph back"
+
+    def button():
+        app.cli("key", "ctrl+a")
+        app.cli("press", labelled("toggleButton", "Bold"))
+        app.wait_for("the Bold toggle checked", lambda els: [
+            e for e in app.find("toggleButton", "Bold", elements=els) if "checked" in states(e)])
+        return "selected all, pressed Bold: the toggle reads checked"
+
+    def menu():
+        app.cli("menu", "Format", "Text", "UPPERCASE")
+        app.wait_for("the paragraph reads HELLO COMPAT", lambda els: paragraph(els).get("value") == "HELLO COMPAT")
+        return "Format > Text > UPPERCASE: the paragraph reads HELLO COMPAT"
+
+    return [("text", text), ("button", button), ("menu", menu)]
+
+
+def calc_cell(els, name):
+    cells = [e for e in els if e.get("role") == "cell" and e.get("label") == name]
+    return cells[0] if cells else None
+
+
+def name_box(els):
+    """The formula bar's Name Box: a text field holding a cell address."""
+    return [e for e in els if e.get("role") == "textField"
+            and (e.get("value") or "")[:1].isalpha() and (e.get("value") or "")[1:].isdigit()]
+
+
+def calc(app):
+    def button():
+        # Calc opens with its Tip of the Day dialog in front.
+        tip = app.wait_until("the Tip of the Day dialog", lambda: [
+            w for w in app.windows() if w["title"].startswith("Tip of the Day")])[0]
+        app.elements(tip["id"])  # the session's window: where the next action looks
+        app.cli("press", labelled("button", "OK"))
+        app.wait_until("the dialog gone, one window left", lambda: len(app.windows()) == 1)
+        return "pressed OK on Tip of the Day: the dialog is gone"
+
+    def text():
+        a1 = app.wait_for("cell A1 focused", lambda els: (
+            calc_cell(els, "A1") if "focused" in states(calc_cell(els, "A1") or {}) else None), window=1)
+        app.cli("type", "=6*7")
+        app.cli("key", "Enter")
+        app.wait_for("cell A1 reads 42", lambda els: (calc_cell(els, "A1") or {}).get("value") == "42",
+                     window=1)
+        return f"typed =6*7 Enter into {a1['label']}: it reads 42"
+
+    def menu():
+        if not name_box(app.elements(1)):
+            raise StepFailed("no Name Box before hiding the formula bar")
+        app.cli("menu", "View", "Formula Bar")
+        app.wait_for("the Name Box gone with the formula bar", lambda els: not name_box(els), window=1)
+        return "View > Formula Bar hides the formula bar (its Name Box leaves the tree)"
+
+    return [("button", button), ("text", text), ("menu", menu)]
+
+
+# --- GTK 4 / libadwaita: gnome-text-editor ------------------------------------------
+
+def text_editor(app):
+    def text():
+        app.cli("type", "Hello compat", "--into", labelled("textField", "EditorSourceView"))
+        app.wait_for("the editor reads Hello compat", lambda els: [
+            e for e in app.find("textField", "EditorSourceView", elements=els) if e.get("value") == "Hello compat"])
+        return "typed into the editor, read it back"
+
+    def button():
+        if app.find("group", "New Document"):
+            raise StepFailed("a tab named New Document is there before the button is pressed")
+        app.cli("press", labelled("button", "New tab (Ctrl+T)"))
+        app.wait_for("a tab named New Document", has(app, "group", "New Document"))
+        return "New tab: a second tab, New Document, beside Hello compat"
+
+    def line_numbers(els):
+        return [e for e in els if e.get("role") == "menuItemCheckBox" and e.get("label") == "Line Numbers"]
+
+    def menu():
+        # libadwaita has no menu bar: its menus are popovers of header bar buttons.
+        view = labelled("button", "View") + " >> nth=0"
+        app.cli("press", view)
+        item = app.wait_for("the View menu's Line Numbers item", line_numbers)[0]
+        if "checked" in states(item):
+            raise StepFailed("Line Numbers is checked before it is chosen")
+        app.cli("press", item["ref"])
+        app.cli("press", view)  # open the menu again to read the item
+        app.wait_for("Line Numbers checked", lambda els: [e for e in line_numbers(els) if "checked" in states(e)])
+        app.cli("key", "Escape")
+        return "View menu > Line Numbers: the item reads checked when the menu opens again"
+
+    return [("text", text), ("button", button), ("menu", menu)]
+
+
+# --- GTK 3: mousepad ------------------------------------------------------------------
+
+def mousepad(app):
+    def text():
+        app.cli("type", "Hello compat", "--into", "role=textField")
+        app.wait_for("the text view reads Hello compat", lambda els: [
+            e for e in app.find("textField", elements=els) if e.get("value") == "Hello compat"])
+        return "typed into the text view, read it back"
+
+    def menu():
+        if [e for e in app.find("button", "New") if "offscreen" not in states(e)]:
+            raise StepFailed("the toolbar is shown before the menu is chosen")
+        app.cli("menu", "View", "Toolbar")
+        app.wait_for("the toolbar's New button shown", lambda els: [
+            e for e in app.find("button", "New", elements=els) if "offscreen" not in states(e)])
+        return "View > Toolbar shows the toolbar"
+
+    def button():
+        before = tab_count(app, app.elements())
+        app.cli("press", labelled("button", "New"))
+        app.wait_for(f"{before + 1} tabs", lambda els: tab_count(app, els) == before + 1)
+        return f"toolbar New: {before} -> {before + 1} tabs"
+
+    return [("text", text), ("menu", menu), ("button", button)]
+
+
+def page_loaded(app):
+    app.wait_for("the form's Name field (the page in the tree)", has(app, "textField", "Name"), timeout=30)
+
+
+READY = {"firefox": page_loaded, "chromium": page_loaded}
+
+APPS = {
+    "kcalc": (["kcalc"], kcalc, 60000, None),
+    "linguist": (["/usr/lib/qt6/bin/linguist", "{here}/sample.ts"], linguist, 60000, None),
+    "firefox": (["firefox-esr", "--new-instance", "--profile", "{work}/firefox", FORM], firefox, 90000,
+                firefox_profile),
+    "chromium": (chromium_argv(), chromium, 90000, None),
+    "writer": (office_argv("lowriter", "lo-writer"), writer, 90000, no_office_tips("lo-writer")),
+    "calc": (office_argv("localc", "lo-calc"), calc, 90000, None),
+    "gnome-text-editor": (["gnome-text-editor", "--standalone"], text_editor, 60000, None),
+    "mousepad": (["mousepad"], mousepad, 60000, None),
+}
