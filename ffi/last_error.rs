@@ -8,6 +8,7 @@ use crate::status::{status_of, ud_status, UD_OK};
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
 use uidrive_core::Error;
+use uidrive_facade::hints::{localize, Lang};
 
 struct LastError {
     status: ud_status,
@@ -22,6 +23,8 @@ thread_local! {
 
 /// Records `error` as this thread's last error and answers its status code.
 pub(crate) fn record(error: &Error) -> ud_status {
+    // Suggestions in C's terms (ud_desktop_start, not uidrive_x11::Desktop).
+    let error = &localize(error.clone(), Lang::C);
     let status = status_of(&error.code);
     let last = LastError {
         status,

@@ -405,8 +405,10 @@ export declare class Locator implements Finders {
   value(options?: ActionOptions): Promise<string | null>;
   states(options?: ActionOptions): Promise<State[]>;
   bounds(options?: ActionOptions): Promise<Bounds | null>;
-  isVisible(): Promise<boolean>;
-  isHidden(): Promise<boolean>;
+  /** Whether the one element shows: now, or with `timeout`, as soon as it does (false after it). */
+  isVisible(options?: ActionOptions): Promise<boolean>;
+  /** Whether no element shows: now, or with `timeout`, as soon as none does (false after it). */
+  isHidden(options?: ActionOptions): Promise<boolean>;
   isEnabled(options?: ActionOptions): Promise<boolean>;
   isChecked(options?: ActionOptions): Promise<boolean>;
   isFocused(options?: ActionOptions): Promise<boolean>;

@@ -12,7 +12,6 @@ use napi_derive::napi;
 use serde_json::{json, Value};
 use std::sync::Arc;
 use uidrive_core::protocol::{ActParams, InputEvent};
-use uidrive_core::snapshot::View;
 use uidrive_core::{App as CoreApp, Timeouts as CoreTimeouts};
 
 /// Which window a call is about; the focused one (else the first) when left out.
@@ -45,12 +44,15 @@ pub struct SnapshotOptions {
 #[napi]
 pub struct App {
     pub(crate) inner: Arc<CoreApp>,
+    /// The refs of this app's snapshots.
+    refs: Arc<uidrive_facade::refs::Refs>,
 }
 
 impl App {
     pub fn new(inner: CoreApp) -> App {
         App {
             inner: Arc::new(inner),
+            refs: Arc::default(),
         }
     }
 
@@ -183,17 +185,13 @@ impl App {
     #[napi(ts_return_type = "Promise<Snapshot>")]
     pub fn snapshot(&self, options: Option<SnapshotOptions>) -> AsyncTask<Job> {
         let app = self.core();
+        let refs = self.refs.clone();
         let (interactive, window) = options.map_or((false, None), |o| {
             (o.interactive.unwrap_or(false), o.window)
         });
         task::run(move || {
-            let snapshot = app.snapshot(window_id("snapshot: window", window)?)?;
-            let view = if interactive {
-                View::interactive()
-            } else {
-                View::full()
-            };
-            let text = snapshot.render(&view)?;
+            let snapshot = refs.snapshot(&app, window_id("snapshot: window", window)?)?;
+            let text = uidrive_facade::refs::render(&snapshot, interactive)?;
             let mut answer = crate::convert::to_json(&snapshot)?;
             answer["text"] = json!(text);
             Ok(Out::Json(answer))
@@ -201,9 +199,10 @@ impl App {
     }
 
     /// A Locator for the element a snapshot ref (`@e3`) names, in its window.
+    /// Checked now: a ref whose element is gone throws `stale_ref` at once.
     #[napi]
     pub fn get_by_ref(&self, env: Env, r: String) -> napi::Result<Locator> {
-        let locator = crate::error::sync(&env, self.inner.get_by_ref(&r))?;
+        let locator = crate::error::sync(&env, self.refs.get_by_ref(&self.inner, &r))?;
         Ok(Locator::new(locator))
     }
 
@@ -279,10 +278,11 @@ impl App {
         finders::by_selector(self.root(), &selector)
     }
 
-    /// Ends the process uidrive launched, if any. Closing twice does nothing.
+    /// Ends the process uidrive launched, if any (SIGTERM, then SIGKILL after
+    /// a grace period). Closing twice does nothing.
     #[napi(ts_return_type = "Promise<void>")]
     pub fn close(&self) -> AsyncTask<Job> {
         let app = self.core();
-        task::unit(move || app.close())
+        task::unit(move || uidrive_facade::close(&app))
     }
 }

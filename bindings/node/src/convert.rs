@@ -8,16 +8,11 @@ use std::time::Duration;
 use uidrive_core::protocol::WindowId;
 use uidrive_core::Result as CoreResult;
 
-/// Milliseconds from JavaScript as a `Duration`, refusing negative or non-finite numbers.
+/// Milliseconds from JavaScript as a `Duration`: the facade's conversion,
+/// which refuses negative, non-finite and too-large numbers (1e22) instead of
+/// panicking.
 pub fn millis(what: &str, ms: f64) -> CoreResult<Duration> {
-    if ms.is_finite() && ms >= 0.0 {
-        Ok(Duration::from_secs_f64(ms / 1000.0))
-    } else {
-        Err(invalid_argument(
-            what,
-            format!("{ms} is not a number of milliseconds (0 or more)"),
-        ))
-    }
+    uidrive_facade::time::millis(what, ms)
 }
 
 pub fn millis_opt(what: &str, ms: Option<f64>) -> CoreResult<Option<Duration>> {

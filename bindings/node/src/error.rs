@@ -10,6 +10,8 @@ pub fn to_js(env: &Env, err: &CoreError) -> napi::Error {
 }
 
 fn build(env: &Env, err: &CoreError) -> Result<napi::Error, napi::Error> {
+    // Suggestions in JavaScript's terms (headless(), not uidrive_x11::Desktop).
+    let err = &uidrive_facade::hints::localize(err.clone(), uidrive_facade::hints::Lang::Node);
     let mut object = env.create_error(napi::Error::new(
         Status::GenericFailure,
         err.message.clone(),

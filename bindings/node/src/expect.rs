@@ -132,12 +132,18 @@ impl Expect {
     }
 
     /// The element has a protocol state, as `checked` or `expanded`.
+    /// An unknown state name throws at once.
     #[napi(ts_return_type = "Promise<void>")]
-    pub fn to_have_state(&self, state: String, options: Option<ExpectOptions>) -> AsyncTask<Job> {
-        let state = matching::state(&state);
-        self.check("toHaveState", timeout_of(options), move |e| {
+    pub fn to_have_state(
+        &self,
+        env: Env,
+        state: String,
+        options: Option<ExpectOptions>,
+    ) -> napi::Result<AsyncTask<Job>> {
+        let state = crate::error::sync(&env, matching::state(&state))?;
+        Ok(self.check("toHaveState", timeout_of(options), move |e| {
             e.to_have_state(state)
-        })
+        }))
     }
 
     /// Exactly `count` elements match.

@@ -71,8 +71,9 @@ pub fn by_role(
     role: String,
     options: Option<RoleOptions<'_>>,
 ) -> napi::Result<Locator> {
+    let role = error::sync(env, matching::role(&role))?;
     let (query, hidden) = error::sync(env, matching::role_query(options))?;
-    Ok(wrap(root.by_role(matching::role(&role), query), hidden))
+    Ok(wrap(root.by_role(role, query), hidden))
 }
 
 pub fn by_key(env: &Env, root: Root<'_>, key: Value) -> napi::Result<Locator> {

@@ -1,4 +1,6 @@
-//! uidrive for Node: a Promise-based API over the core. Marshalling only; the logic is in core.
+//! uidrive for Node: a Promise-based API over the core. Marshalling only; the
+//! logic is in `uidrive_facade` (reaching apps, timeouts, names, outcomes,
+//! refs) and core.
 
 mod app;
 mod convert;
@@ -16,10 +18,8 @@ use crate::task::{Job, Out};
 use napi::bindgen_prelude::AsyncTask;
 use napi_derive::napi;
 use std::collections::HashMap;
-use std::sync::Arc;
 use std::time::Duration;
-use uidrive_atspi::AtspiDriver;
-use uidrive_core::{App as CoreApp, Error as CoreError, Result as CoreResult};
+use uidrive_core::{Error as CoreError, Result as CoreResult};
 
 pub use app::App;
 pub use desktop::Desktop;
@@ -58,49 +58,44 @@ pub fn version() -> String {
 /// Connects to an app (or `uidrive serve`) listening on a protocol socket.
 #[napi(ts_return_type = "Promise<App>")]
 pub fn connect(socket_path: String) -> AsyncTask<Job> {
-    task::run(move || CoreApp::connect(&socket_path).map(|app| Out::App(App::new(app))))
+    task::run(move || uidrive_facade::connect(&socket_path).map(|app| Out::App(App::new(app))))
 }
 
-fn driver_options(
+/// The facade's launch options from JavaScript's.
+pub(crate) fn launch_options(
     what: &str,
-    env: Option<HashMap<String, String>>,
-    timeout: Option<f64>,
-) -> CoreResult<uidrive_atspi::LaunchOptions> {
-    let mut options = uidrive_atspi::LaunchOptions {
-        env: env_pairs(env),
-        ..Default::default()
-    };
-    if let Some(ms) = timeout {
-        options.timeout = millis(&format!("{what}: timeout"), ms)?;
-    }
-    Ok(options)
+    options: LaunchOptions,
+) -> CoreResult<uidrive_facade::LaunchOptions> {
+    Ok(uidrive_facade::LaunchOptions {
+        env: env_pairs(options.env),
+        timeout: Some(match options.timeout {
+            Some(ms) => millis(&format!("{what}: timeout"), ms)?,
+            None => LAUNCH_TIMEOUT,
+        }),
+        socket_env: options.socket_env,
+    })
 }
 
-/// Launches `argv` and resolves once the app is ready: through the Linux
-/// driver (accessibility on, first window shown), or, with `socketEnv`, as an
-/// app that speaks the protocol on the socket that variable names.
+/// `{pid}` or `{name}`, exactly one.
+pub(crate) fn attach_target(target: AttachTarget) -> CoreResult<uidrive_facade::AttachTarget> {
+    uidrive_facade::AttachTarget::from_parts(target.pid, target.name)
+        .map_err(|_| CoreError::invalid_request("attach: give {pid} or {name}, one of them"))
+}
+
+/// Launches `argv` and resolves once the app is ready: with accessibility on
+/// and its first window shown, or, with `socketEnv`, as an app that speaks
+/// the protocol on the socket that variable names. The facade chooses the driver.
 #[napi(ts_return_type = "Promise<App>")]
 pub fn launch(argv: Vec<String>, options: Option<LaunchOptions>) -> AsyncTask<Job> {
     let options = options.unwrap_or_default();
     task::run(move || {
-        let app = match options.socket_env {
-            Some(socket_env) => {
-                let timeout = match options.timeout {
-                    Some(ms) => millis("launch: timeout", ms)?,
-                    None => LAUNCH_TIMEOUT,
-                };
-                CoreApp::launch_socket(&argv, &env_pairs(options.env), &socket_env, timeout)?
-            }
-            None => uidrive_atspi::launch_app(
-                &argv,
-                &driver_options("launch", options.env, options.timeout)?,
-            )?,
-        };
+        let options = launch_options("launch", options)?;
+        let app = uidrive_facade::launch(&argv, &options)?;
         Ok(Out::App(App::new(app)))
     })
 }
 
-/// Attaches to a running app by `{pid}` or by accessible `{name}` through the Linux driver.
+/// Attaches to a running app by `{pid}` or by accessible `{name}`.
 #[napi(
     ts_args_type = "target: { pid: number } | { name: string }, options?: AttachOptions",
     ts_return_type = "Promise<App>"
@@ -108,17 +103,10 @@ pub fn launch(argv: Vec<String>, options: Option<LaunchOptions>) -> AsyncTask<Jo
 pub fn attach(target: AttachTarget, options: Option<LaunchOptions>) -> AsyncTask<Job> {
     let options = options.unwrap_or_default();
     task::run(move || {
-        let opts = driver_options("attach", options.env, options.timeout)?;
-        let driver = match (target.pid, target.name) {
-            (Some(pid), None) => AtspiDriver::attach_pid(pid, &opts)?,
-            (None, Some(name)) => AtspiDriver::attach_name(&name, &opts)?,
-            _ => {
-                return Err(CoreError::invalid_request(
-                    "attach: give {pid} or {name}, one of them",
-                ))
-            }
-        };
-        Ok(Out::App(App::new(CoreApp::new(Arc::new(driver)))))
+        let target = attach_target(target)?;
+        let options = launch_options("attach", options)?;
+        let app = uidrive_facade::attach(&target, &options.env, options.timeout)?;
+        Ok(Out::App(App::new(app)))
     })
 }
 

@@ -1,13 +1,13 @@
 //! `Locator`: a lazy description of elements; every action and query is a Promise.
 
-use crate::convert::{millis, to_json};
+use crate::convert::millis;
 use crate::finders::{self, Root, TextKind};
 use crate::matching::{self, JsText, RoleOptions, TextOptions};
 use crate::task::{self, Job, Out};
 use napi::bindgen_prelude::{AsyncTask, ClassInstance, Either, Object};
 use napi::Env;
 use napi_derive::napi;
-use serde_json::{json, Value};
+use serde_json::Value;
 use uidrive_core::locator::ActionOutcome;
 use uidrive_core::{Filter, Locator as CoreLocator, Result as CoreResult};
 
@@ -78,13 +78,10 @@ impl Call {
     }
 }
 
-/// What an action did: `{route, element, window}`; `route` is `semantic:<action>`, `input` or `not_needed`.
+/// What an action did, in the facade's one shape: `{route, window, element}`;
+/// `route` is `semantic:<action>`, `input` or `not_needed`.
 fn outcome_json(outcome: &ActionOutcome) -> CoreResult<Value> {
-    Ok(json!({
-        "route": outcome.route.as_str(),
-        "element": to_json(&outcome.element)?,
-        "window": outcome.window,
-    }))
+    uidrive_facade::outcome::to_json(outcome)
 }
 
 /// `filter`'s options.
@@ -372,14 +369,28 @@ impl Locator {
         self.query("bounds", options, |l| l.bounds())
     }
 
+    /// Whether the one element shows: now, or with `timeout` (ms), as soon as
+    /// it does (`false` once the timeout has passed).
     #[napi(ts_return_type = "Promise<boolean>")]
-    pub fn is_visible(&self) -> AsyncTask<Job> {
-        self.query("isVisible", None, |l| l.is_visible())
+    pub fn is_visible(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        let locator = self.inner.clone();
+        let timeout = options.and_then(|o| o.timeout);
+        task::json(move || {
+            let within = crate::convert::millis_opt("isVisible: timeout", timeout)?;
+            uidrive_facade::reads::is_visible(&locator, within)
+        })
     }
 
+    /// Whether no element shows: now, or with `timeout` (ms), as soon as none
+    /// does (`false` once the timeout has passed).
     #[napi(ts_return_type = "Promise<boolean>")]
-    pub fn is_hidden(&self) -> AsyncTask<Job> {
-        self.query("isHidden", None, |l| l.is_hidden())
+    pub fn is_hidden(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        let locator = self.inner.clone();
+        let timeout = options.and_then(|o| o.timeout);
+        task::json(move || {
+            let within = crate::convert::millis_opt("isHidden: timeout", timeout)?;
+            uidrive_facade::reads::is_hidden(&locator, within)
+        })
     }
 
     #[napi(ts_return_type = "Promise<boolean>")]

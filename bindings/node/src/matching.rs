@@ -42,12 +42,14 @@ pub fn element_key(key: Value) -> CoreResult<ElementKey> {
     crate::convert::from_json("getByKey: key", key)
 }
 
-pub fn role(name: &str) -> Role {
-    Role::parse(name)
+/// A role name, checked by the facade: an unknown one fails at once.
+pub fn role(name: &str) -> CoreResult<Role> {
+    uidrive_facade::names::role(name)
 }
 
-pub fn state(name: &str) -> State {
-    State::parse(name)
+/// A state name, checked by the facade: an unknown one fails at once.
+pub fn state(name: &str) -> CoreResult<State> {
+    uidrive_facade::names::state(name)
 }
 
 /// `getByRole`'s options beside the name.

@@ -23,13 +23,19 @@ pub fn choice(options: Option<&Object<'_>>) -> napi::Result<CoreResult<WindowCho
         return Ok(Ok(WindowChoice::Focused));
     };
     let exact = options.get::<bool>("exact")?;
-    if let Some(title) = options.get::<JsText<'_>>("title")? {
-        return Ok(matching::text_match("window: title", title, exact).map(WindowChoice::Titled));
-    }
-    match options.get::<f64>("id")? {
-        Some(id) => Ok(crate::convert::window_id("window: id", Some(id))
+    let title = options.get::<JsText<'_>>("title")?;
+    let id = options.get::<f64>("id")?;
+    match (title, id) {
+        (Some(_), Some(_)) => Ok(Err(crate::error::invalid_argument(
+            "window",
+            "give title or id, not both",
+        ))),
+        (Some(title), None) => {
+            Ok(matching::text_match("window: title", title, exact).map(WindowChoice::Titled))
+        }
+        (None, Some(id)) => Ok(crate::convert::window_id("window: id", Some(id))
             .map(|id| WindowChoice::Id(id.unwrap_or_default()))),
-        None => Ok(Ok(WindowChoice::Focused)),
+        (None, None) => Ok(Ok(WindowChoice::Focused)),
     }
 }
 

@@ -1,7 +1,7 @@
 // Errors are Error objects with a code, a message and a suggestion, as core gives them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { attach, connect, launch } from 'uidrive';
+import { attach, connect, expect, launch } from 'uidrive';
 import { startDemoServer, tempDir } from './helpers.mjs';
 import { join } from 'node:path';
 
@@ -101,4 +101,59 @@ test('setTimeouts with a negative number throws at once: invalid_request', () =>
 test('attach with neither a pid nor a name: invalid_request', async () => {
   await rejectsWith(attach({}), 'invalid_request');
   await rejectsWith(attach({ pid: 1, name: 'both' }), 'invalid_request');
+});
+
+/** Asserts that `call` throws a uidrive Error of `code` at once, and returns it. */
+function throwsWith(call, code) {
+  let caught;
+  assert.throws(call, (error) => {
+    assert.equal(error.code, code, `code of: ${error.message}`);
+    caught = error;
+    return true;
+  });
+  return caught;
+}
+
+test('a timeout of 1e22 ms is invalid_request, not a crash', async () => {
+  await rejectsWith(app.getByKey('add').click({ timeout: 1e22 }), 'invalid_request');
+  await rejectsWith(app.idle({ timeout: 1e22 }), 'invalid_request');
+  throwsWith(() => app.setTimeouts({ expect: 1e22 }), 'invalid_request');
+  assert.equal(await app.getByKey('add').count(), 1, 'the process is still there');
+});
+
+test('an unknown role or state throws at once, with the closest names', () => {
+  const started = Date.now();
+  const error = throwsWith(() => app.getByRole('buton'), 'invalid_request');
+  assert.match(error.suggestion, /"button"/);
+  throwsWith(() => app.window().getByRole('textfield'), 'invalid_request');
+  const state = throwsWith(() => expect(app.getByKey('add')).toHaveState('chekced'), 'invalid_request');
+  assert.match(state.suggestion, /"checked"/);
+  assert.ok(Date.now() - started < 1000, 'at once, not after a wait');
+});
+
+test('window({title, id}) is refused instead of preferring the title', () => {
+  throwsWith(() => app.window({ title: 'Demo', id: 1 }), 'invalid_request');
+});
+
+test('isVisible and isHidden wait for their timeout', async () => {
+  const missing = app.getByText('no element shows this text');
+  let started = Date.now();
+  assert.equal(await missing.isVisible(), false);
+  assert.ok(Date.now() - started < 400, 'no wait without a timeout');
+  started = Date.now();
+  assert.equal(await missing.isVisible({ timeout: 500 }), false);
+  assert.ok(Date.now() - started >= 500, 'waited out its timeout');
+  assert.equal(await app.getByKey('add').isVisible({ timeout: 5000 }), true);
+  assert.equal(await missing.isHidden({ timeout: 5000 }), true);
+});
+
+test('an action outcome has the one shape of every language', async () => {
+  const outcome = await app.getByKey('add').click();
+  assert.deepEqual(Object.keys(outcome).sort(), ['element', 'route', 'window']);
+  assert.equal(outcome.route, 'semantic:press');
+});
+
+test('a ref never given is stale_ref at once', () => {
+  throwsWith(() => app.getByRef('@e99999'), 'stale_ref');
+  throwsWith(() => app.getByRef('e0'), 'invalid_request');
 });

@@ -8,20 +8,24 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::sync::Arc;
 use uidrive_core::protocol::{ActParams, Action, InputEvent, WindowId};
-use uidrive_core::snapshot::{Snapshot, View};
+use uidrive_core::snapshot::Snapshot;
 use uidrive_core::{App, Timeouts};
+use uidrive_facade::refs::Refs;
 
 /// An app under automation: reached over a protocol socket or the platform's
 /// accessibility API. Close it (or use ``with``) to end a process uidrive launched.
 #[pyclass(module = "uidrive._native", name = "App", frozen)]
 pub struct PyApp {
     pub inner: Arc<App>,
+    /// The refs of this app's snapshots.
+    refs: Arc<Refs>,
 }
 
 impl PyApp {
     pub fn new(app: App) -> PyApp {
         PyApp {
             inner: Arc::new(app),
+            refs: Arc::default(),
         }
     }
 
@@ -90,24 +94,25 @@ impl PyApp {
         window: Option<WindowId>,
     ) -> PyResult<PySnapshot> {
         let app = self.inner.clone();
-        let view = if interactive {
-            View::interactive()
-        } else {
-            View::full()
-        };
+        let refs = self.refs.clone();
         let (snapshot, text) = py
             .detach(move || {
-                let snapshot = app.snapshot(window)?;
-                let text = snapshot.render(&view)?;
+                let snapshot = refs.snapshot(&app, window)?;
+                let text = uidrive_facade::refs::render(&snapshot, interactive)?;
                 Ok((snapshot, text))
             })
             .or_raise(py)?;
         Ok(PySnapshot { snapshot, text })
     }
 
-    /// A locator for the element a snapshot's ref (``"@e3"``) names.
+    /// A locator for the element a snapshot's ref (``"@e3"``) names, checked
+    /// now: ``StaleRefError`` at once when the element is gone.
     fn get_by_ref(&self, py: Python<'_>, r: &str) -> PyResult<PyLocator> {
-        Ok(self.inner.get_by_ref(r).or_raise(py)?.into())
+        let app = self.inner.clone();
+        let refs = self.refs.clone();
+        let r = r.to_string();
+        let locator = py.detach(move || refs.get_by_ref(&app, &r)).or_raise(py)?;
+        Ok(locator.into())
     }
 
     /// The open windows, as dicts with the protocol's fields.
@@ -237,9 +242,10 @@ impl PyApp {
         Ok(())
     }
 
-    /// Ends the process uidrive launched, if any. Closing twice does nothing.
+    /// Ends the process uidrive launched, if any (SIGTERM, then SIGKILL after
+    /// a grace period). Closing twice does nothing.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
-        self.unit_call(py, |app| app.close())
+        self.unit_call(py, uidrive_facade::close)
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {

@@ -41,14 +41,7 @@ pub fn from_python<T: DeserializeOwned>(
 
 /// Seconds as Python writes them (a float) to a Duration; negative or NaN is refused.
 pub fn seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
-    Duration::try_from_secs_f64(value).map_err(|_| {
-        to_py_err(
-            py,
-            Error::invalid_request(format!(
-                "{what} must be a non-negative number of seconds, not {value}"
-            )),
-        )
-    })
+    uidrive_facade::time::seconds(what, value).map_err(|e| to_py_err(py, e))
 }
 
 /// An optional number of seconds.

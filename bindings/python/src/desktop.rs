@@ -1,43 +1,50 @@
 //! `uidrive.Desktop`: a private headless desktop (X display, session bus,
 //! accessibility bus) for the apps a test launches.
 
+use crate::app::PyApp;
+use crate::convert::{opt_seconds, seconds};
 use crate::errors::IntoPy;
+use crate::launch::{attach_target, env_pairs};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
-use std::sync::Mutex;
-use uidrive_x11::Desktop;
+use std::sync::Arc;
+use uidrive_facade::{Desktop, HeadlessOptions, LaunchOptions};
 
-/// A running private desktop. Give apps its ``env``; ``close()`` (or leaving
-/// the ``with`` block) ends every process it started.
+/// A running private desktop. Launch apps on it with ``launch()``, or give
+/// them its ``env``; ``close()`` (or leaving the ``with`` block) ends every
+/// process it started, the apps launched on it included.
 #[pyclass(module = "uidrive._native", name = "Desktop", frozen)]
 pub struct PyDesktop {
-    /// `None` once closed.
-    desktop: Mutex<Option<Desktop>>,
-    display: String,
-    env: Vec<(String, String)>,
-}
-
-impl PyDesktop {
-    fn lock(&self) -> std::sync::MutexGuard<'_, Option<Desktop>> {
-        self.desktop.lock().unwrap_or_else(|p| p.into_inner())
-    }
+    desktop: Arc<Desktop>,
 }
 
 /// Starts a private headless desktop; use it as a context manager.
 #[pyfunction]
-pub fn headless(py: Python<'_>) -> PyResult<PyDesktop> {
-    let desktop = py.detach(Desktop::start).or_raise(py)?;
+#[pyo3(signature = (*, width=None, height=None, timeout=None))]
+pub fn headless(
+    py: Python<'_>,
+    width: Option<u32>,
+    height: Option<u32>,
+    timeout: Option<f64>,
+) -> PyResult<PyDesktop> {
+    let options = HeadlessOptions {
+        width,
+        height,
+        timeout: opt_seconds(py, "timeout", timeout)?,
+    };
+    let desktop = py
+        .detach(move || uidrive_facade::headless(&options))
+        .or_raise(py)?;
     Ok(PyDesktop {
-        display: desktop.display().to_string(),
-        env: desktop.env(),
-        desktop: Mutex::new(Some(desktop)),
+        desktop: Arc::new(desktop),
     })
 }
 
 /// A desktop dropped without `close()` still stops, without holding the GIL while it waits.
 impl Drop for PyDesktop {
     fn drop(&mut self) {
-        if let Some(desktop) = self.lock().take() {
+        if !self.desktop.is_stopped() {
+            let desktop = self.desktop.clone();
             Python::attach(|py| py.detach(move || desktop.stop()));
         }
     }
@@ -48,14 +55,14 @@ impl PyDesktop {
     /// The X display, as ``":N"``.
     #[getter]
     fn display(&self) -> &str {
-        &self.display
+        self.desktop.display()
     }
 
     /// The environment an app needs to show on this desktop, accessibility on.
     #[getter]
     fn env<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let dict = PyDict::new(py);
-        for (name, value) in &self.env {
+        for (name, value) in self.desktop.env() {
             dict.set_item(name, value)?;
         }
         Ok(dict)
@@ -64,15 +71,54 @@ impl PyDesktop {
     /// Whether ``close()`` has run.
     #[getter]
     fn closed(&self) -> bool {
-        self.lock().is_none()
+        self.desktop.is_stopped()
     }
 
-    /// Ends every process of the desktop. Closing twice does nothing.
+    /// ``uidrive.launch`` on this desktop: its environment, then ``env`` on top.
+    #[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None))]
+    fn launch(
+        &self,
+        py: Python<'_>,
+        argv: Vec<String>,
+        env: Option<&Bound<'_, PyAny>>,
+        timeout: f64,
+        socket_env: Option<String>,
+    ) -> PyResult<PyApp> {
+        let options = LaunchOptions {
+            env: env.map(env_pairs).transpose()?.unwrap_or_default(),
+            timeout: Some(seconds(py, "timeout", timeout)?),
+            socket_env,
+        };
+        let desktop = self.desktop.clone();
+        let app = py
+            .detach(move || desktop.launch(&argv, &options))
+            .or_raise(py)?;
+        Ok(PyApp::new(app))
+    }
+
+    /// ``uidrive.attach`` on this desktop: by ``pid`` or accessible ``name``.
+    #[pyo3(signature = (*, pid=None, name=None, timeout=30.0))]
+    fn attach(
+        &self,
+        py: Python<'_>,
+        pid: Option<u32>,
+        name: Option<String>,
+        timeout: f64,
+    ) -> PyResult<PyApp> {
+        let timeout = seconds(py, "timeout", timeout)?;
+        let target = attach_target(py, pid, name)?;
+        let desktop = self.desktop.clone();
+        let app = py
+            .detach(move || desktop.attach(&target, &[], Some(timeout)))
+            .or_raise(py)?;
+        Ok(PyApp::new(app))
+    }
+
+    /// Ends every process of the desktop, the apps launched on it first.
+    /// Closing twice does nothing.
     fn close(&self, py: Python<'_>) {
-        let desktop = self.lock().take();
-        if let Some(desktop) = desktop {
-            py.detach(move || desktop.stop());
-        }
+        let desktop = self.desktop.clone();
+        py.detach(move || desktop.stop());
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {
@@ -87,6 +133,9 @@ impl PyDesktop {
 
     fn __repr__(&self) -> String {
         let state = if self.closed() { " closed" } else { "" };
-        format!("<uidrive.Desktop display={}{state}>", self.display)
+        format!(
+            "<uidrive.Desktop display={}{state}>",
+            self.desktop.display()
+        )
     }
 }

@@ -8,6 +8,8 @@ use uidrive_core::{Error, ErrorCode};
 
 /// Turns a uidrive error into the exception of its code.
 pub fn to_py_err(py: Python<'_>, error: Error) -> PyErr {
+    // Suggestions in Python's terms (uidrive.headless(), not uidrive_x11::Desktop).
+    let error = uidrive_facade::hints::localize(error, uidrive_facade::hints::Lang::Python);
     static FROM_NATIVE: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let built = FROM_NATIVE
         .import(py, "uidrive._errors", "_from_native")

@@ -6,7 +6,6 @@ use crate::errors::IntoPy;
 use crate::locator::PyLocator;
 use crate::matching::text_match;
 use pyo3::prelude::*;
-use uidrive_core::protocol::State;
 use uidrive_core::Expect;
 
 /// Assertions on a locator. ``timeout`` (seconds) defaults to the App's expect timeout.
@@ -121,7 +120,7 @@ impl PyExpect {
     /// It has ``state``, as the protocol names states (``"checked"``, ``"disabled"``, ...).
     #[pyo3(signature = (state, *, timeout=None))]
     fn to_have_state(&self, py: Python<'_>, state: &str, timeout: Option<f64>) -> PyResult<()> {
-        let state = State::parse(state);
+        let state = uidrive_facade::names::state(state).or_raise(py)?;
         self.check(py, timeout, move |e| e.to_have_state(state))
     }
 

@@ -1,20 +1,29 @@
 //! The module's entry points: launch, connect and attach give an `App`.
+//! Which driver serves the app is the facade's choice, as in every language.
 
 use crate::app::PyApp;
 use crate::convert::seconds;
 use crate::errors::{invalid, IntoPy};
 use pyo3::prelude::*;
 use std::path::PathBuf;
-use uidrive_core::App;
+use uidrive_facade::{AttachTarget, LaunchOptions};
 
 /// Connects to an app listening on a protocol socket (a MyGo app, or ``uidrive serve``).
 #[pyfunction]
 pub fn connect(py: Python<'_>, socket_path: PathBuf) -> PyResult<PyApp> {
-    let app = py.detach(move || App::connect(&socket_path)).or_raise(py)?;
+    let path = socket_path
+        .to_str()
+        .ok_or_else(|| invalid(py, "connect(): the socket path is not valid UTF-8"))?
+        .to_string();
+    let app = py
+        .detach(move || uidrive_facade::connect(&path))
+        .or_raise(py)?;
     Ok(PyApp::new(app))
 }
 
-/// Launches ``argv`` and returns the App once its first window shows.
+/// Launches ``argv`` and returns the App once it is ready: with accessibility
+/// on and its first window shown, or, with ``socket_env``, listening on the
+/// socket that variable names.
 #[pyfunction]
 #[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None))]
 pub fn launch(
@@ -24,15 +33,25 @@ pub fn launch(
     timeout: f64,
     socket_env: Option<String>,
 ) -> PyResult<PyApp> {
-    let timeout = seconds(py, "timeout", timeout)?;
-    let env = env.map(env_pairs).transpose()?.unwrap_or_default();
-    let app = match socket_env {
-        Some(socket_env) => py
-            .detach(move || App::launch_socket(&argv, &env, &socket_env, timeout))
-            .or_raise(py)?,
-        None => crate::platform::launch(py, argv, env, timeout)?,
+    let options = LaunchOptions {
+        env: env.map(env_pairs).transpose()?.unwrap_or_default(),
+        timeout: Some(seconds(py, "timeout", timeout)?),
+        socket_env,
     };
+    let app = py
+        .detach(move || uidrive_facade::launch(&argv, &options))
+        .or_raise(py)?;
     Ok(PyApp::new(app))
+}
+
+/// The target of ``attach``: exactly one of ``pid`` and ``name``.
+pub fn attach_target(
+    py: Python<'_>,
+    pid: Option<u32>,
+    name: Option<String>,
+) -> PyResult<AttachTarget> {
+    AttachTarget::from_parts(pid, name)
+        .map_err(|_| invalid(py, "attach(): give pid= or name=, exactly one"))
 }
 
 /// Attaches to a running app by ``pid`` or by its accessible ``name``.
@@ -47,17 +66,15 @@ pub fn attach(
 ) -> PyResult<PyApp> {
     let timeout = seconds(py, "timeout", timeout)?;
     let env = env.map(env_pairs).transpose()?.unwrap_or_default();
-    let target = match (pid, name) {
-        (Some(pid), None) => crate::platform::Target::Pid(pid),
-        (None, Some(name)) => crate::platform::Target::Name(name),
-        _ => return Err(invalid(py, "attach: give pid= or name=, exactly one")),
-    };
-    let app = crate::platform::attach(py, target, env, timeout)?;
+    let target = attach_target(py, pid, name)?;
+    let app = py
+        .detach(move || uidrive_facade::attach(&target, &env, Some(timeout)))
+        .or_raise(py)?;
     Ok(PyApp::new(app))
 }
 
 /// Environment variables from any mapping of str to str (a dict, ``os.environ``, ``desktop.env``).
-fn env_pairs(env: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
+pub fn env_pairs(env: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
     env.call_method0("items")?
         .try_iter()?
         .map(|item| item?.extract::<(String, String)>())

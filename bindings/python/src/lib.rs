@@ -1,7 +1,7 @@
 //! `uidrive._native`: the Rust half of the `uidrive` Python package.
 //!
-//! It marshals and nothing more: every decision is made in `uidrive_core` and
-//! the drivers. Blocking calls run with the GIL released.
+//! It marshals and nothing more: every decision is made in `uidrive_facade`,
+//! `uidrive_core` and the drivers. Blocking calls run with the GIL released.
 
 mod app;
 mod convert;
@@ -11,7 +11,6 @@ mod expect;
 mod launch;
 mod locator;
 mod matching;
-mod platform;
 
 use pyo3::prelude::*;
 

@@ -7,8 +7,7 @@ use crate::errors::{invalid, IntoPy};
 use crate::matching::{opt_text_match, text_match};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyString};
-use serde_json::json;
-use uidrive_core::protocol::{ElementId, ElementKey, Role};
+use uidrive_core::protocol::{ElementId, ElementKey};
 use uidrive_core::{ActionOutcome, Filter, Find, Locator, RoleQuery, WindowRef};
 
 /// Where a locator factory starts: an App (its focused window), one window, or a locator.
@@ -50,7 +49,8 @@ impl Root<'_> {
             selected,
             level,
         };
-        let role = Role::parse(role);
+        // An unknown role fails here, at once, as in every front end.
+        let role = uidrive_facade::names::role(role).or_raise(py)?;
         let locator = self.find().get_by_role(role, query);
         Ok(PyLocator::from(locator.include_hidden(include_hidden)))
     }
@@ -65,9 +65,11 @@ impl Root<'_> {
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
         exact: bool,
+        include_hidden: bool,
     ) -> PyResult<PyLocator> {
         let text = text_match(py, text, exact)?;
-        Ok(PyLocator::from(self.find().get_by_text(text)))
+        let locator = self.find().get_by_text(text);
+        Ok(PyLocator::from(locator.include_hidden(include_hidden)))
     }
 
     pub fn get_by_label(
@@ -75,9 +77,11 @@ impl Root<'_> {
         py: Python<'_>,
         label: &Bound<'_, PyAny>,
         exact: bool,
+        include_hidden: bool,
     ) -> PyResult<PyLocator> {
         let label = text_match(py, label, exact)?;
-        Ok(PyLocator::from(self.find().get_by_label(label)))
+        let locator = self.find().get_by_label(label);
+        Ok(PyLocator::from(locator.include_hidden(include_hidden)))
     }
 
     pub fn get_by_placeholder(
@@ -85,9 +89,11 @@ impl Root<'_> {
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
         exact: bool,
+        include_hidden: bool,
     ) -> PyResult<PyLocator> {
         let text = text_match(py, text, exact)?;
-        Ok(PyLocator::from(self.find().get_by_placeholder(text)))
+        let locator = self.find().get_by_placeholder(text);
+        Ok(PyLocator::from(locator.include_hidden(include_hidden)))
     }
 
     pub fn get_by_id(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<PyLocator> {
@@ -149,37 +155,40 @@ macro_rules! locator_factories {
                 self.root().get_by_key(py, key)
             }
 
-            /// Elements showing ``text`` (label, else value).
-            #[pyo3(signature = (text, *, exact=false))]
+            /// Elements showing ``text`` (label, else value); hidden ones too with ``include_hidden``.
+            #[pyo3(signature = (text, *, exact=false, include_hidden=false))]
             fn get_by_text(
                 &self,
                 py: Python<'_>,
                 text: &Bound<'_, PyAny>,
                 exact: bool,
+                include_hidden: bool,
             ) -> PyResult<$crate::locator::PyLocator> {
-                self.root().get_by_text(py, text, exact)
+                self.root().get_by_text(py, text, exact, include_hidden)
             }
 
             /// Elements (fields, controls) whose accessible name matches ``label``.
-            #[pyo3(signature = (label, *, exact=false))]
+            #[pyo3(signature = (label, *, exact=false, include_hidden=false))]
             fn get_by_label(
                 &self,
                 py: Python<'_>,
                 label: &Bound<'_, PyAny>,
                 exact: bool,
+                include_hidden: bool,
             ) -> PyResult<$crate::locator::PyLocator> {
-                self.root().get_by_label(py, label, exact)
+                self.root().get_by_label(py, label, exact, include_hidden)
             }
 
             /// Fields whose placeholder matches ``text``.
-            #[pyo3(signature = (text, *, exact=false))]
+            #[pyo3(signature = (text, *, exact=false, include_hidden=false))]
             fn get_by_placeholder(
                 &self,
                 py: Python<'_>,
                 text: &Bound<'_, PyAny>,
                 exact: bool,
+                include_hidden: bool,
             ) -> PyResult<$crate::locator::PyLocator> {
-                self.root().get_by_placeholder(py, text, exact)
+                self.root().get_by_placeholder(py, text, exact, include_hidden)
             }
 
             /// The element with this id (ids last only while the view does: prefer keys).
@@ -256,11 +265,7 @@ impl PyLocator {
         let text = py
             .detach(move || {
                 let outcome = action(&locator)?;
-                to_json_text(&json!({
-                    "route": outcome.route.as_str(),
-                    "window": outcome.window,
-                    "element": outcome.element,
-                }))
+                to_json_text(&uidrive_facade::outcome::to_json(&outcome)?)
             })
             .or_raise(py)?;
         to_python(py, &text)
@@ -395,14 +400,24 @@ impl PyLocator {
         self.read(py, timeout, |l| l.bounds())
     }
 
+    /// Whether the one element shows: now, or with ``timeout`` (seconds), as
+    /// soon as it does (``False`` once the timeout has passed).
     #[pyo3(signature = (*, timeout=None))]
     fn is_visible(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
-        self.ask(py, timeout, |l| l.is_visible())
+        let within = opt_seconds(py, "timeout", timeout)?;
+        let locator = self.inner.clone();
+        py.detach(move || uidrive_facade::reads::is_visible(&locator, within))
+            .or_raise(py)
     }
 
+    /// Whether no element shows: now, or with ``timeout`` (seconds), as soon
+    /// as none does (``False`` once the timeout has passed).
     #[pyo3(signature = (*, timeout=None))]
     fn is_hidden(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
-        self.ask(py, timeout, |l| l.is_hidden())
+        let within = opt_seconds(py, "timeout", timeout)?;
+        let locator = self.inner.clone();
+        py.detach(move || uidrive_facade::reads::is_hidden(&locator, within))
+            .or_raise(py)
     }
 
     #[pyo3(signature = (*, timeout=None))]

@@ -136,3 +136,48 @@ def test_every_code_has_its_class() -> None:
     for code, cls in codes.items():
         assert issubclass(cls, uidrive.Error)
         assert uidrive._errors.ERRORS_BY_CODE[code] is cls
+
+
+def test_unknown_role_and_state_fail_at_once(demo: uidrive.App) -> None:
+    start = time.monotonic()
+    with pytest.raises(uidrive.InvalidRequestError) as caught:
+        demo.get_by_role("buton")
+    assert '"button"' in caught.value.suggestion
+    with pytest.raises(uidrive.InvalidRequestError):
+        demo.window().get_by_role("textfield", name="x")
+    with pytest.raises(uidrive.InvalidRequestError) as caught:
+        uidrive.expect(demo.get_by_key("add")).to_have_state("chekced")
+    assert '"checked"' in caught.value.suggestion
+    assert time.monotonic() - start < 1.0, "refused at once, not after a wait"
+
+
+@pytest.mark.parametrize("bad", [1e22, -1.0, float("nan"), float("inf")])
+def test_numbers_that_are_no_timeout_are_refused(demo: uidrive.App, bad: float) -> None:
+    with pytest.raises(uidrive.InvalidRequestError):
+        demo.get_by_key("add").with_timeout(bad)
+    with pytest.raises(uidrive.InvalidRequestError):
+        demo.get_by_key("add").click(timeout=bad)
+
+
+def test_is_visible_honours_its_timeout(demo: uidrive.App) -> None:
+    missing = demo.get_by_text("no element shows this text")
+    start = time.monotonic()
+    assert missing.is_visible() is False
+    assert time.monotonic() - start < 0.4
+    start = time.monotonic()
+    assert missing.is_visible(timeout=0.5) is False
+    assert time.monotonic() - start >= 0.5
+    assert demo.get_by_key("add").is_visible(timeout=5) is True
+    assert missing.is_hidden(timeout=5) is True
+
+
+def test_get_by_text_takes_include_hidden(demo: uidrive.App) -> None:
+    assert demo.get_by_text("Subscribe", include_hidden=True).count() >= 1
+    assert demo.get_by_label("name", include_hidden=True).count() >= 1
+
+
+def test_outcome_has_one_shape(demo: uidrive.App) -> None:
+    outcome = demo.get_by_key("add").click()
+    assert set(outcome) == {"route", "window", "element"}
+    assert outcome["route"] == "semantic:press"
+    assert isinstance(outcome["element"], dict)

@@ -108,3 +108,24 @@ def test_widget_factory_capture_and_typed_input(app: AppFactory) -> None:
     uidrive.expect(entry).to_be_focused()
     factory.input([{"type": "text", "text": "Grüße ✓"}])
     uidrive.expect(entry).to_have_value("Grüße ✓", exact=True)
+
+
+def test_desktop_launch_and_attach(desktop: uidrive.Desktop) -> None:
+    with desktop.launch(["gnome-calculator"]) as calculator:
+        assert calculator.pid is not None
+        attached = desktop.attach(pid=calculator.pid)
+        assert attached.windows()[0]["title"] == calculator.windows()[0]["title"]
+        by_name = desktop.attach(name="gnome-calculator")
+        by_name.get_by_role("button", name="8", exact=True).click()
+        uidrive.expect(calculator.get_by_role("textField").first()).to_have_value("8", exact=True)
+        with pytest.raises(uidrive.InvalidRequestError):
+            desktop.attach(pid=calculator.pid, name="gnome-calculator")
+
+
+def test_a_ref_of_a_gone_element_is_stale_at_once(desktop: uidrive.Desktop) -> None:
+    with desktop.launch(["gnome-calculator"]) as calculator:
+        calculator.snapshot(interactive=True)
+        with pytest.raises(uidrive.StaleRefError):
+            calculator.get_by_ref("@e99999")
+        with pytest.raises(uidrive.InvalidRequestError):
+            calculator.get_by_ref("e0")

@@ -9,16 +9,20 @@
 //! - [`close`]: ending what uidrive launched gracefully (TERM, then KILL);
 //! - [`time`]: turning a language's numbers into timeouts, refusing the
 //!   ones that are not (negative, NaN, too large) instead of panicking;
+//! - [`hints`]: suggestions in each language's own terms;
 //! - [`names`]: role and state names, checked at once;
+//! - [`reads`]: `is_visible`/`is_hidden` that wait when given a timeout;
 //! - [`outcome`]: the one JSON shape of an action's outcome;
 //! - [`refs`]: snapshots and the refs they hand out, resolved fail-closed;
 //! - [`operations`]: the list of operations every front end offers, which
 //!   the parity test holds them to.
 
+pub mod hints;
 pub mod names;
 pub mod operations;
 pub mod outcome;
 pub mod platform;
+pub mod reads;
 pub mod refs;
 pub mod time;
 

@@ -33,9 +33,7 @@ class AppFactory:
         timeout: float = 30.0,
         socket_env: str | None = None,
     ) -> uidrive.App:
-        merged = dict(self.desktop.env)
-        merged.update(env or {})
-        app = uidrive.launch(argv, env=merged, timeout=timeout, socket_env=socket_env)
+        app = self.desktop.launch(argv, env=env, timeout=timeout, socket_env=socket_env)
         self.launched.append(app)
         return app
 
