@@ -1,11 +1,15 @@
 //! `act`: finding the element and doing what it offers, through its AT-SPI interfaces.
 
+mod typing;
+
+pub(crate) use typing::send_keys;
+
 use crate::bus::{
-    self, call, ObjRef, IFACE_ACCESSIBLE, IFACE_ACTION, IFACE_COMPONENT, IFACE_EDITABLE_TEXT,
-    IFACE_TEXT, IFACE_VALUE,
+    self, call, ObjRef, IFACE_ACCESSIBLE, IFACE_ACTION, IFACE_COMPONENT, IFACE_TEXT, IFACE_VALUE,
 };
+use crate::discovery::TopLevel;
 use crate::driver::Inner;
-use crate::fetch::{fetch_basics, fetch_extras, read_text, Ifaces};
+use crate::fetch::{fetch_basics, fetch_extras, Ifaces};
 use crate::roles;
 use crate::states::st;
 use crate::tree::{self, expand_action, id_of, is_range, press_action, Element};
@@ -22,7 +26,7 @@ pub async fn act(inner: &Inner, params: &ActParams) -> Result<()> {
     // checked to be still inside the window; any other needs the whole window.
     if let Some(obj) = params.id.and_then(|id| inner.known.get(id, &top.obj)) {
         return match read_one(inner, &obj, &top.obj).await? {
-            Some(element) => perform(inner, &element, params).await,
+            Some(element) => perform(inner, &element, params, (window, &top)).await,
             None => Err(Error::no_element(format!(
                 "window {window} has no element {} any more",
                 params.id.unwrap_or_default()
@@ -32,7 +36,7 @@ pub async fn act(inner: &Inner, params: &ActParams) -> Result<()> {
     let elements = tree::read_elements(&inner.link, &inner.app, &top.obj).await?;
     inner.known.remember(&elements, &top.obj);
     let element = find(&elements, params, window)?;
-    perform(inner, element, params).await
+    perform(inner, element, params, (window, &top)).await
 }
 
 /// Reads one element, if it is still inside `window`.
@@ -126,8 +130,13 @@ pub fn find<'a>(elements: &'a [Element], params: &ActParams, window: u64) -> Res
     }
 }
 
-/// Does one action on one element.
-pub async fn perform(inner: &Inner, element: &Element, params: &ActParams) -> Result<()> {
+/// Does one action on one element of the window `(id, top level)`.
+pub async fn perform(
+    inner: &Inner,
+    element: &Element,
+    params: &ActParams,
+    (window, top): (u64, &TopLevel),
+) -> Result<()> {
     let raw = &element.raw;
     let obj = raw.obj.clone().expect("read elements have their object");
     let (dest, path) = (obj.0.as_str(), obj.1.as_str());
@@ -177,31 +186,13 @@ pub async fn perform(inner: &Inner, element: &Element, params: &ActParams) -> Re
                 return set_number(inner, element, number).await;
             }
             if raw.ifaces.has(Ifaces::EDITABLE_TEXT) && raw.states.has(st::EDITABLE) {
-                let done: bool = call(
-                    &inner.conn,
-                    dest,
-                    path,
-                    IFACE_EDITABLE_TEXT,
-                    "SetTextContents",
-                    &(text.as_str(),),
-                )
-                .await?;
-                if done {
-                    // Leave the caret after the new text, where a person's typing
-                    // would leave it, so that a following insertText appends.
-                    let end = text.chars().count() as i32;
-                    let _: Result<bool> = call(
-                        &inner.conn,
-                        dest,
-                        path,
-                        IFACE_TEXT,
-                        "SetCaretOffset",
-                        &(end,),
-                    )
-                    .await;
-                }
-                inner.activity.acted(&inner.app.bus, Duration::ZERO);
-                return ok_or_failed(done, &what, "take the text");
+                let target = typing::Target {
+                    inner,
+                    element,
+                    window,
+                    top,
+                };
+                return typing::set_text(&target, &text).await;
             }
             if is_range(raw) {
                 return Err(Error::invalid_request(format!(
@@ -215,22 +206,13 @@ pub async fn perform(inner: &Inner, element: &Element, params: &ActParams) -> Re
                 return Err(lacks("it is not editable text"));
             }
             let text = params.text.clone().unwrap_or_default();
-            let caret = read_text(&inner.conn, dest, path, false)
-                .await
-                .map(|t| t.caret)
-                .unwrap_or(0);
-            let length = text.len() as i32;
-            let done: bool = call(
-                &inner.conn,
-                dest,
-                path,
-                IFACE_EDITABLE_TEXT,
-                "InsertText",
-                &(caret, text.as_str(), length),
-            )
-            .await?;
-            inner.activity.acted(&inner.app.bus, Duration::ZERO);
-            ok_or_failed(done, &what, "insert the text")
+            let target = typing::Target {
+                inner,
+                element,
+                window,
+                top,
+            };
+            typing::insert_text(&target, &text).await
         }
         Action::SelectText => {
             if !raw.ifaces.has(Ifaces::TEXT) {
@@ -330,7 +312,54 @@ async fn set_number(inner: &Inner, element: &Element, number: f64) -> Result<()>
     )
     .await?;
     inner.activity.acted(&inner.app.bus, Duration::ZERO);
-    Ok(())
+    // The value is read back: within half a step of the number (a range may
+    // snap to its steps), else `failed` with what it reads.
+    let tolerance = match v.step {
+        Some(step) if step > 0.0 => step / 2.0,
+        _ => 1e-9 * number.abs().max(1.0),
+    };
+    let deadline = std::time::Instant::now() + Duration::from_millis(600);
+    loop {
+        let now = current_value(inner, &obj).await;
+        match now {
+            Some(now) if (now - number).abs() <= tolerance => return Ok(()),
+            // A range that cannot be read back is taken at its word.
+            None => return Ok(()),
+            Some(now) if std::time::Instant::now() >= deadline => {
+                return Err(Error::failed(format!(
+                    "{} reads {now} after setting it to {number}",
+                    describe(element)
+                ))
+                .with_suggestion("the app may limit or refuse the value; read its `tree`"));
+            }
+            Some(_) => {
+                let _ = inner.idle(None, Duration::from_millis(300)).await;
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            }
+        }
+    }
+}
+
+/// A range's current value, as the app reports it now.
+async fn current_value(inner: &Inner, obj: &ObjRef) -> Option<f64> {
+    use zbus::zvariant::Value;
+    let value = bus::get_prop(
+        &inner.conn,
+        &obj.0,
+        obj.1.as_str(),
+        IFACE_VALUE,
+        "CurrentValue",
+    )
+    .await
+    .ok()?;
+    match &*value {
+        Value::F64(v) => Some(*v),
+        Value::I32(v) => Some(f64::from(*v)),
+        Value::U32(v) => Some(f64::from(*v)),
+        Value::I64(v) => Some(*v as f64),
+        Value::U64(v) => Some(*v as f64),
+        _ => None,
+    }
 }
 
 /// Runs the element's action `index`, and notes when its effect may land.
