@@ -8,10 +8,11 @@ use super::resolve::{describe_node, human, worth_retrying, Poller};
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::{
-    ActParams, Action, InputEvent, InputParams, KeyChord, Node, PointerButton, Role, State, Tree,
-    TreeParams, WindowId,
+    ActParams, Action, ElementId, InputEvent, InputParams, KeyChord, Node, PointerButton, Role,
+    State, Tree, TreeParams, WindowId,
 };
 use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::collections::HashSet;
 use std::time::Duration;
 
 /// How an action reached the element.
@@ -105,37 +106,66 @@ impl Locator {
     }
 
     /// Replaces the element's text: its `setValue` action, else focus, select
-    /// all and type.
+    /// all and type. Then waits until the element reads the new text; when
+    /// `setValue` was taken but the text did not change, types it after all,
+    /// and fails with `failed` and what the element reads if that did not
+    /// change it either.
     pub fn fill(&self, text: &str) -> Result<ActionOutcome> {
-        self.perform("fill", Needs::TEXT, |ready, poller| {
+        let what = "fill";
+        let mut poller = self.poller(self.action_timeout());
+        let done = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
             if let Some(route) = self.try_semantic(ready, Action::SetValue, Some(text))? {
                 return Ok(outcome(ready, route));
             }
-            self.focus_for_keys(ready, poller)?;
-            let last = if text.is_empty() {
-                InputEvent::Key {
-                    key: chord("Delete"),
-                }
-            } else {
-                InputEvent::Text { text: text.into() }
-            };
-            self.send(
-                ready.window(),
-                vec![
-                    InputEvent::Key {
-                        key: chord("CmdOrCtrl+A"),
-                    },
-                    last,
-                ],
-            )?;
+            self.type_over(ready, poller, text)?;
             Ok(outcome(ready, Route::Input))
-        })
+        })?;
+        let holds = |node: &Node| reads_as(node, text);
+        let seen = match self.read_until(&poller, &done, holds)? {
+            Ok(_) => return Ok(done),
+            Err(seen) => seen,
+        };
+        if done.route == Route::Input {
+            return Err(text_not_taken(
+                what,
+                self,
+                &done,
+                &seen,
+                &format!("typing `{}`", clip(text)),
+            ));
+        }
+        // The app took setValue and kept its text: type it instead.
+        // The check may have used the action's time: the second route gets its own.
+        let mut poller = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
+        let typed = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
+            self.type_over(ready, poller, text)?;
+            Ok(outcome(ready, Route::Input))
+        })?;
+        match self.read_until(&poller, &typed, holds)? {
+            Ok(_) => Ok(typed),
+            Err(seen) => Err(text_not_taken(
+                what,
+                self,
+                &typed,
+                &seen,
+                &format!(
+                    "{} and after typing `{}`",
+                    route_name(&done.route),
+                    clip(text)
+                ),
+            )),
+        }
     }
 
     /// Types `text` at the caret: the element's `insertText` action, else focus
-    /// and text input. (`type` in Python and Node.)
+    /// and text input. (`type` in Python and Node.) Then waits until the
+    /// element's text changed to hold it; when `insertText` was taken but
+    /// changed nothing, types it after all, and fails with `failed` and what
+    /// the element reads if that did not change it either.
     pub fn type_text(&self, text: &str) -> Result<ActionOutcome> {
-        self.perform("type", Needs::TEXT, |ready, poller| {
+        let what = "type";
+        let mut poller = self.poller(self.action_timeout());
+        let done = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
             if text.is_empty() {
                 return Ok(outcome(ready, Route::NotNeeded));
             }
@@ -145,7 +175,49 @@ impl Locator {
             self.focus_for_keys(ready, poller)?;
             self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])?;
             Ok(outcome(ready, Route::Input))
-        })
+        })?;
+        if done.route == Route::NotNeeded {
+            return Ok(done);
+        }
+        let before = done.element.value.clone().unwrap_or_default();
+        let holds = |node: &Node| took_typing(node, &before, text);
+        let seen = match self.read_until(&poller, &done, holds)? {
+            Ok(_) => return Ok(done),
+            Err(seen) => seen,
+        };
+        let unchanged = seen
+            .as_ref()
+            .is_some_and(|n| n.value.clone().unwrap_or_default() == before);
+        if done.route == Route::Input || !unchanged {
+            return Err(text_not_taken(
+                what,
+                self,
+                &done,
+                &seen,
+                &format!("typing `{}`", clip(text)),
+            ));
+        }
+        // The check may have used the action's time: the second route gets its own.
+        let mut poller = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
+        let typed = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
+            self.focus_for_keys(ready, poller)?;
+            self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])?;
+            Ok(outcome(ready, Route::Input))
+        })?;
+        match self.read_until(&poller, &typed, holds)? {
+            Ok(_) => Ok(typed),
+            Err(seen) => Err(text_not_taken(
+                what,
+                self,
+                &typed,
+                &seen,
+                &format!(
+                    "{} and after typing `{}`",
+                    route_name(&done.route),
+                    clip(text)
+                ),
+            )),
+        }
     }
 
     /// Focuses the element, then presses a key chord such as `Enter` or `CmdOrCtrl+A`.
@@ -189,42 +261,90 @@ impl Locator {
             let route = self.press_or_click(ready.window(), node)?;
             Ok(outcome(ready, route))
         })?;
-        if done.route != Route::NotNeeded {
-            let wanted = if checked { "checked" } else { "unchecked" };
-            self.verify(what, &poller, &done, wanted, |node| {
-                node.has_state(&State::Checked) == checked
-            })?;
+        if done.route == Route::NotNeeded {
+            return Ok(done);
         }
-        Ok(done)
+        let wanted = if checked { "checked" } else { "unchecked" };
+        let holds = |node: &Node| node.has_state(&State::Checked) == checked;
+        let Route::Semantic(_) = &done.route else {
+            self.verify(what, &poller, &done, wanted, holds)?;
+            return Ok(done);
+        };
+        if self.read_until(&poller, &done, holds)?.is_ok() {
+            return Ok(done);
+        }
+        // The app took the action and the state stayed: click it instead.
+        let mut poller = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
+        let clicked = self.perform_with(what, Needs::POINTER, &mut poller, |ready, _| {
+            let node = ready.node();
+            if node.has_state(&State::Checked) == checked {
+                return Ok(outcome(ready, Route::NotNeeded));
+            }
+            let (x, y) = centre(node)?;
+            self.send(
+                ready.window(),
+                vec![InputEvent::Click(PointerButton::at(x, y))],
+            )?;
+            Ok(outcome(ready, Route::Input))
+        })?;
+        if clicked.route == Route::NotNeeded {
+            return Ok(done);
+        }
+        let route = format!("a click after {}", done.route.as_str());
+        self.verify_route(what, &poller, &clicked, &route, wanted, holds)?;
+        Ok(clicked)
     }
 
     /// Chooses the item of a combo box, list, menu button or tab list whose
     /// text matches: presses it if it shows, else opens the element first
-    /// (`expand`, else `press`, else a click) and waits for it to show.
+    /// (`expand`, else `press`, else a click) and waits for it to show, inside
+    /// the element or in a popup the opening showed (a web page's `<select>`
+    /// drops its options down in a popup of the browser's own). Then waits
+    /// until the element reads the option as chosen. A popup it opened is
+    /// closed again when the choice fails.
     pub fn select_option(&self, option: impl Into<TextMatch>) -> Result<ActionOutcome> {
         let option = option.into();
         let what = "select_option";
         let mut poller = self.poller(self.action_timeout());
+        // What the element is, and what showed, before the popup opened.
+        let mut opened: Option<(WindowId, ElementId, HashSet<ElementId>)> = None;
         let done = self.perform_with(what, Needs::POINTER, &mut poller, |ready, poller| {
             let container = ready.node().id;
             if let Some(item) = pick_option(&ready.tree, ready.at, &option)? {
                 return self.choose(ready.window(), item);
             }
-            let opened = self.open(ready)?;
+            let shown_before: HashSet<ElementId> =
+                ready.tree.nodes.iter().filter(|n| is_shown(n)).map(|n| n.id).collect();
+            let route = self.open(ready)?;
+            opened = Some((ready.window(), container, shown_before.clone()));
+            let mut steady = None;
             loop {
                 let tree = self.driver.tree(&TreeParams { window: Some(ready.window()) })?;
                 let index = TreeIndex::new(&tree);
                 let Some(at) = index.position(container) else {
                     return Err(Failure::Stale(Error::no_element("the element went after opening it")));
                 };
-                if let Some(item) = pick_option(&tree, at, &option)? {
-                    return self.choose(ready.window(), item);
+                let item = match pick_option(&tree, at, &option)? {
+                    Some(item) => Some(item),
+                    None => pick_popup_option(&tree, &shown_before, &option)?,
+                };
+                if let Some(item) = item {
+                    // A popup may still be moving into place: click where
+                    // the item shows in two reads in a row.
+                    if steady.as_ref().is_some_and(|(id, bounds)| *id == item.id && *bounds == item.bounds) {
+                        return self.choose(ready.window(), item);
+                    }
+                    steady = Some((item.id, item.bounds));
+                    poller.settle()?;
+                    continue;
                 }
+                steady = None;
                 if poller.expired() {
-                    let offered = item_texts(&tree, at);
+                    let mut offered = item_texts(&tree, at);
+                    offered.extend(popup_item_texts(&tree, &shown_before));
                     return Err(Error::no_element(format!(
                         "{what}: {self} shows no option {option} after opening it ({}) and waiting {}; it offers: {}",
-                        opened.as_str(),
+                        route.as_str(),
                         human(poller.timeout()),
                         if offered.is_empty() { "nothing".into() } else { offered.join(", ") }
                     ))
@@ -233,30 +353,95 @@ impl Locator {
                 }
                 poller.wait()?;
             }
-        })?;
-        let chosen = done.element.id;
-        let container = self.clone();
-        self.verify(what, &poller, &done, "selected", |item| {
-            item.id != chosen
-                || item.has_state(&State::Selected)
-                || item.has_state(&State::Checked)
-                || !is_shown(item)
-        })
-        .or_else(|e| {
-            // The item may go with its popup; then the element's own text tells.
-            match container.read() {
-                Ok(read)
-                    if read
-                        .only()
-                        .and_then(Node::text)
-                        .is_some_and(|t| option.matches(t)) =>
-                {
-                    Ok(done.element.clone())
-                }
-                _ => Err(e),
+        });
+        let done = match done {
+            Ok(done) => done,
+            Err(e) => {
+                self.close_popup(opened.as_ref());
+                return Err(e);
             }
-        })?;
-        Ok(done)
+        };
+        let chosen = done.element.id;
+        let mut check = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
+        let mut last = String::new();
+        loop {
+            match self.read() {
+                Ok(read) => {
+                    let at = read
+                        .only()
+                        .and_then(|n| TreeIndex::new(&read.tree).position(n.id));
+                    let verdict = match at {
+                        Some(at) => chosen_state(&read.tree, at, chosen, &option),
+                        // The element the locator names went: judge by the item.
+                        _ => match read.tree.node(chosen) {
+                            Some(item)
+                                if item.has_state(&State::Selected)
+                                    || item.has_state(&State::Checked) =>
+                            {
+                                Ok(())
+                            }
+                            _ => Err("the element no longer shows".to_string()),
+                        },
+                    };
+                    match verdict {
+                        Ok(()) => return Ok(done),
+                        Err(seen) => last = seen,
+                    }
+                }
+                Err(e) if worth_retrying(&e) => {}
+                Err(e) => return Err(e),
+            }
+            if check.expired() {
+                self.close_popup(opened.as_ref());
+                return Err(Error::failed(format!(
+                    "{what}: {} on the option {} of {self}, but the element does not read it as chosen after {}; {last}",
+                    done.route.as_str(),
+                    describe_node(&done.element),
+                    human(check.timeout())
+                ))
+                .with_suggestion("check that the element reacts to this action; the app may refuse it"));
+            }
+            check.watch(done.window);
+            check.wait()?;
+        }
+    }
+
+    /// Closes the popup `select_option` opened, if it still shows: the
+    /// element's `collapse` action, else Escape.
+    fn close_popup(&self, opened: Option<&(WindowId, ElementId, HashSet<ElementId>)>) {
+        let Some((window, container, shown_before)) = opened else {
+            return;
+        };
+        let Ok(tree) = self.driver.tree(&TreeParams {
+            window: Some(*window),
+        }) else {
+            return;
+        };
+        let node = tree.node(*container);
+        let popup_shows = tree
+            .nodes
+            .iter()
+            .any(|n| is_shown(n) && !shown_before.contains(&n.id) && ITEM_ROLES.contains(&n.role));
+        let expanded = node.is_some_and(|n| n.has_state(&State::Expanded));
+        if !(expanded || popup_shows) {
+            return;
+        }
+        if let Some(node) = node.filter(|n| expanded && n.has_action(&Action::Collapse)) {
+            let params = ActParams::on(node.id, Action::Collapse).in_window(Some(*window));
+            if self.driver.act(&params).is_ok() {
+                return;
+            }
+        }
+        let _ = self.driver.input(&InputParams {
+            window: Some(*window),
+            events: vec![InputEvent::Key {
+                key: chord("Escape"),
+            }],
+        });
+        let _ = self.driver.idle(&crate::protocol::IdleParams {
+            window: Some(*window),
+            timeout: Some(2_000),
+        });
     }
 
     /// Moves the pointer over the element's centre.
@@ -379,6 +564,62 @@ impl Locator {
             )?;
             Ok(outcome(ready, Route::Input))
         })
+    }
+
+    /// Focuses the element, selects all its text and types `text` over it
+    /// (Delete for no text).
+    fn type_over(&self, ready: &Ready, poller: &mut Poller, text: &str) -> Attempt<()> {
+        self.focus_for_keys(ready, poller)?;
+        let last = if text.is_empty() {
+            InputEvent::Key {
+                key: chord("Delete"),
+            }
+        } else {
+            InputEvent::Text { text: text.into() }
+        };
+        self.send(
+            ready.window(),
+            vec![
+                InputEvent::Key {
+                    key: chord("CmdOrCtrl+A"),
+                },
+                last,
+            ],
+        )
+    }
+
+    /// Reads the acted-on element until `holds` (`Ok(node)`), or until the
+    /// check's time is up (`Err` with the element as last read, if it was).
+    fn read_until(
+        &self,
+        poller: &Poller,
+        done: &ActionOutcome,
+        holds: impl Fn(&Node) -> bool,
+    ) -> Result<std::result::Result<Node, Option<Node>>> {
+        let mut check = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
+        let mut last: Option<Node> = None;
+        loop {
+            match self.driver.tree(&TreeParams {
+                window: Some(done.window),
+            }) {
+                Ok(tree) => {
+                    let node = find_again(self, &tree, done);
+                    if let Some(node) = &node {
+                        if holds(node) {
+                            return Ok(Ok(node.clone()));
+                        }
+                    }
+                    last = node.or(last);
+                }
+                Err(e) if worth_retrying(&e) => {}
+                Err(e) => return Err(e),
+            }
+            if check.expired() {
+                return Ok(Err(last));
+            }
+            check.watch(done.window);
+            check.wait()?;
+        }
     }
 
     fn perform(
@@ -570,6 +811,19 @@ impl Locator {
         wanted: &str,
         holds: impl Fn(&Node) -> bool,
     ) -> Result<Node> {
+        self.verify_route(what, poller, done, &done.route.as_str(), wanted, holds)
+    }
+
+    /// As [`Locator::verify`], naming the route as `route` in the message.
+    fn verify_route(
+        &self,
+        what: &str,
+        poller: &Poller,
+        done: &ActionOutcome,
+        route: &str,
+        wanted: &str,
+        holds: impl Fn(&Node) -> bool,
+    ) -> Result<Node> {
         let mut check = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
         let mut last: Option<Node> = None;
         loop {
@@ -595,7 +849,7 @@ impl Locator {
                     .unwrap_or_else(|| "the element was gone".into());
                 return Err(Error::failed(format!(
                     "{what}: {} on {} but it was not {wanted} after {}; last read: {seen}",
-                    done.route.as_str(),
+                    route,
                     self,
                     human(check.timeout())
                 ))
@@ -714,6 +968,11 @@ fn pick_option(tree: &Tree, container: usize, option: &TextMatch) -> Attempt<Opt
         .map(|at| &tree.nodes[at])
         .filter(|node| is_shown(node) && node.text().is_some_and(|t| option.matches(t)))
         .collect();
+    pick_one(matching, option)
+}
+
+/// Of the matching items, the only one, or the one equal to the option's text.
+fn pick_one(matching: Vec<&Node>, option: &TextMatch) -> Attempt<Option<Node>> {
     let chosen = match matching.as_slice() {
         [] => return Ok(None),
         [one] => *one,
@@ -741,4 +1000,336 @@ fn pick_option(tree: &Tree, container: usize, option: &TextMatch) -> Attempt<Opt
         }
     };
     Ok(Some(chosen.clone()))
+}
+
+/// Whether a text element reads `text`; a password field, as many mask characters.
+fn reads_as(node: &Node, text: &str) -> bool {
+    let value = node.value.as_deref().unwrap_or_default();
+    if node.has_state(&State::Password) {
+        value.chars().count() == text.chars().count()
+    } else {
+        value == text
+    }
+}
+
+/// Whether a text element that read `before` took `typed`: its text changed
+/// and holds it (a password field: grew by as many characters).
+fn took_typing(node: &Node, before: &str, typed: &str) -> bool {
+    let value = node.value.as_deref().unwrap_or_default();
+    if node.has_state(&State::Password) {
+        value.chars().count() == before.chars().count() + typed.chars().count()
+    } else {
+        value != before && value.contains(typed)
+    }
+}
+
+/// The `failed` error of a fill or type whose text did not land: what the
+/// element read last, after what.
+fn text_not_taken(
+    what: &str,
+    locator: &Locator,
+    done: &ActionOutcome,
+    seen: &Option<Node>,
+    after: &str,
+) -> Error {
+    let reads = match seen {
+        Some(node) if node.has_state(&State::Password) => format!(
+            "holds {} characters",
+            node.value.as_deref().unwrap_or_default().chars().count()
+        ),
+        Some(node) => format!(
+            "reads `{}`",
+            clip(node.value.as_deref().unwrap_or_default())
+        ),
+        None => "was gone".into(),
+    };
+    let element = seen.as_ref().unwrap_or(&done.element);
+    Error::failed(format!(
+        "{what}: {locator}: {} still {reads} after {after}",
+        describe_node(element)
+    ))
+    .with_suggestion(
+        "the field may refuse this text (a filter, a length limit) or not take input now",
+    )
+}
+
+/// Text for a message: at most 80 characters.
+fn clip(text: &str) -> String {
+    if text.chars().count() <= 80 {
+        text.to_string()
+    } else {
+        let head: String = text.chars().take(77).collect();
+        format!("{head}...")
+    }
+}
+
+/// A route as messages name it: the action, or `input`.
+fn route_name(route: &Route) -> String {
+    match route {
+        Route::Semantic(action) => action.as_str().to_string(),
+        other => other.as_str(),
+    }
+}
+
+/// Items a popup shows that did not show before it opened (`shown_before`).
+fn popup_items(tree: &Tree, shown_before: &HashSet<ElementId>) -> Vec<usize> {
+    (0..tree.nodes.len())
+        .filter(|&at| {
+            let node = &tree.nodes[at];
+            ITEM_ROLES.contains(&node.role) && is_shown(node) && !shown_before.contains(&node.id)
+        })
+        .collect()
+}
+
+fn popup_item_texts(tree: &Tree, shown_before: &HashSet<ElementId>) -> Vec<String> {
+    popup_items(tree, shown_before)
+        .into_iter()
+        .filter_map(|at| tree.nodes[at].text().map(|t| format!("{t:?}")))
+        .collect()
+}
+
+/// The one item matching `option` among those a popup newly shows.
+fn pick_popup_option(
+    tree: &Tree,
+    shown_before: &HashSet<ElementId>,
+    option: &TextMatch,
+) -> Attempt<Option<Node>> {
+    let found: Vec<&Node> = popup_items(tree, shown_before)
+        .into_iter()
+        .map(|at| &tree.nodes[at])
+        .filter(|n| n.text().is_some_and(|t| option.matches(t)))
+        .collect();
+    pick_one(found, option)
+}
+
+/// Whether the element at `at` reads `option` as chosen: its value is the
+/// option, or its item with that text is selected or checked. An element
+/// whose items are commands (a menu button) has chosen once the item
+/// (`chosen`) went or hid. `Err` says what it reads instead.
+fn chosen_state(
+    tree: &Tree,
+    at: usize,
+    chosen: ElementId,
+    option: &TextMatch,
+) -> std::result::Result<(), String> {
+    let node = &tree.nodes[at];
+    if node.value.as_deref().is_some_and(|v| option.matches(v)) {
+        return Ok(());
+    }
+    let inside = items(tree, at);
+    let picked: Vec<&Node> = inside
+        .iter()
+        .map(|&i| &tree.nodes[i])
+        .filter(|n| n.has_state(&State::Selected) || n.has_state(&State::Checked))
+        .collect();
+    if picked
+        .iter()
+        .any(|n| n.text().is_some_and(|t| option.matches(t)))
+    {
+        return Ok(());
+    }
+    let commands = matches!(
+        node.role,
+        Role::MenuButton | Role::PopUpButton | Role::Button | Role::Menu | Role::MenuBar
+    );
+    if commands {
+        match tree.node(chosen) {
+            None => return Ok(()),
+            Some(item)
+                if !is_shown(item)
+                    || item.has_state(&State::Selected)
+                    || item.has_state(&State::Checked) =>
+            {
+                return Ok(())
+            }
+            Some(_) => {}
+        }
+    }
+    let chosen_now: Vec<String> = picked
+        .iter()
+        .filter_map(|n| n.text().map(|t| format!("{t:?}")))
+        .collect();
+    Err(match (node.value.as_deref(), chosen_now.is_empty()) {
+        (Some(v), _) => format!("it reads {v:?}"),
+        (None, false) => format!("its chosen item is {}", chosen_now.join(", ")),
+        (None, true) => format!("last read: {}", describe_node(node)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    //! Actions whose semantic route answers success and changes nothing, as
+    //! Firefox's `EditableText` does: an in-memory app behind a driver that
+    //! swallows chosen requests.
+    use super::*;
+    use crate::driver::Driver;
+    use crate::memory::MemoryDriver;
+    use crate::protocol::{
+        Capture, CaptureParams, EvalParams, Hello, IdleParams, MenuParams, WindowList,
+    };
+    use crate::{App, Timeouts};
+    use serde_json::Value;
+    use std::sync::{Arc, Mutex};
+
+    /// The demo app, except that the listed actions and (optionally) text
+    /// input are answered with success and not done.
+    struct Swallowing {
+        app: MemoryDriver,
+        actions: Vec<Action>,
+        text_input: bool,
+        swallowed: Mutex<Vec<String>>,
+    }
+
+    impl Swallowing {
+        fn new(actions: &[Action], text_input: bool) -> Arc<Swallowing> {
+            Arc::new(Swallowing {
+                app: MemoryDriver::new(),
+                actions: actions.to_vec(),
+                text_input,
+                swallowed: Mutex::new(Vec::new()),
+            })
+        }
+
+        fn swallowed(&self) -> Vec<String> {
+            self.swallowed.lock().unwrap().clone()
+        }
+    }
+
+    impl Driver for Swallowing {
+        fn hello(&self) -> Result<Hello> {
+            self.app.hello()
+        }
+        fn windows(&self) -> Result<WindowList> {
+            self.app.windows()
+        }
+        fn tree(&self, params: &TreeParams) -> Result<Tree> {
+            self.app.tree(params)
+        }
+        fn act(&self, params: &ActParams) -> Result<()> {
+            if self.actions.contains(&params.action) {
+                self.swallowed
+                    .lock()
+                    .unwrap()
+                    .push(format!("act {}", params.action));
+                return Ok(());
+            }
+            self.app.act(params)
+        }
+        fn input(&self, params: &InputParams) -> Result<()> {
+            let select_all = chord("CmdOrCtrl+A");
+            for event in &params.events {
+                match event {
+                    InputEvent::Text { .. } if self.text_input => {
+                        self.swallowed.lock().unwrap().push("input text".into());
+                    }
+                    // The in-memory app has no Ctrl+A: select the focused field's text.
+                    InputEvent::Key { key } if *key == select_all => self.app.edit(|ui| {
+                        let window = &mut ui.windows[0];
+                        let focus = window.focus;
+                        if let Some(node) = focus.and_then(|id| window.node_mut(id)) {
+                            let end = node.value.as_deref().unwrap_or_default().chars().count();
+                            node.selection = Some([0, end as u32]);
+                        }
+                    }),
+                    other => self.app.input(&InputParams {
+                        window: params.window,
+                        events: vec![other.clone()],
+                    })?,
+                }
+            }
+            Ok(())
+        }
+        fn menu(&self, params: &MenuParams) -> Result<()> {
+            self.app.menu(params)
+        }
+        fn capture(&self, params: &CaptureParams) -> Result<Capture> {
+            self.app.capture(params)
+        }
+        fn eval(&self, params: &EvalParams) -> Result<Value> {
+            self.app.eval(params)
+        }
+        fn idle(&self, params: &IdleParams) -> Result<()> {
+            self.app.idle(params)
+        }
+    }
+
+    fn app(driver: &Arc<Swallowing>) -> App {
+        let app = App::new(driver.clone());
+        app.set_timeouts(Timeouts {
+            action: Duration::from_millis(300),
+            expect: Duration::from_millis(300),
+        });
+        app
+    }
+
+    fn value(driver: &Swallowing, key: &str) -> String {
+        driver
+            .app
+            .edit(|ui| ui.windows[0].keyed(key).value.clone().unwrap_or_default())
+    }
+
+    #[test]
+    fn fill_types_the_text_when_set_value_changed_nothing() {
+        let driver = Swallowing::new(&[Action::SetValue], false);
+        let done = app(&driver).get_by_key("name").fill("Grace").unwrap();
+        assert_eq!(done.route, Route::Input);
+        assert_eq!(value(&driver, "name"), "Grace");
+        assert_eq!(driver.swallowed(), ["act setValue"]);
+    }
+
+    #[test]
+    fn fill_fails_with_what_the_field_reads_when_nothing_lands() {
+        let driver = Swallowing::new(&[Action::SetValue], true);
+        let err = app(&driver).get_by_key("name").fill("Grace").unwrap_err();
+        assert_eq!(err.code, ErrorCode::Failed, "{err}");
+        assert!(
+            err.message
+                .contains("still reads `Ada` after setValue and after typing `Grace`"),
+            "{}",
+            err.message
+        );
+        assert_eq!(value(&driver, "name"), "Ada");
+    }
+
+    #[test]
+    fn type_text_types_when_insert_text_changed_nothing() {
+        let driver = Swallowing::new(&[Action::InsertText], false);
+        let done = app(&driver).get_by_key("name").type_text(" L").unwrap();
+        assert_eq!(done.route, Route::Input);
+        assert_eq!(value(&driver, "name"), "Ada L");
+
+        let driver = Swallowing::new(&[Action::InsertText], true);
+        let err = app(&driver).get_by_key("name").type_text(" L").unwrap_err();
+        assert_eq!(err.code, ErrorCode::Failed, "{err}");
+        assert!(err.message.contains("still reads `Ada`"), "{}", err.message);
+    }
+
+    #[test]
+    fn check_clicks_when_press_changed_nothing() {
+        let driver = Swallowing::new(&[Action::Press], false);
+        let done = app(&driver).get_by_key("subscribe").check().unwrap();
+        assert_eq!(done.route, Route::Input);
+        let checked = driver
+            .app
+            .edit(|ui| ui.windows[0].keyed("subscribe").has_state(&State::Checked));
+        assert!(checked);
+        assert_eq!(driver.swallowed(), ["act press"]);
+    }
+
+    #[test]
+    fn text_checks_read_masks_in_password_fields() {
+        let mut node = Node {
+            value: Some("•••".into()),
+            states: vec![State::Password],
+            ..Node::default()
+        };
+        assert!(reads_as(&node, "abc"));
+        assert!(!reads_as(&node, "ab"));
+        assert!(took_typing(&node, "•", "xy"));
+        node.states.clear();
+        assert!(!reads_as(&node, "abc"));
+        node.value = Some("abc".into());
+        assert!(took_typing(&node, "ab", "c"));
+        assert!(!took_typing(&node, "abc", "c"));
+    }
 }
