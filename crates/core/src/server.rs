@@ -278,8 +278,11 @@ fn accept_loop(
             std::thread::sleep(Duration::from_millis(10));
             continue;
         };
-        if connections.fetch_add(1, Ordering::SeqCst) >= limits.max_connections {
-            let _slot = Slot(connections.clone());
+        // Counted only when there is room, so the count never passes the limit.
+        let taken = connections.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < limits.max_connections).then_some(n + 1)
+        });
+        if taken.is_err() {
             refuse(stream, limits.max_connections);
             continue;
         }
