@@ -341,7 +341,11 @@ impl Locator {
                 steady = None;
                 if poller.expired() {
                     let mut offered = item_texts(&tree, at);
-                    offered.extend(popup_item_texts(&tree, &shown_before));
+                    for text in popup_item_texts(&tree, &shown_before) {
+                        if !offered.contains(&text) {
+                            offered.push(text);
+                        }
+                    }
                     return Err(Error::no_element(format!(
                         "{what}: {self} shows no option {option} after opening it ({}) and waiting {}; it offers: {}",
                         route.as_str(),
