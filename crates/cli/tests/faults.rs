@@ -435,6 +435,16 @@ fn summary(all: &[Seen]) {
         entry.0 += 1;
         entry.1 = entry.1.max(s.took);
     }
+    for s in all.iter().filter(|s| s.took > Duration::from_secs(3)) {
+        eprintln!(
+            "slow: {} under `{}`: {} in {:?} {}",
+            s.method,
+            s.fault.name(),
+            s.code.as_deref().unwrap_or("success"),
+            s.took,
+            s.message
+        );
+    }
     eprintln!("| fault | code | answers | slowest |");
     eprintln!("| --- | --- | --- | --- |");
     for ((fault, code), (count, slowest)) in table {
