@@ -143,6 +143,8 @@ impl Store {
         }
         let path = &files.state;
         let state = match fs::read(path) {
+            // An empty file (a lock file of an older uidrive, named like this session) holds nothing.
+            Ok(bytes) if bytes.is_empty() => State::default(),
             Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
                 Error::failed(format!("session file {} is damaged: {e}", path.display()))
                     .with_suggestion(format!("remove {} and open the app again", path.display()))
