@@ -141,8 +141,9 @@ fn lo_plugin_installed(binary_dir: Option<&Path>) -> bool {
 }
 
 /// The error for a LibreOffice that showed no window on the bus, given the
-/// driver's own error and whether the GTK 3 plugin is there.
-fn office_error(err: Error, plugin_installed: bool) -> Error {
+/// driver's own error, whether the GTK 3 plugin is there and the plugin the
+/// caller chose (`SAL_USE_VCLPLUGIN`), if any.
+fn office_error(err: Error, plugin_installed: bool, chosen: Option<&str>) -> Error {
     if err.code == ErrorCode::AppExited {
         return Error::new(
             err.code,
@@ -165,14 +166,21 @@ fn office_error(err: Error, plugin_installed: bool) -> Error {
         )
         .with_suggestion(format!("install {LO_PACKAGE} (apt-get install {LO_PACKAGE})"));
     }
-    Error::new(
-        err.code,
-        format!(
-            "{} ({LO_PLUGIN_VAR} must name `{LO_PLUGIN}`, the plugin with accessibility)",
-            err.message
-        ),
-    )
-    .with_suggestion(err.suggestion)
+    match chosen {
+        Some(plugin) if plugin != LO_PLUGIN => Error::new(
+            err.code,
+            format!(
+                "{}: LibreOffice talks to assistive technology only through its GTK 3 plugin, and {LO_PLUGIN_VAR} chose `{plugin}`",
+                err.message
+            ),
+        )
+        .with_suggestion(format!("unset {LO_PLUGIN_VAR}, or set it to {LO_PLUGIN}")),
+        _ => Error::new(
+            err.code,
+            format!("{} (LibreOffice ran with its GTK 3 plugin)", err.message),
+        )
+        .with_suggestion(err.suggestion),
+    }
 }
 
 impl AtspiDriver {
@@ -232,7 +240,8 @@ impl AtspiDriver {
                     let _ = child.wait();
                 }
                 if family == Family::LibreOffice {
-                    err = office_error(err, lo_plugin_installed(dir.as_deref()));
+                    let chosen = crate::bus::env_value(&opts.env, LO_PLUGIN_VAR);
+                    err = office_error(err, lo_plugin_installed(dir.as_deref()), chosen.as_deref());
                 }
                 Err(err)
             }
@@ -315,7 +324,7 @@ mod tests {
     #[test]
     fn libreoffice_errors_name_the_cause() {
         let timeout = || Error::timeout("soffice showed no window");
-        let missing = office_error(timeout(), false);
+        let missing = office_error(timeout(), false, None);
         assert_eq!(missing.code, ErrorCode::Timeout);
         assert!(missing
             .message
@@ -323,10 +332,17 @@ mod tests {
         assert!(missing
             .suggestion
             .contains("apt-get install libreoffice-gtk3"));
-        assert!(office_error(timeout(), true)
+        let other = office_error(timeout(), true, Some("gen"));
+        assert!(other.message.contains("SAL_USE_VCLPLUGIN chose `gen`"));
+        assert!(other.suggestion.contains("set it to gtk3"));
+        assert!(office_error(timeout(), true, None)
             .message
-            .contains("SAL_USE_VCLPLUGIN"));
-        let exited = office_error(Error::new(ErrorCode::AppExited, "`localc` exited"), true);
+            .contains("GTK 3 plugin"));
+        let exited = office_error(
+            Error::new(ErrorCode::AppExited, "`localc` exited"),
+            true,
+            None,
+        );
         assert!(exited.suggestion.contains("-env:UserInstallation"));
     }
 
