@@ -34,8 +34,8 @@ pub async fn choose(inner: &Inner, params: &MenuParams) -> Result<()> {
             "the menu bar of window {window} is hidden{also}, so its menus can't be opened"
         ))
         .with_suggestion(
-            "show it with the keyboard first (`key F10` or `key Alt`, then `menu` again), \
-             or use the app's menu button",
+            "show it with the keyboard (`key F10` opens its first menu, `key Alt` shows the bar), \
+             then read the tree and press the item; or use the app's menu button",
         ));
     }
     let mut walk = Walk {
