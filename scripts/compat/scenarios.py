@@ -58,6 +58,36 @@ def kcalc(app):
     return [("text", text), ("button", button), ("menu", menu)]
 
 
+# --- Qt 5: featherpad ----------------------------------------------------------------
+
+def featherpad(app):
+    def editor(els):
+        return app.find("textField", elements=els)[0]  # the editor comes before the search bar's field
+
+    def text():
+        app.cli("type", "Hello compat", "--into", editor(app.elements())["ref"])
+        app.wait_for("the editor reads Hello compat", lambda els: editor(els).get("value") == "Hello compat")
+        return "typed into the editor, read it back"
+
+    def button():
+        before = tab_count(app, app.elements())
+        app.cli("press", labelled("button", "New"))
+        app.wait_for(f"{before + 1} tabs", lambda els: tab_count(app, els) == before + 1)
+        return f"toolbar New: {before} -> {before + 1} tabs"
+
+    def menu():
+        def line_numbers(els):
+            return app.find("menuItem", "Line Numbers", elements=els)
+
+        if [e for e in line_numbers(app.elements()) if "checked" in states(e)]:
+            raise StepFailed("Line Numbers is checked before it is chosen")
+        app.cli("menu", "Options", "Line Numbers")
+        app.wait_for("Line Numbers checked", lambda els: [e for e in line_numbers(els) if "checked" in states(e)])
+        return "Options > Line Numbers: the item reads checked"
+
+    return [("text", text), ("button", button), ("menu", menu)]
+
+
 # --- Qt 6: Qt Linguist on a two-message translation file --------------------
 
 def field_after(elements, role, label_text):
@@ -340,6 +370,7 @@ READY = {"firefox": page_loaded, "chromium": page_loaded}
 
 APPS = {
     "kcalc": (["kcalc"], kcalc, 60000, None),
+    "featherpad": (["featherpad"], featherpad, 60000, None),
     "linguist": (["/usr/lib/qt6/bin/linguist", "{here}/sample.ts"], linguist, 60000, None),
     "firefox": (["firefox-esr", "--new-instance", "--profile", "{work}/firefox", FORM], firefox, 90000,
                 firefox_profile),
