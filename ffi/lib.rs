@@ -32,3 +32,5 @@ pub use version::*;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_facade;

@@ -90,7 +90,9 @@ impl ud_locator {
     fn run<T>(&self, body: impl FnOnce(&Locator) -> Result<T>) -> Result<T> {
         let locator = self.elements()?;
         // Holding the app open for the call keeps `ud_app_close` waiting until it ends.
-        self.app.with(|_| body(locator))
+        // An element not found names the app's windows, as in every language.
+        self.app
+            .with(|app| body(locator).map_err(|e| uidrive_facade::explain::name_windows(e, app)))
     }
 }
 
@@ -613,11 +615,12 @@ pub unsafe extern "C" fn ud_locator_filter(
         if let Some(t) = optional_text(has_not_text, "has_not_text")? {
             filter = filter.has_not_text(text_match(t, matching)?);
         }
-        if let Some(inner) = has.as_ref() {
-            filter = filter.has(inner.elements()?);
+        // NULL: not checked; else a live locator, checked as every handle is.
+        if !has.is_null() {
+            filter = filter.has(locator_ref(has, "has")?.elements()?);
         }
-        if let Some(inner) = has_not.as_ref() {
-            filter = filter.has_not(inner.elements()?);
+        if !has_not.is_null() {
+            filter = filter.has_not(locator_ref(has_not, "has_not")?.elements()?);
         }
         Ok(from.elements()?.filter(filter))
     })

@@ -204,6 +204,25 @@ int main(void) {
         failed = fail("ud_expect_value 42");
     if (!failed) printf("the display reads 42\n");
 
+    /* An element that is not there: the error names the app's windows. */
+    ud_locator *absent = NULL, *absent_quick = NULL;
+    if (!failed && ud_app_get_by_role(app, "button", "no such button", UD_MATCH_EXACT, &absent) != UD_OK)
+        failed = fail("ud_app_get_by_role(absent)");
+    if (!failed && ud_locator_with_timeout(absent, 300, &absent_quick) != UD_OK)
+        failed = fail("ud_locator_with_timeout");
+    if (!failed) {
+        if (ud_locator_click(absent_quick, NULL) != UD_ERR_NO_ELEMENT ||
+            !strstr(ud_last_error_message(), "the app's windows: ") ||
+            !strstr(ud_last_error_message(), "\"Calculator\"")) {
+            fprintf(stderr, "calculator: no_element does not name the windows: %s\n", ud_last_error_message());
+            failed = 1;
+        } else {
+            printf("no_element names the windows: %s\n", strstr(ud_last_error_message(), "the app's"));
+        }
+    }
+    ud_locator_free(absent_quick);
+    ud_locator_free(absent);
+
     /* A role that does not exist is refused at once, not waited for. */
     ud_locator *nothing = NULL;
     if (!failed && ud_app_get_by_role(app, "buton", "7", UD_MATCH_EXACT, &nothing) != UD_ERR_INVALID_REQUEST) {

@@ -203,7 +203,7 @@ impl App {
     #[napi]
     pub fn get_by_ref(&self, env: Env, r: String) -> napi::Result<Locator> {
         let locator = crate::error::sync(&env, self.refs.get_by_ref(&self.inner, &r))?;
-        Ok(Locator::new(locator))
+        Ok(Locator::new(locator, self.inner.clone()))
     }
 
     /// A window to search in: by `title` (a string or RegExp, waited for at each use),
@@ -215,11 +215,14 @@ impl App {
         options: Option<napi::bindgen_prelude::Object<'_>>,
     ) -> napi::Result<Window> {
         let choice = crate::error::sync(&env, window::choice(options.as_ref())?)?;
-        Ok(Window::new(match choice {
-            WindowChoice::Focused => self.inner.focused_window(),
-            WindowChoice::Id(id) => self.inner.window(id),
-            WindowChoice::Titled(title) => self.inner.window_titled(title),
-        }))
+        Ok(Window::new(
+            match choice {
+                WindowChoice::Focused => self.inner.focused_window(),
+                WindowChoice::Id(id) => self.inner.window(id),
+                WindowChoice::Titled(title) => self.inner.window_titled(title),
+            },
+            self.inner.clone(),
+        ))
     }
 
     #[napi]

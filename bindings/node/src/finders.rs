@@ -14,16 +14,22 @@ use uidrive_core::{App as CoreApp, Find, Locator as CoreLocator, WindowRef};
 /// Where a search starts.
 pub enum Root<'a> {
     App(&'a Arc<CoreApp>),
-    Window(&'a WindowRef),
-    Within(&'a CoreLocator),
+    Window(&'a WindowRef, &'a Arc<CoreApp>),
+    Within(&'a CoreLocator, &'a Arc<CoreApp>),
 }
 
 impl Root<'_> {
     fn find(&self) -> &dyn Find {
         match self {
             Root::App(app) => app.as_ref(),
-            Root::Window(window) => *window,
-            Root::Within(locator) => *locator,
+            Root::Window(window, _) => *window,
+            Root::Within(locator, _) => *locator,
+        }
+    }
+
+    fn app(&self) -> &Arc<CoreApp> {
+        match self {
+            Root::App(app) | Root::Window(_, app) | Root::Within(_, app) => app,
         }
     }
 
@@ -56,13 +62,13 @@ impl Root<'_> {
     }
 }
 
-fn wrap(locator: CoreLocator, include_hidden: bool) -> Locator {
+fn wrap(root: &Root<'_>, locator: CoreLocator, include_hidden: bool) -> Locator {
     let locator = if include_hidden {
         locator.include_hidden(true)
     } else {
         locator
     };
-    Locator::new(locator)
+    Locator::new(locator, root.app().clone())
 }
 
 pub fn by_role(
@@ -73,12 +79,12 @@ pub fn by_role(
 ) -> napi::Result<Locator> {
     let role = error::sync(env, matching::role(&role))?;
     let (query, hidden) = error::sync(env, matching::role_query(options))?;
-    Ok(wrap(root.by_role(role, query), hidden))
+    Ok(wrap(&root, root.by_role(role, query), hidden))
 }
 
 pub fn by_key(env: &Env, root: Root<'_>, key: Value) -> napi::Result<Locator> {
     let key = error::sync(env, matching::element_key(key))?;
-    Ok(wrap(root.by_key(key), false))
+    Ok(wrap(&root, root.by_key(key), false))
 }
 
 pub enum TextKind {
@@ -101,7 +107,7 @@ pub fn by_text(
         TextKind::Placeholder => ("getByPlaceholder", |r, t| r.by_placeholder(t)),
     };
     let text = error::sync(env, matching::text_match(what, text, exact))?;
-    Ok(wrap(make(&root, text), hidden))
+    Ok(wrap(&root, make(&root, text), hidden))
 }
 
 pub fn by_id(env: &Env, root: Root<'_>, id: String) -> napi::Result<Locator> {
@@ -110,10 +116,10 @@ pub fn by_id(env: &Env, root: Root<'_>, id: String) -> napi::Result<Locator> {
         id.parse()
             .map_err(|e: String| error::invalid_argument("getById", e)),
     )?;
-    Ok(wrap(root.by_id(id), false))
+    Ok(wrap(&root, root.by_id(id), false))
 }
 
 /// `locator(selector)`: the string form, as `role=button[name="Add"] >> nth=0`.
 pub fn by_selector(root: Root<'_>, selector: &str) -> Locator {
-    wrap(root.by_selector(selector), false)
+    wrap(&root, root.by_selector(selector), false)
 }

@@ -8,8 +8,10 @@ use napi::bindgen_prelude::{AsyncTask, ClassInstance, Either, Object};
 use napi::Env;
 use napi_derive::napi;
 use serde_json::Value;
+use std::sync::Arc;
 use uidrive_core::locator::ActionOutcome;
-use uidrive_core::{Filter, Locator as CoreLocator, Result as CoreResult};
+use uidrive_core::{App as CoreApp, Filter, Locator as CoreLocator, Result as CoreResult};
+use uidrive_facade::explain::name_windows;
 
 /// Per-call options of actions and reads.
 #[napi(object)]
@@ -21,11 +23,17 @@ pub struct ActionOptions {
 #[napi]
 pub struct Locator {
     pub(crate) inner: CoreLocator,
+    /// The app it searches, for errors that name the app's windows.
+    app: Arc<CoreApp>,
 }
 
 impl Locator {
-    pub fn new(inner: CoreLocator) -> Locator {
-        Locator { inner }
+    pub fn new(inner: CoreLocator, app: Arc<CoreApp>) -> Locator {
+        Locator { inner, app }
+    }
+
+    fn derive(&self, inner: CoreLocator) -> Locator {
+        Locator::new(inner, self.app.clone())
     }
 
     /// A copy of the core locator for a job, with the call's own timeout applied there.
@@ -44,8 +52,9 @@ impl Locator {
         act: impl FnOnce(&CoreLocator) -> CoreResult<ActionOutcome> + Send + 'static,
     ) -> AsyncTask<Job> {
         let call = self.for_call(what, options);
+        let app = self.app.clone();
         task::run(move || {
-            let outcome = act(&call.locator()?)?;
+            let outcome = act(&call.locator()?).map_err(|e| name_windows(e, &app))?;
             Ok(Out::Json(outcome_json(&outcome)?))
         })
     }
@@ -57,7 +66,8 @@ impl Locator {
         read: impl FnOnce(&CoreLocator) -> CoreResult<T> + Send + 'static,
     ) -> AsyncTask<Job> {
         let call = self.for_call(what, options);
-        task::json(move || read(&call.locator()?))
+        let app = self.app.clone();
+        task::json(move || read(&call.locator()?).map_err(|e| name_windows(e, &app)))
     }
 }
 
@@ -121,12 +131,12 @@ impl Locator {
         role: String,
         options: Option<RoleOptions<'_>>,
     ) -> napi::Result<Locator> {
-        finders::by_role(&env, Root::Within(&self.inner), role, options)
+        finders::by_role(&env, Root::Within(&self.inner, &self.app), role, options)
     }
 
     #[napi(ts_args_type = "key: string | number | boolean")]
     pub fn get_by_key(&self, env: Env, key: Value) -> napi::Result<Locator> {
-        finders::by_key(&env, Root::Within(&self.inner), key)
+        finders::by_key(&env, Root::Within(&self.inner, &self.app), key)
     }
 
     #[napi]
@@ -138,7 +148,7 @@ impl Locator {
     ) -> napi::Result<Locator> {
         finders::by_text(
             &env,
-            Root::Within(&self.inner),
+            Root::Within(&self.inner, &self.app),
             TextKind::Text,
             text,
             options,
@@ -154,7 +164,7 @@ impl Locator {
     ) -> napi::Result<Locator> {
         finders::by_text(
             &env,
-            Root::Within(&self.inner),
+            Root::Within(&self.inner, &self.app),
             TextKind::Label,
             text,
             options,
@@ -170,7 +180,7 @@ impl Locator {
     ) -> napi::Result<Locator> {
         finders::by_text(
             &env,
-            Root::Within(&self.inner),
+            Root::Within(&self.inner, &self.app),
             TextKind::Placeholder,
             text,
             options,
@@ -179,15 +189,17 @@ impl Locator {
 
     #[napi]
     pub fn get_by_id(&self, env: Env, id: String) -> napi::Result<Locator> {
-        finders::by_id(&env, Root::Within(&self.inner), id)
+        finders::by_id(&env, Root::Within(&self.inner, &self.app), id)
     }
 
     /// Elements a selector string, or another Locator, finds inside this one's elements.
     #[napi]
     pub fn locator(&self, selector: Either<String, &Locator>) -> Locator {
         match selector {
-            Either::A(selector) => finders::by_selector(Root::Within(&self.inner), &selector),
-            Either::B(inner) => Locator::new(self.inner.find(&inner.inner)),
+            Either::A(selector) => {
+                finders::by_selector(Root::Within(&self.inner, &self.app), &selector)
+            }
+            Either::B(inner) => self.derive(self.inner.find(&inner.inner)),
         }
     }
 
@@ -195,17 +207,17 @@ impl Locator {
 
     #[napi]
     pub fn nth(&self, index: u32) -> Locator {
-        Locator::new(self.inner.nth(index as usize))
+        self.derive(self.inner.nth(index as usize))
     }
 
     #[napi]
     pub fn first(&self) -> Locator {
-        Locator::new(self.inner.first())
+        self.derive(self.inner.first())
     }
 
     #[napi]
     pub fn last(&self) -> Locator {
-        Locator::new(self.inner.last())
+        self.derive(self.inner.last())
     }
 
     #[napi(
@@ -213,20 +225,20 @@ impl Locator {
     )]
     pub fn filter(&self, env: Env, options: Object<'_>) -> napi::Result<Locator> {
         let filter = crate::error::sync(&env, filter_of(&options)?)?;
-        Ok(Locator::new(self.inner.filter(filter)))
+        Ok(self.derive(self.inner.filter(filter)))
     }
 
     /// Whether hidden elements match too (they are left out by default).
     #[napi]
     pub fn include_hidden(&self, include: Option<bool>) -> Locator {
-        Locator::new(self.inner.include_hidden(include.unwrap_or(true)))
+        self.derive(self.inner.include_hidden(include.unwrap_or(true)))
     }
 
     /// This locator with its own default wait for actions and reads, in milliseconds.
     #[napi]
     pub fn with_timeout(&self, env: Env, timeout: f64) -> napi::Result<Locator> {
         let timeout = crate::error::sync(&env, millis("withTimeout", timeout))?;
-        Ok(Locator::new(self.inner.with_timeout(timeout)))
+        Ok(self.derive(self.inner.with_timeout(timeout)))
     }
 
     /// What the locator says, as error messages show it.
@@ -336,9 +348,14 @@ impl Locator {
     #[napi(ts_return_type = "Promise<Locator[]>")]
     pub fn all(&self) -> AsyncTask<Job> {
         let locator = self.inner.clone();
+        let app = self.app.clone();
         task::run(move || {
             let all = locator.all()?;
-            Ok(Out::Locators(all.into_iter().map(Locator::new).collect()))
+            Ok(Out::Locators(
+                all.into_iter()
+                    .map(|l| Locator::new(l, app.clone()))
+                    .collect(),
+            ))
         })
     }
 

@@ -7,9 +7,10 @@ use napi::bindgen_prelude::Object;
 use napi::Env;
 use napi_derive::napi;
 use serde_json::Value;
+use std::sync::Arc;
 use uidrive_core::locator::TextMatch;
 use uidrive_core::protocol::WindowId;
-use uidrive_core::{Result as CoreResult, WindowRef};
+use uidrive_core::{App as CoreApp, Result as CoreResult, WindowRef};
 
 pub enum WindowChoice {
     Focused,
@@ -42,15 +43,16 @@ pub fn choice(options: Option<&Object<'_>>) -> napi::Result<CoreResult<WindowCho
 #[napi]
 pub struct Window {
     inner: WindowRef,
+    app: Arc<CoreApp>,
 }
 
 impl Window {
-    pub fn new(inner: WindowRef) -> Window {
-        Window { inner }
+    pub fn new(inner: WindowRef, app: Arc<CoreApp>) -> Window {
+        Window { inner, app }
     }
 
     fn root(&self) -> Root<'_> {
-        Root::Window(&self.inner)
+        Root::Window(&self.inner, &self.app)
     }
 }
 

@@ -157,3 +157,10 @@ test('a ref never given is stale_ref at once', () => {
   throwsWith(() => app.getByRef('@e99999'), 'stale_ref');
   throwsWith(() => app.getByRef('e0'), 'invalid_request');
 });
+
+test('a locator that finds nothing names the windows', async () => {
+  const [window] = await app.windows();
+  const error = await rejectsWith(app.getByKey('no-such-key').click({ timeout: 300 }), 'no_element');
+  assert.match(error.message, /the app's windows: /);
+  assert.ok(error.message.includes(window.title), error.message);
+});

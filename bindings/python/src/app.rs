@@ -81,7 +81,10 @@ impl PyApp {
             (None, Some(id)) => self.inner.window(id),
             (None, None) => self.inner.focused_window(),
         };
-        Ok(PyWindow { inner })
+        Ok(PyWindow {
+            inner,
+            app: self.inner.clone(),
+        })
     }
 
     /// A window's elements a line each with short refs (``@e3``) that last
@@ -112,7 +115,7 @@ impl PyApp {
         let refs = self.refs.clone();
         let r = r.to_string();
         let locator = py.detach(move || refs.get_by_ref(&app, &r)).or_raise(py)?;
-        Ok(locator.into())
+        Ok(PyLocator::new(locator, self.inner.clone()))
     }
 
     /// The open windows, as dicts with the protocol's fields.
@@ -290,6 +293,25 @@ impl PySnapshot {
     fn elements<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let text = to_json_text(&self.snapshot.elements).or_raise(py)?;
         to_python(py, &text)
+    }
+
+    /// Mapping access, as Node's snapshot object gives: ``snap["text"]``,
+    /// ``snap["window"]``, ``snap["elements"]``.
+    fn __getitem__<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Bound<'py, PyAny>> {
+        match key {
+            "text" => Ok(pyo3::types::PyString::new(py, &self.text).into_any()),
+            "window" => Ok(self.snapshot.window.into_pyobject(py)?.into_any()),
+            "elements" => self.elements(py),
+            other => Err(pyo3::exceptions::PyKeyError::new_err(other.to_string())),
+        }
+    }
+
+    fn __contains__(&self, key: &str) -> bool {
+        matches!(key, "text" | "window" | "elements")
+    }
+
+    fn keys(&self) -> Vec<&'static str> {
+        vec!["window", "elements", "text"]
     }
 
     fn __str__(&self) -> &str {

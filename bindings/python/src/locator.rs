@@ -7,24 +7,36 @@ use crate::errors::{invalid, IntoPy};
 use crate::matching::{opt_text_match, text_match};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyString};
+use std::sync::Arc;
 use uidrive_core::protocol::{ElementId, ElementKey};
-use uidrive_core::{ActionOutcome, Filter, Find, Locator, RoleQuery, WindowRef};
+use uidrive_core::{ActionOutcome, App, Filter, Find, Locator, RoleQuery, WindowRef};
+use uidrive_facade::explain::name_windows;
 
 /// Where a locator factory starts: an App (its focused window), one window, or a locator.
 pub enum Root<'a> {
-    App(&'a uidrive_core::App),
-    Window(&'a WindowRef),
-    Locator(&'a Locator),
+    App(&'a Arc<App>),
+    Window(&'a WindowRef, &'a Arc<App>),
+    Locator(&'a Locator, &'a Arc<App>),
 }
 
 /// The factories' shared marshalling: one place turns Python arguments into core queries.
 impl Root<'_> {
     fn find(&self) -> &dyn Find {
         match self {
-            Root::App(app) => *app,
-            Root::Window(window) => *window,
-            Root::Locator(locator) => *locator,
+            Root::App(app) => app.as_ref(),
+            Root::Window(window, _) => *window,
+            Root::Locator(locator, _) => *locator,
         }
+    }
+
+    fn app(&self) -> &Arc<App> {
+        match self {
+            Root::App(app) | Root::Window(_, app) | Root::Locator(_, app) => app,
+        }
+    }
+
+    fn wrap(&self, locator: Locator) -> PyLocator {
+        PyLocator::new(locator, self.app().clone())
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -52,12 +64,12 @@ impl Root<'_> {
         // An unknown role fails here, at once, as in every front end.
         let role = uidrive_facade::names::role(role).or_raise(py)?;
         let locator = self.find().get_by_role(role, query);
-        Ok(PyLocator::from(locator.include_hidden(include_hidden)))
+        Ok(self.wrap(locator.include_hidden(include_hidden)))
     }
 
     pub fn get_by_key(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<PyLocator> {
         let key = element_key(py, key)?;
-        Ok(PyLocator::from(self.find().get_by_key(key)))
+        Ok(self.wrap(self.find().get_by_key(key)))
     }
 
     pub fn get_by_text(
@@ -69,7 +81,7 @@ impl Root<'_> {
     ) -> PyResult<PyLocator> {
         let text = text_match(py, text, exact)?;
         let locator = self.find().get_by_text(text);
-        Ok(PyLocator::from(locator.include_hidden(include_hidden)))
+        Ok(self.wrap(locator.include_hidden(include_hidden)))
     }
 
     pub fn get_by_label(
@@ -81,7 +93,7 @@ impl Root<'_> {
     ) -> PyResult<PyLocator> {
         let label = text_match(py, label, exact)?;
         let locator = self.find().get_by_label(label);
-        Ok(PyLocator::from(locator.include_hidden(include_hidden)))
+        Ok(self.wrap(locator.include_hidden(include_hidden)))
     }
 
     pub fn get_by_placeholder(
@@ -93,19 +105,19 @@ impl Root<'_> {
     ) -> PyResult<PyLocator> {
         let text = text_match(py, text, exact)?;
         let locator = self.find().get_by_placeholder(text);
-        Ok(PyLocator::from(locator.include_hidden(include_hidden)))
+        Ok(self.wrap(locator.include_hidden(include_hidden)))
     }
 
     pub fn get_by_id(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<PyLocator> {
         let id = element_id(py, id)?;
-        Ok(PyLocator::from(self.find().get_by_id(id)))
+        Ok(self.wrap(self.find().get_by_id(id)))
     }
 
     /// The string form (`role=button[name="Add"] >> nth=0`), or, inside a locator, another locator.
     pub fn locator(&self, py: Python<'_>, selector: &Bound<'_, PyAny>) -> PyResult<PyLocator> {
         if let Ok(inner) = selector.cast::<PyLocator>() {
             return match self {
-                Root::Locator(locator) => Ok(PyLocator::from(locator.find(&inner.get().inner))),
+                Root::Locator(locator, _) => Ok(self.wrap(locator.find(&inner.get().inner))),
                 _ => Err(invalid(
                     py,
                     "locator(): pass a selector string here; a Locator can only be searched inside another locator",
@@ -115,7 +127,7 @@ impl Root<'_> {
         let selector: String = selector
             .extract()
             .map_err(|_| invalid(py, "locator(): give a selector string or a Locator"))?;
-        Ok(PyLocator::from(self.find().locator(&selector)))
+        Ok(self.wrap(self.find().locator(&selector)))
     }
 }
 
@@ -216,11 +228,12 @@ macro_rules! locator_factories {
 #[pyclass(module = "uidrive._native", name = "Window", frozen)]
 pub struct PyWindow {
     pub inner: WindowRef,
+    pub app: Arc<App>,
 }
 
 impl PyWindow {
     fn root(&self) -> Root<'_> {
-        Root::Window(&self.inner)
+        Root::Window(&self.inner, &self.app)
     }
 }
 
@@ -230,17 +243,21 @@ locator_factories!(PyWindow);
 #[pyclass(module = "uidrive._native", name = "Locator", frozen)]
 pub struct PyLocator {
     pub inner: Locator,
-}
-
-impl From<Locator> for PyLocator {
-    fn from(inner: Locator) -> PyLocator {
-        PyLocator { inner }
-    }
+    /// The app it searches, for errors that name the app's windows.
+    app: Arc<App>,
 }
 
 impl PyLocator {
+    pub fn new(inner: Locator, app: Arc<App>) -> PyLocator {
+        PyLocator { inner, app }
+    }
+
+    fn derive(&self, inner: Locator) -> PyLocator {
+        PyLocator::new(inner, self.app.clone())
+    }
+
     fn root(&self) -> Root<'_> {
-        Root::Locator(&self.inner)
+        Root::Locator(&self.inner, &self.app)
     }
 
     /// This locator, with `timeout` (seconds) for its waits if given.
@@ -262,9 +279,10 @@ impl PyLocator {
         F: FnOnce(&Locator) -> uidrive_core::Result<ActionOutcome> + Send,
     {
         let locator = self.timed(py, timeout)?;
+        let app = self.app.clone();
         let text = py
             .detach(move || {
-                let outcome = action(&locator)?;
+                let outcome = action(&locator).map_err(|e| name_windows(e, &app))?;
                 to_json_text(&uidrive_facade::outcome::to_json(&outcome)?)
             })
             .or_raise(py)?;
@@ -283,8 +301,13 @@ impl PyLocator {
         F: FnOnce(&Locator) -> uidrive_core::Result<T> + Send,
     {
         let locator = self.timed(py, timeout)?;
+        let app = self.app.clone();
         let text = py
-            .detach(move || read(&locator).and_then(|value| to_json_text(&value)))
+            .detach(move || {
+                read(&locator)
+                    .map_err(|e| name_windows(e, &app))
+                    .and_then(|value| to_json_text(&value))
+            })
             .or_raise(py)?;
         to_python(py, &text)
     }
@@ -295,7 +318,9 @@ impl PyLocator {
         F: FnOnce(&Locator) -> uidrive_core::Result<bool> + Send,
     {
         let locator = self.timed(py, timeout)?;
-        py.detach(move || read(&locator)).or_raise(py)
+        let app = self.app.clone();
+        py.detach(move || read(&locator).map_err(|e| name_windows(e, &app)))
+            .or_raise(py)
     }
 }
 
@@ -312,15 +337,15 @@ impl PyLocator {
 
     /// The ``index``th match, from 0, in tree order.
     fn nth(&self, index: usize) -> PyLocator {
-        self.inner.nth(index).into()
+        self.derive(self.inner.nth(index))
     }
 
     fn first(&self) -> PyLocator {
-        self.inner.first().into()
+        self.derive(self.inner.first())
     }
 
     fn last(&self) -> PyLocator {
-        self.inner.last().into()
+        self.derive(self.inner.last())
     }
 
     /// Keeps the matches that show ``has_text`` (or not ``has_not_text``), or that
@@ -341,18 +366,18 @@ impl PyLocator {
             has: has.map(|l| l.inner.clone()),
             has_not: has_not.map(|l| l.inner.clone()),
         };
-        Ok(self.inner.filter(filter).into())
+        Ok(self.derive(self.inner.filter(filter)))
     }
 
     /// Whether hidden elements (no area, or offscreen) are matched too.
     #[pyo3(signature = (include=true))]
     fn include_hidden(&self, include: bool) -> PyLocator {
-        self.inner.include_hidden(include).into()
+        self.derive(self.inner.include_hidden(include))
     }
 
     /// This locator with its own action timeout, in seconds.
     fn with_timeout(&self, py: Python<'_>, timeout: f64) -> PyResult<PyLocator> {
-        Ok(self.timed(py, Some(timeout))?.into())
+        Ok(self.derive(self.timed(py, Some(timeout))?))
     }
 
     // Queries.
@@ -367,7 +392,7 @@ impl PyLocator {
     fn all<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let locator = self.inner.clone();
         let all = py.detach(move || locator.all()).or_raise(py)?;
-        PyList::new(py, all.into_iter().map(PyLocator::from))
+        PyList::new(py, all.into_iter().map(|l| self.derive(l)))
     }
 
     /// Every protocol field of the one matching element, as a dict.

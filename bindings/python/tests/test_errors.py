@@ -181,3 +181,22 @@ def test_outcome_has_one_shape(demo: uidrive.App) -> None:
     assert set(outcome) == {"route", "window", "element"}
     assert outcome["route"] == "semantic:press"
     assert isinstance(outcome["element"], dict)
+
+
+def test_a_locator_that_finds_nothing_names_the_windows(demo: uidrive.App) -> None:
+    title = demo.windows()[0]["title"]
+    with pytest.raises(uidrive.NoElementError) as caught:
+        demo.get_by_key("no-such-key").click(timeout=0.3)
+    assert "the app's windows: " in caught.value.message
+    assert repr(title).strip("'") in caught.value.message
+
+
+def test_snapshot_gives_attributes_and_mapping_access(demo: uidrive.App) -> None:
+    snap = demo.snapshot(interactive=True)
+    assert snap["text"] == snap.text
+    assert snap["window"] == snap.window
+    assert snap["elements"] == snap.elements
+    assert "text" in snap
+    assert set(snap.keys()) == {"window", "elements", "text"}
+    with pytest.raises(KeyError):
+        snap["nothing"]

@@ -129,3 +129,13 @@ def test_a_ref_of_a_gone_element_is_stale_at_once(desktop: uidrive.Desktop) -> N
             calculator.get_by_ref("@e99999")
         with pytest.raises(uidrive.InvalidRequestError):
             calculator.get_by_ref("e0")
+
+
+def test_no_element_names_the_windows_of_a_real_app(desktop: uidrive.Desktop) -> None:
+    with desktop.launch(["gnome-calculator"]) as calculator:
+        with pytest.raises(uidrive.NoElementError) as caught:
+            calculator.window(title="Calculator").get_by_role(
+                "button", name="no such button"
+            ).click(timeout=0.5)
+        assert 'the app\'s windows: ' in caught.value.message
+        assert '"Calculator"' in caught.value.message

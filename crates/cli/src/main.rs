@@ -17,6 +17,7 @@ use ctx::Ctx;
 use output::{CliError, EXIT_ERROR, EXIT_OK, EXIT_USAGE};
 use session::{State, Store};
 use std::process::ExitCode;
+use uidrive_facade::hints::{localize, Lang};
 
 const ABOUT: &str = "Drive native desktop apps through their accessibility tree.\n\
 Agents: run `uidrive skills` first for the guide.";
@@ -117,6 +118,10 @@ fn run_command(name: &str, top: &ArgMatches, sub: &ArgMatches) -> u8 {
         .or_else(|| top.get_one::<u64>("action-timeout"))
         .map(|ms| std::time::Duration::from_millis(*ms));
     let mut result = (entry.run_cli)(sub, &mut ctx);
+    // Suggestions in the command line's terms (`uidrive open --headless`, not Rust API names).
+    if let Err(failure) = &mut result {
+        failure.error = localize(failure.error.clone(), Lang::Cli);
+    }
     // The state is kept even after a failure: refs seen on the way stay valid.
     if let Err(e) = ctx.save() {
         if result.is_ok() {
@@ -154,6 +159,7 @@ fn report(outcome: Result<(), uidrive_core::Error>) -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::from(EXIT_OK),
         Err(err) => {
+            let err = localize(err, Lang::Cli);
             eprintln!("error: {err}\nhint: {}", err.suggestion);
             ExitCode::from(EXIT_ERROR)
         }

@@ -9,6 +9,7 @@
 //! - [`close`]: ending what uidrive launched gracefully (TERM, then KILL);
 //! - [`time`]: turning a language's numbers into timeouts, refusing the
 //!   ones that are not (negative, NaN, too large) instead of panicking;
+//! - [`explain`]: a `no_element` that names the app's windows;
 //! - [`hints`]: suggestions in each language's own terms;
 //! - [`names`]: role and state names, checked at once;
 //! - [`reads`]: `is_visible`/`is_hidden` that wait when given a timeout;
@@ -17,6 +18,7 @@
 //! - [`operations`]: the list of operations every front end offers, which
 //!   the parity test holds them to.
 
+pub mod explain;
 pub mod hints;
 pub mod names;
 pub mod operations;

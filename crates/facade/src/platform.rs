@@ -394,6 +394,37 @@ mod tests {
         assert!(launch(&["true".to_string()], &bad).is_err());
     }
 
+    /// A launched process that ends on SIGTERM ends at once; one that ignores
+    /// it is killed after the grace period. Either way it is reaped.
+    #[test]
+    fn close_terminates_then_kills() {
+        use std::process::Command;
+        use uidrive_core::MemoryDriver;
+        let launch = |script: &str| {
+            let child = Command::new("sh").args(["-c", script]).spawn().expect("sh");
+            let pid = child.id();
+            (App::with_process(Arc::new(MemoryDriver::new()), child), pid)
+        };
+        let gone = |pid: u32| std::fs::read_to_string(format!("/proc/{pid}/stat")).is_err();
+
+        let (polite, pid) = launch("exec sleep 30");
+        let started = Instant::now();
+        close_within(&polite, Duration::from_secs(5)).unwrap();
+        assert!(started.elapsed() < Duration::from_secs(4), "ended on TERM");
+        assert!(gone(pid), "reaped");
+
+        let (stubborn, pid) = launch("trap '' TERM; while :; do sleep 0.05; done");
+        std::thread::sleep(Duration::from_millis(200)); // let the shell set its trap
+        let started = Instant::now();
+        close_within(&stubborn, Duration::from_millis(300)).unwrap();
+        assert!(
+            started.elapsed() >= Duration::from_millis(300),
+            "given its grace"
+        );
+        assert!(gone(pid), "killed and reaped");
+        close_within(&stubborn, Duration::from_millis(300)).unwrap();
+    }
+
     #[test]
     fn start_time_reads_this_process() {
         let me = std::process::id();

@@ -18,11 +18,14 @@ fn read(path: &str) -> String {
     std::fs::read_to_string(repo().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
+/// Reads a class's name and bases from a line that starts one.
+type ClassStart = dyn Fn(&str) -> Option<(String, Vec<String>)>;
+
 /// Class blocks of a stub or typings file: class name -> member names, plus
 /// the module's own functions under "".
 fn members(
     text: &str,
-    class_start: &dyn Fn(&str) -> Option<(String, Vec<String>)>,
+    class_start: &ClassStart,
     member: &dyn Fn(&str) -> Option<String>,
     function: &dyn Fn(&str) -> Option<String>,
 ) -> BTreeMap<String, BTreeSet<String>> {
