@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The Node module's tests: install the npm dev dependencies, build the native
-# module and the `uidrive` CLI from source, type-check the typed example, and
-# run the node:test suite (socket app, errors, event loop, real apps on a
-# private headless desktop). Exits non-zero on any failure.
+# The Node module's tests: install the npm dev dependencies (kept between runs
+# while their inputs are unchanged), build the native module and the `uidrive`
+# CLI from source (nothing left to compile when scripts/test.sh built the
+# workspace first), type-check the typed example, and run the node:test suite
+# (socket app, errors, event loop, real apps on a private headless desktop).
+# Exits non-zero on any failure.
 #
 # Needs: Node 18+ with npm, Rust (cargo), and what scripts/install-deps.sh installs.
 # UIDRIVE_NODE_PROFILE=release builds optimised (default: debug, faster to compile).
@@ -19,8 +21,17 @@ profile_flag=()
 [ "$profile" = release ] && profile_flag=(--release)
 
 echo "== npm ci (dev dependencies: typescript, @types/node)"
-# --ignore-scripts: the native build runs once, below, with the chosen profile.
-npm ci --ignore-scripts --no-audit --no-fund
+# Kept between runs: node_modules is installed again only when package.json,
+# package-lock.json or Node's version changed since the last install.
+inputs="$(cat package.json package-lock.json | sha256sum | cut -c1-16) node $(node --version)"
+stamp=node_modules/.uidrive-npm-inputs
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$inputs" ]; then
+  echo "   node_modules is up to date ($inputs)"
+else
+  # --ignore-scripts: the native build runs once, below, with the chosen profile.
+  npm ci --ignore-scripts --no-audit --no-fund
+  echo "$inputs" >"$stamp"
+fi
 
 echo "== build the native module ($profile)"
 UIDRIVE_NODE_PROFILE="$profile" node scripts/build.js

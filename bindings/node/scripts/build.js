@@ -8,6 +8,20 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const here = path.resolve(__dirname, '..');
+// Built inside the repository, cargo uses the workspace's target dir, so
+// `npm install /path/to/uidrive/bindings/node` from another project reuses
+// what scripts/build.sh or scripts/test.sh compiled. A copy of this folder
+// (npm install --install-links, a packed tarball) has no workspace around it:
+// it keeps the uidrive.node it was copied with.
+const workspace = path.resolve(here, '..', '..', 'Cargo.toml');
+if (!fs.existsSync(workspace)) {
+  if (fs.existsSync(path.join(here, 'uidrive.node'))) {
+    console.error('uidrive: no cargo workspace around this copy; keeping the uidrive.node it came with');
+    process.exit(0);
+  }
+  console.error(`uidrive: cannot build: ${workspace} is missing (install from the repository's bindings/node folder)`);
+  process.exit(1);
+}
 const debug = process.argv.includes('--debug') || process.env.UIDRIVE_NODE_PROFILE === 'debug';
 const cargo = process.env.CARGO || 'cargo';
 const args = ['build', '-p', 'uidrive-node', '--lib', '--message-format=json-render-diagnostics'];
