@@ -151,8 +151,55 @@ pub async fn open_peer(conn: &Connection, app_bus: &str) -> Option<Connection> {
     Some(peer)
 }
 
+tokio::task_local! {
+    /// The first call of a [`strict`] read that the app did not answer.
+    static UNANSWERED: std::cell::RefCell<Option<Error>>;
+}
+
+/// Runs a read whose optional parts may fail quietly (a property the
+/// element lacks), but not because the app stopped answering: the first
+/// call that timed out or found the app gone fails the whole read, so a
+/// frozen app never yields a tree with holes that looks complete.
+pub async fn strict<T>(read: impl std::future::Future<Output = Result<T>>) -> Result<T> {
+    UNANSWERED
+        .scope(std::cell::RefCell::new(None), async {
+            let result = read.await;
+            match UNANSWERED.with(|first| first.borrow_mut().take()) {
+                Some(unanswered) if result.is_ok() => Err(unanswered),
+                _ => result,
+            }
+        })
+        .await
+}
+
 /// Calls `iface.method(body)` on `dest` at `path` and decodes the answer as `R`.
 pub async fn call<R, B>(
+    conn: &Connection,
+    dest: &str,
+    path: &str,
+    iface: &str,
+    method: &str,
+    body: &B,
+) -> Result<R>
+where
+    R: for<'d> serde::Deserialize<'d> + zbus::zvariant::Type,
+    B: serde::Serialize + DynamicType,
+{
+    let answer = call_once(conn, dest, path, iface, method, body).await;
+    if let Err(e) = &answer {
+        if matches!(
+            e.code,
+            ErrorCode::Timeout | ErrorCode::AppExited | ErrorCode::Disconnected
+        ) {
+            let _ = UNANSWERED.try_with(|first| {
+                first.borrow_mut().get_or_insert_with(|| e.clone());
+            });
+        }
+    }
+    answer
+}
+
+async fn call_once<R, B>(
     conn: &Connection,
     dest: &str,
     path: &str,

@@ -333,10 +333,14 @@ impl Inner {
     pub async fn tree(&self, wanted: Option<u64>) -> Result<Tree> {
         let started = std::time::Instant::now();
         // The cache does not depend on the window: it is read while the window is found.
-        let (found, cache) = tokio::join!(
-            windows::resolve(&self.link, &self.app, &self.ids, wanted),
-            crate::fetch::cache_items(&self.link, &self.app.bus),
-        );
+        let (found, cache) = bus::strict(async {
+            let (found, cache) = tokio::join!(
+                windows::resolve(&self.link, &self.app, &self.ids, wanted),
+                crate::fetch::cache_items(&self.link, &self.app.bus),
+            );
+            Ok((found, cache))
+        })
+        .await?;
         let (id, top) = found?;
         crate::stats::note(|| {
             format!(

@@ -37,7 +37,17 @@ pub async fn read_elements(link: &Link, app: &AppRef, window: &ObjRef) -> Result
 }
 
 /// As [`read_elements`], with the app's cache already read (alongside finding the window).
+/// A call the app left unanswered fails the read ([`bus::strict`]).
 pub async fn read_elements_with(
+    link: &Link,
+    app: &AppRef,
+    window: &ObjRef,
+    cache: HashMap<String, CachedItem>,
+) -> Result<Vec<Element>> {
+    crate::bus::strict(walk_and_fetch(link, app, window, cache)).await
+}
+
+async fn walk_and_fetch(
     link: &Link,
     app: &AppRef,
     window: &ObjRef,

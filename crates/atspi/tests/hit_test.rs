@@ -15,7 +15,11 @@ fn within(tree: &Tree, hit: ElementId, target: ElementId) -> bool {
         if id == target {
             return true;
         }
-        at = tree.nodes.iter().find(|n| n.id == id).and_then(|n| n.parent);
+        at = tree
+            .nodes
+            .iter()
+            .find(|n| n.id == id)
+            .and_then(|n| n.parent);
     }
     false
 }
