@@ -272,7 +272,9 @@ class App:
     def comparable(self, elements, window):
         """The snapshot's elements that are not inside a truncated element (see atspi_walk.py),
         and how many truncated elements there are."""
+        started = time.perf_counter()
         nodes = self.protocol("tree", {"window": window})["nodes"]
+        self.tree_ms = (time.perf_counter() - started) * 1000
         truncated = {n["id"] for n in nodes if n.get("truncated")}
         refs = {e["ref"]: e for e in elements}
 
@@ -304,8 +306,8 @@ class App:
                 raise StepFailed(f"pyatspi walk failed: {walk.stderr.strip()[-300:]}")
             peer = json.loads(walk.stdout.splitlines()[-1])
             self.nodes = (ours, peer["nodes"], our_ms, peer["ms"])
-            detail = (f"uidrive {ours} / pyatspi {peer['nodes']} nodes; "
-                      f"snapshot {our_ms:.0f} ms (CLI) / walk {peer['ms']:.0f} ms")
+            detail = (f"uidrive {ours} / pyatspi {peer['nodes']} nodes; full tree {self.tree_ms:.0f} ms "
+                      f"(protocol `tree`), snapshot {our_ms:.0f} ms (CLI), pyatspi walk {peer['ms']:.0f} ms")
             if truncated or peer.get("limited"):
                 detail += (f"; children of elements that manage their descendants left out "
                            f"(uidrive marks {truncated} truncated, pyatspi finds {peer['limited']}; "
