@@ -59,3 +59,23 @@ fn gtk4_hit_test_finds_the_button_under_its_centre() {
 fn gtk3_hit_test_finds_the_button_under_its_centre() {
     hits_its_button(&["gtk3-widget-factory"], "Sans Regular");
 }
+
+/// A locator's click is a real click where the hit test says it lands: the
+/// outcome names the input route, and the calculator takes the key.
+#[test]
+fn a_locator_click_is_a_real_click_where_it_lands() {
+    use uidrive_core::{expect, RoleQuery, Route, TextMatch};
+    let desktop = uidrive_x11::Desktop::start().expect("a headless desktop starts");
+    let argv = vec!["gnome-calculator".to_string()];
+    let app = uidrive_atspi::launch_app(&argv, &common::options(&desktop))
+        .expect("gnome-calculator launches");
+    let outcome = app
+        .get_by_role(Role::Button, TextMatch::exact("7"))
+        .click()
+        .expect("7 is clicked");
+    assert_eq!(outcome.route, Route::Input, "{outcome:?}");
+    expect(&app.get_by_role(Role::TextField, RoleQuery::any()).first())
+        .to_have_value(TextMatch::exact("7"))
+        .unwrap();
+    app.close().unwrap();
+}

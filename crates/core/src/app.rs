@@ -307,6 +307,12 @@ impl Driver for Watched {
     fn idle(&self, params: &IdleParams) -> Result<()> {
         self.inner.idle(params).map_err(|e| self.explain(e))
     }
+    fn element_at(
+        &self,
+        params: &crate::protocol::ElementAtParams,
+    ) -> Result<Option<crate::protocol::ElementId>> {
+        self.inner.element_at(params).map_err(|e| self.explain(e))
+    }
     fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         self.inner.call(method, params).map_err(|e| self.explain(e))
     }

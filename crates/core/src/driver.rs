@@ -36,7 +36,8 @@ pub trait Driver: Send + Sync {
     fn idle(&self, params: &IdleParams) -> Result<()>;
     /// uidrive's addition: the deepest element the toolkit's hit test finds
     /// at a point of the window's content (`None`: nothing there). A driver
-    /// without a hit test fails with `unsupported`, the default.
+    /// without a hit test fails with `unsupported`, the default; a driver
+    /// that wraps another must forward it.
     fn element_at(&self, params: &ElementAtParams) -> Result<Option<ElementId>> {
         let _ = params;
         Err(Error::unsupported("this app offers no hit test"))
