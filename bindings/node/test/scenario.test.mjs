@@ -112,3 +112,25 @@ test('attach by pid and by name to an app launched elsewhere', async () => {
     await launched.close();
   }
 });
+
+test('gtk4-demo: an element looked for in the old window points at the new one', async () => {
+  await withApp(['gtk4-demo'], async (app) => {
+    await app.getByText('Builder', { exact: true }).click();
+    const run = app.getByRole('button', { name: 'Run', exact: true });
+    await expect(run).toBeEnabled();
+    await run.click();
+    // The demo's window comes second (the main window is the first).
+    await expect(app.window({ id: 2 }).getByRole('button').first()).toBeVisible();
+    await assert.rejects(
+      app.window({ id: 1 }).getByRole('button', { name: 'in the other window' }).click({ timeout: 1000 }),
+      (error) => {
+        assert.equal(error.code, 'no_element');
+        assert.match(error.message, /in window 1/);
+        assert.match(error.message, /the app's windows: 1 .*, 2 /);
+        assert.match(error.suggestion, /another window/);
+        assert.match(error.suggestion, /app\.window\(\{ id \}\)/);
+        return true;
+      },
+    );
+  });
+});

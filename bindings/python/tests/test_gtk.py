@@ -139,3 +139,21 @@ def test_no_element_names_the_windows_of_a_real_app(desktop: uidrive.Desktop) ->
             ).click(timeout=0.5)
         assert 'the app\'s windows: ' in caught.value.message
         assert '"Calculator"' in caught.value.message
+
+
+def test_an_element_in_a_new_window_is_pointed_at(desktop: uidrive.Desktop) -> None:
+    """gtk4-demo's Run opens the demo in a second window: a search of the first
+    one fails, and says which window it searched and which others exist."""
+    with desktop.launch(["gtk4-demo"]) as demo:
+        demo.get_by_text("Builder", exact=True).click()
+        run = demo.get_by_role("button", name="Run", exact=True)
+        uidrive.expect(run).to_be_enabled()
+        run.click()
+        # The demo's window comes second (the main window is the first).
+        uidrive.expect(demo.window(id=2).get_by_role("button").first()).to_be_visible()
+        with pytest.raises(uidrive.NoElementError) as caught:
+            demo.window(id=1).get_by_role("button", name="in the other window").click(timeout=1)
+        message, suggestion = caught.value.message, caught.value.suggestion
+        assert "in window 1" in message
+        assert "the app's windows: 1 " in message and ", 2 " in message
+        assert "another window" in suggestion and "app.window(id=...)" in suggestion
