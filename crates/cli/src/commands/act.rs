@@ -22,6 +22,7 @@ fn finish(
     mut data: Value,
 ) -> Result<Output, CliError> {
     if settle.settle && !ctx.in_batch {
+        ctx.full_diff = settle.full;
         let (diff, observed) = ctx.settle(window)?;
         data["settled"] = observed;
         return Ok(Output::new(diff, data));
@@ -55,11 +56,11 @@ pub struct Press {
 impl Command for Press {
     const NAME: &'static str = "press";
     const ABOUT: &'static str =
-        "Press an element (its own press action, else a click at its centre): buttons, checks, items";
+        "Press an element as assistive technology does (its own press action, else a click at its centre): buttons, checks, items";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome = ctx.locator(&self.target, self.on.window)?.click()?;
+        let outcome = ctx.locator(&self.target, self.on.window)?.activate()?;
         let (text, data) = acted(ctx, "pressed", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }

@@ -94,6 +94,16 @@ impl Locator {
         })
     }
 
+    /// Presses the element as assistive technology does: its own press
+    /// action, else a click at its centre. (`press` in the CLI; `click` is
+    /// the real click a person makes.)
+    pub fn activate(&self) -> Result<ActionOutcome> {
+        self.perform("press", Needs::POINTER, |ready, _| {
+            let route = self.press_else_click(ready.window(), ready.node())?;
+            Ok(outcome(ready, route))
+        })
+    }
+
     /// A real double click at the element's centre.
     pub fn dblclick(&self) -> Result<ActionOutcome> {
         self.perform("dblclick", Needs::POINTER, |ready, _| {
@@ -714,6 +724,11 @@ impl Locator {
             self.send(window, vec![InputEvent::Click(PointerButton::at(x, y))])?;
             return Ok(Route::Input);
         }
+        self.press_else_click(window, node)
+    }
+
+    /// The element's own press action, else a click at its centre.
+    fn press_else_click(&self, window: WindowId, node: &Node) -> Attempt<Route> {
         if node.has_action(&Action::Press) {
             match self.act_on(window, node, Action::Press, None) {
                 Ok(()) => return Ok(Route::Semantic(Action::Press)),
