@@ -10,6 +10,7 @@
 //! - [`MemoryDriver`]: a small fixed UI in memory, for unit tests and fault injection.
 //! - [`conformance`]: checks that a server speaks the protocol, for every driver.
 //! - [`naming`]: labels as a person reads them, for toolkits that name elements poorly.
+//! - [`Keyboard`]: real key and text input into the focused element.
 //! - [`Error`]: one error type, with a code, a message and a suggestion.
 
 mod app;
@@ -17,6 +18,7 @@ pub mod conformance;
 mod driver;
 mod error;
 pub mod expect;
+mod keyboard;
 pub mod locator;
 pub mod memory;
 pub mod naming;
@@ -30,6 +32,7 @@ pub use app::{App, Timeouts};
 pub use driver::{call_json, Driver};
 pub use error::{Error, ErrorCode, Result};
 pub use expect::{expect, Expect};
+pub use keyboard::{Keyboard, MAX_KEY_DELAY};
 pub use locator::{ActionOutcome, Filter, Find, Locator, RoleQuery, Route, TextMatch, WindowRef};
 pub use memory::MemoryDriver;
 pub use server::{check_socket_path, serve, serve_with, Limits, Server, MAX_SOCKET_PATH_BYTES};

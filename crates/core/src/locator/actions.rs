@@ -242,6 +242,39 @@ impl Locator {
         })
     }
 
+    /// Focuses the element, then types `text` as real keys one character at
+    /// a time, `delay` apart (Playwright's `pressSequentially`); then waits
+    /// until the element's text holds it, or fails with `failed` and what it reads.
+    pub fn press_sequentially(&self, text: &str, delay: Option<Duration>) -> Result<ActionOutcome> {
+        let what = "press_sequentially";
+        let delay = crate::keyboard::checked_delay(what, delay)?;
+        let mut poller = self.poller(self.action_timeout());
+        let done = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
+            self.focus_for_keys(ready, poller)?;
+            for (at, c) in text.chars().enumerate() {
+                if at > 0 && !delay.is_zero() {
+                    std::thread::sleep(delay);
+                }
+                self.send(ready.window(), vec![InputEvent::Text { text: c.into() }])?;
+            }
+            Ok(outcome(ready, Route::Input))
+        })?;
+        if text.is_empty() {
+            return Ok(done);
+        }
+        let before = done.element.value.clone().unwrap_or_default();
+        match self.read_until(&poller, &done, |node| took_typing(node, &before, text))? {
+            Ok(_) => Ok(done),
+            Err(seen) => Err(text_not_taken(
+                what,
+                self,
+                &done,
+                &seen,
+                &format!("typing `{}` key by key", clip(text)),
+            )),
+        }
+    }
+
     /// Checks a check box, switch, toggle or radio button unless it already is,
     /// then waits until it reads as checked.
     pub fn check(&self) -> Result<ActionOutcome> {
