@@ -158,23 +158,35 @@ fn content_names(nodes: &[Node]) -> Vec<Option<String>> {
                 return None;
             }
             let mut pieces: Vec<&str> = Vec::new();
-            let mut stack: Vec<usize> = children[index].iter().rev().copied().collect();
-            while let Some(next) = stack.pop() {
+            // (node, whether an ancestor below `index` is flagged offscreen)
+            let mut stack: Vec<(usize, bool)> =
+                children[index].iter().rev().map(|c| (*c, false)).collect();
+            while let Some((next, under_flagged)) = stack.pop() {
                 if pieces.len() == MAX_CONTENT_PIECES {
                     break;
                 }
                 let node = &nodes[next];
-                if node.has_state(&State::Offscreen) {
-                    continue;
-                }
+                // GTK 4 flags containers offscreen whose children are drawn:
+                // below a flag, only text with a box on screen counts.
+                let flagged = node.has_state(&State::Offscreen);
+                let boxed = node.bounds.is_some_and(|b| !b.is_empty());
                 let text = node.label.as_deref().or(node.value.as_deref());
-                match text.map(str::trim).filter(|t| !t.is_empty()) {
+                let text = text
+                    .map(str::trim)
+                    .filter(|t| !t.is_empty())
+                    .filter(|_| !flagged && (!under_flagged || boxed));
+                match text {
                     Some(text) => {
                         if !pieces.contains(&text) {
                             pieces.push(text);
                         }
                     }
-                    None => stack.extend(children[next].iter().rev()),
+                    None => stack.extend(
+                        children[next]
+                            .iter()
+                            .rev()
+                            .map(|c| (*c, under_flagged || flagged)),
+                    ),
                 }
             }
             let joined = pieces.join(" ");

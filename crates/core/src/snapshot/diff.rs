@@ -1,6 +1,7 @@
 //! What changed between two snapshots of a window, element by element.
 
-use super::{Ref, Snapshot};
+use super::{Element, Ref, Snapshot};
+use crate::protocol::Role;
 use serde::{Deserialize, Serialize};
 use std::collections::{HashMap, HashSet};
 
@@ -152,4 +153,117 @@ pub fn diff(old: &Snapshot, new: &Snapshot, context: usize) -> Diff {
         }
     }
     out
+}
+
+/// The changes an agent needs to read, from `old` to `new`: what is on screen
+/// in either (elements hidden in both are left out, so a toolkit flipping
+/// flags on things nobody sees is not a change), and an element that came
+/// or went with things inside it is one line, `(+N)` counting those. Context
+/// lines (`=`) skip nameless groups. [`diff`] keeps every element's line.
+pub fn brief(old: &Snapshot, new: &Snapshot, context: usize) -> Diff {
+    let old = on_screen(old);
+    let new = on_screen(new);
+    let mut out = diff(&old, &new, context);
+    let old_refs: HashSet<Ref> = old.elements.iter().map(|e| e.r).collect();
+    let new_refs: HashSet<Ref> = new.elements.iter().map(|e| e.r).collect();
+    // Elements that came inside an element that came are folded into the
+    // outermost of them; the same for elements that went.
+    let came = folds(&new, |r| !old_refs.contains(&r));
+    let went = folds(&old, |r| !new_refs.contains(&r));
+    let mut lines = Vec::with_capacity(out.lines.len());
+    for mut l in std::mem::take(&mut out.lines) {
+        let folded = match l.mark {
+            Mark::Added if !old_refs.contains(&l.r) => came.get(&l.r),
+            Mark::Removed if !new_refs.contains(&l.r) => went.get(&l.r),
+            _ => None,
+        };
+        match folded {
+            Some(Fold::Inside) => continue,
+            Some(Fold::Top(n)) if *n > 0 => l.line.push_str(&format!(" (+{n})")),
+            // A bare nameless group coming or going (GTK 4 flips the flags
+            // of wrappers around things already shown) is nothing to read.
+            Some(Fold::Top(_)) if nameless_group(&new, l.r) || nameless_group(&old, l.r) => {
+                continue
+            }
+            _ => {}
+        }
+        if l.mark == Mark::Same && nameless_group(&new, l.r) {
+            continue;
+        }
+        lines.push(l);
+    }
+    out.lines = lines;
+    out
+}
+
+enum Fold {
+    /// The outermost element of those that came (or went), with how many are inside it.
+    Top(usize),
+    /// Inside another one that came (or went).
+    Inside,
+}
+
+fn folds(snapshot: &Snapshot, changed: impl Fn(Ref) -> bool) -> HashMap<Ref, Fold> {
+    let mut out: HashMap<Ref, Fold> = HashMap::new();
+    let mut top_of: HashMap<Ref, Ref> = HashMap::new();
+    // Parents come before their children, so a parent's top is known first.
+    for e in &snapshot.elements {
+        if !changed(e.r) {
+            continue;
+        }
+        match e.parent.and_then(|p| top_of.get(&p).copied()) {
+            Some(top) => {
+                top_of.insert(e.r, top);
+                out.insert(e.r, Fold::Inside);
+                if let Some(Fold::Top(n)) = out.get_mut(&top) {
+                    *n += 1;
+                }
+            }
+            None => {
+                top_of.insert(e.r, e.r);
+                out.insert(e.r, Fold::Top(0));
+            }
+        }
+    }
+    out
+}
+
+/// The elements a person sees (and the focused one), with their parents
+/// pointing at the nearest such ancestor.
+fn on_screen(snapshot: &Snapshot) -> Snapshot {
+    let kept: HashSet<Ref> = snapshot
+        .elements
+        .iter()
+        .filter(|e| !e.offscreen || e.is_focused())
+        .map(|e| e.r)
+        .collect();
+    let parent_of: HashMap<Ref, Option<Ref>> =
+        snapshot.elements.iter().map(|e| (e.r, e.parent)).collect();
+    let nearest = |mut p: Option<Ref>| {
+        while let Some(r) = p {
+            if kept.contains(&r) {
+                return Some(r);
+            }
+            p = parent_of.get(&r).copied().flatten();
+        }
+        None
+    };
+    Snapshot {
+        window: snapshot.window,
+        elements: snapshot
+            .elements
+            .iter()
+            .filter(|e| kept.contains(&e.r))
+            .map(|e| Element {
+                parent: nearest(e.parent),
+                ..e.clone()
+            })
+            .collect(),
+    }
+}
+
+fn nameless_group(snapshot: &Snapshot, r: Ref) -> bool {
+    snapshot.element(r).is_some_and(|e| {
+        matches!(e.role, Role::Group) && e.label.is_none() && e.value.is_none() && e.key.is_none()
+    })
 }

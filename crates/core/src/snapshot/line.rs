@@ -43,6 +43,9 @@ pub fn is_interactive(node: &Node) -> bool {
 
 /// The states a line shows: those that tell what the element is doing, not
 /// what it could do (`focusable`, `selectable` and layout flags are left out).
+/// The toolkit's `offscreen` flag is left out too: whether an element is on
+/// screen is decided by the snapshot (see `visibility`), and a line says
+/// `offscreen` only when that finds it hidden.
 pub(crate) fn states_of(node: &Node, focused: bool) -> Vec<String> {
     let mut shown: Vec<String> = Vec::new();
     if focused {
@@ -60,7 +63,6 @@ pub(crate) fn states_of(node: &Node, focused: bool) -> Vec<String> {
                 | State::ReadOnly
                 | State::Invalid
                 | State::Busy
-                | State::Offscreen
                 | State::SortAscending
                 | State::SortDescending
         );
@@ -121,6 +123,9 @@ pub(crate) fn body(e: &Element) -> String {
     for state in &e.states {
         line.push(' ');
         line.push_str(state);
+    }
+    if e.offscreen {
+        line.push_str(" offscreen");
     }
     line
 }

@@ -15,8 +15,9 @@ mod diff;
 mod line;
 mod refs;
 mod view;
+mod visibility;
 
-pub use diff::{diff, Diff, DiffLine, Mark};
+pub use diff::{brief, diff, Diff, DiffLine, Mark};
 pub use line::is_interactive;
 pub use refs::{Ref, RefMap, RefTarget};
 pub use view::{Picked, View};
@@ -53,7 +54,8 @@ pub struct Element {
     /// A control an agent can act on (see [`is_interactive`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interactive: bool,
-    /// Hidden, or inside something hidden.
+    /// Not on screen: hidden, scrolled out of view, or inside something
+    /// that is (see the `visibility` module for how it is decided).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub offscreen: bool,
 }
@@ -89,7 +91,7 @@ pub fn node_line(r: Option<Ref>, node: &Node) -> String {
         parent: None,
         children: 0,
         interactive: is_interactive(node),
-        offscreen: node.has_state(&crate::protocol::State::Offscreen),
+        offscreen: false,
     };
     match r {
         Some(r) => format!("{r} {}", line::body(&element)),
@@ -115,33 +117,21 @@ impl Snapshot {
             .enumerate()
             .map(|(at, n)| (n.id, at))
             .collect();
+        let parents: Vec<Option<usize>> = tree
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(at, node)| {
+                node.parent
+                    .and_then(|p| index.get(&p).copied())
+                    .filter(|p| *p < at)
+            })
+            .collect();
+        let hidden = visibility::hidden(tree, &parents);
         let mut elements: Vec<Element> = Vec::with_capacity(tree.nodes.len());
-        // Whether each element is inside a menu that shows: there, only an
-        // element's own state hides it. (GTK 4 keeps the page of a popover
-        // menu's stack without its visible flag, so every item of an open
-        // menu would otherwise inherit `offscreen`.)
-        let mut in_open_menu: Vec<bool> = Vec::with_capacity(tree.nodes.len());
         for (at, node) in tree.nodes.iter().enumerate() {
-            let parent_at = node
-                .parent
-                .and_then(|p| index.get(&p).copied())
-                .filter(|p| *p < at);
-            let own_hidden = node.has_state(&crate::protocol::State::Offscreen);
-            let (depth, parent_hidden, parent_in_menu) = match parent_at {
-                Some(p) => (
-                    elements[p].depth + 1,
-                    elements[p].offscreen,
-                    in_open_menu[p],
-                ),
-                None => (0, false, false),
-            };
-            let parent_hidden = parent_hidden && !parent_in_menu;
-            in_open_menu.push(
-                parent_in_menu
-                    || (matches!(node.role, Role::Menu | Role::Popup)
-                        && !own_hidden
-                        && !parent_hidden),
-            );
+            let parent_at = parents[at];
+            let depth = parent_at.map_or(0, |p| elements[p].depth + 1);
             if let Some(p) = parent_at {
                 elements[p].children += 1;
             }
@@ -157,8 +147,12 @@ impl Snapshot {
                 depth,
                 parent: parent_at.map(|p| assigned[p]),
                 children: 0,
-                interactive: is_interactive(node),
-                offscreen: parent_hidden || own_hidden,
+                // A row a person sees is something to pick, whether or not
+                // the toolkit calls it selectable (GTK 4's list rows do not).
+                interactive: is_interactive(node)
+                    || matches!(node.role, Role::ListItem | Role::Row),
+                // The focused element is where keys go: it counts as shown.
+                offscreen: hidden[at] && !focused,
             });
         }
         Snapshot {

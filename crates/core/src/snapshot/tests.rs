@@ -320,3 +320,92 @@ fn controls_view_keeps_the_focused_element_and_open_menu_items() {
          @e7 [menuItem] \"New Window\"\n"
     );
 }
+
+/// gtk4-demo's Clipboard demo, as GTK 4 shows it: a field on screen inside a
+/// group flagged offscreen, a flagged group with nothing shown inside, and a
+/// list whose last row is scrolled out of its box without any flag.
+fn clipboard_demo() -> Tree {
+    let at = |x, y, w, h| Some(crate::protocol::Bounds::new(x, y, w, h));
+    let mut window = node(1, None, Role::Group, "Clipboard");
+    window.bounds = at(0.0, 0.0, 352.0, 184.0);
+    let mut flagged = node(2, Some(1), Role::Group, "");
+    flagged.states = vec![State::Offscreen];
+    let mut field = node(3, Some(2), Role::TextField, "");
+    field.value = Some("Copy this!".into());
+    field.bounds = at(102.0, 76.0, 150.0, 32.0);
+    let mut gone = node(4, Some(1), Role::Group, "");
+    gone.states = vec![State::Offscreen];
+    let mut swatch = node(5, Some(4), Role::Button, "Swatch");
+    swatch.actions = vec![Action::Press];
+    let mut list = node(6, Some(1), Role::List, "Demo list");
+    list.bounds = at(0.0, 0.0, 200.0, 100.0);
+    let mut first = node(7, Some(6), Role::ListItem, "Clipboard");
+    first.bounds = at(0.0, 0.0, 200.0, 36.0);
+    let mut below = node(8, Some(6), Role::ListItem, "Fishbowl");
+    below.bounds = at(0.0, 120.0, 200.0, 36.0);
+    let mut copy = node(9, Some(1), Role::Button, "Copy");
+    copy.actions = vec![Action::Press];
+    copy.bounds = at(290.0, 80.0, 33.0, 24.0);
+    Tree {
+        window: 2,
+        nodes: vec![
+            window, flagged, field, gone, swatch, list, first, below, copy,
+        ],
+        ..Tree::default()
+    }
+}
+
+#[test]
+fn visibility_follows_the_screen_not_the_toolkits_flags() {
+    let snap = Snapshot::take(&clipboard_demo(), &mut RefMap::new());
+    assert_eq!(
+        snap.render(&View::interactive()).unwrap(),
+        "@e3 [textField] value=\"Copy this!\"\n\
+         @e7 [listItem] \"Clipboard\"\n\
+         @e9 [button] \"Copy\"\n"
+    );
+    // The whole view leaves hidden elements out and counts them.
+    assert_eq!(
+        snap.render(&View::full()).unwrap(),
+        "@e1 [group] \"Clipboard\" (+2)\n\
+         \x20 @e2 [group]\n\
+         \x20   @e3 [textField] value=\"Copy this!\"\n\
+         \x20 @e6 [list] \"Demo list\" (+1)\n\
+         \x20   @e7 [listItem] \"Clipboard\"\n\
+         \x20 @e9 [button] \"Copy\"\n"
+    );
+    let everything = View {
+        hidden: true,
+        ..View::full()
+    };
+    assert!(snap
+        .render(&everything)
+        .unwrap()
+        .contains("@e8 [listItem] \"Fishbowl\" offscreen"));
+}
+
+#[test]
+fn a_brief_diff_folds_what_came_inside_what_came_and_skips_hidden_churn() {
+    let mut refs = RefMap::new();
+    let before = clipboard_demo();
+    let old = Snapshot::take(&before, &mut refs);
+    let mut after = before.clone();
+    // A page with three things inside comes; a hidden group flips its flags.
+    let mut page = node(20, Some(1), Role::Group, "Page 3");
+    page.bounds = Some(crate::protocol::Bounds::new(0.0, 0.0, 10.0, 10.0));
+    after.nodes.push(page);
+    for id in 21..24 {
+        let mut inside = node(id, Some(20), Role::Button, &format!("B{id}"));
+        inside.bounds = Some(crate::protocol::Bounds::new(0.0, 0.0, 5.0, 5.0));
+        after.nodes.push(inside);
+    }
+    after.nodes[4].label = Some("Swatch 2".into());
+    let new = Snapshot::take(&after, &mut refs);
+    let brief = brief(&old, &new, 1).render();
+    assert_eq!(
+        brief,
+        "= @e9 [button] \"Copy\"\n+ @e10 [group] \"Page 3\" (+3)\n"
+    );
+    let full = diff(&old, &new, 1).render();
+    assert!(full.contains("Swatch 2") && full.contains("B21"), "{full}");
+}

@@ -11,15 +11,15 @@ pub struct Picked {
     pub index: usize,
     /// Its depth below the view's root.
     pub depth: u32,
-    /// How many elements the view would show below it but for the depth limit.
+    /// How many elements the view leaves out below it: past the depth limit, or hidden.
     pub hidden_below: u32,
 }
 
 /// What to show of a snapshot.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct View {
-    /// Only controls (see [`super::is_interactive`]) that are not hidden, and
-    /// the focused element whatever it is.
+    /// Only controls (see [`super::is_interactive`], and list rows), and the
+    /// focused element whatever it is.
     pub interactive_only: bool,
     /// Show elements at most this deep (0 = the top ones); an element at the
     /// limit with more below says how many, as `(+12)`, to drill into with `root`.
@@ -28,6 +28,10 @@ pub struct View {
     pub root: Option<Ref>,
     /// Indent lines by depth (the full view; the controls-only view is flat).
     pub indent: bool,
+    /// Show hidden elements too (off screen, in a closed menu, on a page not
+    /// shown); else they are left out, and the full view counts them as
+    /// `(+N)` on the nearest element it shows.
+    pub hidden: bool,
 }
 
 impl View {
@@ -81,7 +85,13 @@ impl View {
             let e = &elements[i];
             // The focused element always shows: keys go to it, whatever its
             // ancestors say about being hidden.
-            !self.interactive_only || (e.interactive && !e.offscreen) || e.is_focused()
+            if e.is_focused() {
+                return true;
+            }
+            if e.offscreen && !self.hidden {
+                return false;
+            }
+            !self.interactive_only || e.interactive
         };
 
         let mut shown = vec![false; elements.len()];
@@ -105,7 +115,22 @@ impl View {
                         }
                     }
                 }
-                _ => shown[i] = wanted(i),
+                _ => {
+                    shown[i] = wanted(i);
+                    // What the whole view leaves out because it is hidden
+                    // (a closed menu's items, a scrolled-away row) is
+                    // counted on the nearest element it shows.
+                    if !shown[i] && !self.interactive_only {
+                        let mut cursor = elements[i].parent.and_then(|p| at.get(&p).copied());
+                        while let Some(c) = cursor {
+                            if shown[c] {
+                                hidden_below[c] += 1;
+                                break;
+                            }
+                            cursor = elements[c].parent.and_then(|p| at.get(&p).copied());
+                        }
+                    }
+                }
             }
         }
 
