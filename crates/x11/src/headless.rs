@@ -254,6 +254,9 @@ impl Desktop {
             ))
         })?;
         self.display = format!(":{number}");
+        // No window manager runs here: focus windows as they are shown, as one would.
+        crate::focus::start(&self.display)
+            .map_err(|e| Error::failed(format!("could not watch the windows of {name}: {e}")))?;
         Ok(())
     }
 

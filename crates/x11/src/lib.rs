@@ -11,10 +11,14 @@
 //! - [`X11::capture_window`] / [`X11::capture_rect`] (`capture.rs`): PNG
 //!   captures, and [`encode_png`].
 //!
+//! - `focus.rs`: on a headless desktop, each top-level window gets the
+//!   keyboard focus when it is shown, as a window manager would give it.
+//!
 //! Linux only.
 
 mod capture;
 mod dbus;
+mod focus;
 mod headless;
 mod input;
 mod keymap;
