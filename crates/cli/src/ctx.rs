@@ -3,14 +3,14 @@
 
 use crate::daemon;
 use crate::output::{nothing_open, CliError};
-use crate::session::{State, Store};
+use crate::session::{SeenWindow, State, Store};
 use crate::target::{self, TargetSpec};
 use serde_json::{json, Value};
 use std::process::Child;
 use std::sync::Arc;
 use std::time::Duration;
 use uidrive_core::locator::WindowRef;
-use uidrive_core::snapshot::{diff, node_line, Snapshot, View};
+use uidrive_core::snapshot::{brief, diff, node_line, Snapshot, View};
 use uidrive_core::{App, Error, ErrorCode, Locator, Result, SocketDriver, Timeouts};
 
 /// How long `--settle` waits for the window to settle.
@@ -29,6 +29,10 @@ pub struct Ctx {
     pub ended: bool,
     /// How long actions wait for their element (`--timeout`), else core's default.
     pub action_timeout: Option<Duration>,
+    /// Settled diffs keep every element's line (`--full`), not the brief form.
+    pub full_diff: bool,
+    /// Serving MCP: hints name tools and arguments, not command lines.
+    pub mcp: bool,
 }
 
 impl Ctx {
@@ -41,6 +45,8 @@ impl Ctx {
             children: Vec::new(),
             in_batch: false,
             ended: false,
+            full_diff: false,
+            mcp: false,
             action_timeout: std::env::var("UIDRIVE_TIMEOUT_MS")
                 .ok()
                 .and_then(|ms| ms.parse().ok())
@@ -137,8 +143,33 @@ impl Ctx {
         node_line(self.state.refs.ref_of(window, node.id), node)
     }
 
+    /// The app's windows now, as the session remembers them.
+    pub fn seen_windows(&mut self) -> Result<Vec<SeenWindow>> {
+        Ok(self
+            .app()?
+            .windows()?
+            .windows
+            .into_iter()
+            .map(|w| SeenWindow {
+                id: w.id,
+                title: w.title,
+                focused: w.focused,
+            })
+            .collect())
+    }
+
+    /// Remembers the windows as they are now (after an observation).
+    pub fn note_windows(&mut self) {
+        if let Ok(now) = self.seen_windows() {
+            self.state.windows = Some(now);
+        }
+    }
+
     /// Waits for `window` to settle, takes a snapshot and answers what changed
-    /// since the last one (the whole controls view when there is none to compare).
+    /// since the last one (the whole controls view when there is none to
+    /// compare). Windows that opened, closed or took the focus since the last
+    /// observation come first, as `+ window 2 "Clipboard" focused`; a window
+    /// that took the focus becomes the session's window, and is the one read.
     pub fn settle(
         &mut self,
         window: Option<u64>,
@@ -152,16 +183,36 @@ impl Ctx {
         // the window that has the focus now.
         if let (Some(gone), Err(e)) = (window, &idle) {
             if e.code == ErrorCode::NoWindow {
-                text.push_str(&format!("# window {gone} closed\n"));
                 closed = Some(gone);
                 window = None;
                 idle = app.idle(None, Some(SETTLE_TIMEOUT));
             }
         }
-        let tree = app.tree(window)?;
         if closed.is_some() && self.state.window == closed {
             self.state.window = None;
         }
+        let mut windows = Vec::new();
+        let before = self.state.windows.clone();
+        if let (Some(before), Ok(now)) = (before, self.seen_windows()) {
+            let (lines, focus_moved_to) = window_changes(&before, &now);
+            for line in &lines {
+                windows.push(json!(line));
+                text.push_str(line);
+                text.push('\n');
+            }
+            if let Some(focused) = focus_moved_to {
+                self.state.window = Some(focused);
+                window = Some(focused);
+            }
+            self.state.windows = Some(now);
+        } else {
+            if let Some(gone) = closed {
+                text.push_str(&format!("- window {gone}\n"));
+            }
+            self.note_windows();
+        }
+        let app = self.app()?;
+        let tree = app.tree(window)?;
         if let Err(e) = idle {
             if e.code != ErrorCode::Timeout {
                 return Err(e.into());
@@ -172,27 +223,68 @@ impl Ctx {
             ));
         }
         let now = Snapshot::take(&tree, &mut self.state.refs);
-        let data = match self
+        let mut data = match self
             .state
             .last
             .as_ref()
             .filter(|old| old.window == now.window)
         {
             Some(old) => {
-                let changes = diff(old, &now, 1);
+                let changes = if self.full_diff {
+                    diff(old, &now, 1)
+                } else {
+                    brief(old, &now, 1)
+                };
                 text.push_str(&changes.render());
                 json!({"window": now.window, "diff": changes})
             }
             None => {
                 text.push_str(&format!(
-                    "# window {} (no earlier snapshot of it to compare)\n",
+                    "# window {} (no earlier snapshot of it to compare): its controls\n",
                     now.window
                 ));
                 text.push_str(&now.render(&View::interactive())?);
                 json!({"window": now.window, "snapshot": View::interactive().lines(&now)?})
             }
         };
+        if !windows.is_empty() {
+            data["windows"] = Value::Array(windows);
+        }
         self.state.last = Some(now);
         Ok((text, data))
     }
+}
+
+/// The lines that say which windows opened (`+`), closed (`-`) or took the
+/// focus (`*`) between two looks, and the window that took the focus, if
+/// the focus moved.
+pub fn window_changes(before: &[SeenWindow], now: &[SeenWindow]) -> (Vec<String>, Option<u64>) {
+    let mut lines = Vec::new();
+    let line = |sign: char, w: &SeenWindow, focused: bool| {
+        format!(
+            "{sign} window {} {:?}{}",
+            w.id,
+            w.title,
+            if focused { " focused" } else { "" }
+        )
+    };
+    for w in now {
+        match before.iter().find(|b| b.id == w.id) {
+            None => lines.push(line('+', w, w.focused)),
+            Some(b) if w.focused && !b.focused => lines.push(line('*', w, true)),
+            Some(_) => {}
+        }
+    }
+    for b in before {
+        if !now.iter().any(|w| w.id == b.id) {
+            lines.push(line('-', b, false));
+        }
+    }
+    let was = before.iter().find(|w| w.focused).map(|w| w.id);
+    let focus = now.iter().find(|w| w.focused).map(|w| w.id);
+    let moved = match focus {
+        Some(id) if Some(id) != was => Some(id),
+        _ => None,
+    };
+    (lines, moved)
 }

@@ -39,6 +39,19 @@ pub struct State {
     /// The last snapshot taken, which `--settle` diffs against.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<Snapshot>,
+    /// The app's windows at the last observation, so that a settled action
+    /// can say which opened, closed or took the focus.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub windows: Option<Vec<SeenWindow>>,
+}
+
+/// A window as the session last saw it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeenWindow {
+    pub id: u64,
+    pub title: String,
+    #[serde(default)]
+    pub focused: bool,
 }
 
 /// Where a session's state lives.

@@ -20,6 +20,10 @@ pub struct Batch {
     #[arg(long)]
     #[serde(default)]
     pub no_observe: bool,
+    /// Print every changed element's line, hidden ones too (else a container that came or went is one line with a count).
+    #[arg(long)]
+    #[serde(default)]
+    pub full: bool,
 }
 
 impl Command for Batch {
@@ -88,6 +92,7 @@ impl Command for Batch {
 
         let mut data = json!({"steps": steps});
         if !self.no_observe {
+            ctx.full_diff = self.full;
             match ctx.settle(None) {
                 Ok((diff, observed)) => {
                     text.push_str(&diff);

@@ -172,12 +172,17 @@ impl Open {
         ctx.state.target = Some(target.clone());
         ctx.disconnect();
         let windows = ctx.app()?.windows()?;
+        ctx.note_windows();
         let mut text = format!("opened {} in session `{}`\n", target.what, ctx.session);
         for w in &windows.windows {
             text.push_str(&crate::commands::observe::window_line(w));
             text.push('\n');
         }
-        text.push_str("next: `uidrive snapshot -i`\n");
+        text.push_str(if ctx.mcp {
+            "next: the `snapshot` tool with interactive: true\n"
+        } else {
+            "next: `uidrive snapshot -i`\n"
+        });
         Ok(Output::new(
             text,
             json!({"session": ctx.session, "target": target.what, "daemon": target.daemon, "windows": windows.windows}),

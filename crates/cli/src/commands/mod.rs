@@ -26,4 +26,8 @@ pub struct SettleOpt {
     #[arg(long)]
     #[serde(default)]
     pub settle: bool,
+    /// With settle: every changed element's line, hidden ones too (else a container that came or went is one line with a count).
+    #[arg(long, requires = "settle")]
+    #[serde(default)]
+    pub full: bool,
 }

@@ -112,6 +112,7 @@ impl Command for SnapshotCmd {
         let elements: Vec<_> = picked.iter().map(|p| &snapshot.elements[p.index]).collect();
         let data = json!({"window": snapshot.window, "elements": elements});
         ctx.state.last = Some(snapshot);
+        ctx.note_windows();
         Ok(Output::new(text, data))
     }
 }
