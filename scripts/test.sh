@@ -1,8 +1,25 @@
 #!/usr/bin/env bash
 # Runs every test of uidrive on a fresh Debian machine: installs what it needs,
-# then checks formatting and lints, and runs the Rust, C, Go, Python, Node and
-# MCP suites. Each suite starts its own private headless desktop (Xvfb, D-Bus
-# session bus, AT-SPI bus) where it drives real apps.
+# then checks formatting and lints, builds the whole workspace once, and runs
+# the Rust, C, Go, Python, Node and MCP suites on that one build. Each suite
+# starts its own private headless desktop (Xvfb, D-Bus session bus, AT-SPI
+# bus) where it drives real apps.
+#
+# One compilation: `cargo build --workspace --all-targets` builds every crate
+# once (debug) — the CLI, libuidrive, the Python extension, the Node module,
+# the tests and examples. The workspace's features are unified
+# (crates/workspace-hack, kept by cargo-hakari) and PyO3 has one configuration
+# (.cargo/config.toml), so the cargo builds that the suites make on their own
+# find everything fresh. The last step checks the log for it: no workspace
+# crate may be compiled twice. The log is kept in target/test.log.
+#
+# Clippy lints during that build: the workspace's own crates are compiled by
+# clippy-driver (RUSTC_WORKSPACE_WRAPPER, as `cargo clippy` does), so the
+# dependencies are compiled once instead of also being checked apart; the
+# "clippy" step fails on any warning of the workspace's crates, as
+# `cargo clippy --workspace --all-targets -- -D warnings` would, while the
+# suites still run. The variable stays set for the suites, whose cargo builds
+# must match this one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -11,7 +28,14 @@ bash scripts/install-deps.sh
 # Every suite builds debug into the one target/ dir, so they share their build.
 export UIDRIVE_PY_PROFILE="${UIDRIVE_PY_PROFILE:-debug}"
 export UIDRIVE_NODE_PROFILE="${UIDRIVE_NODE_PROFILE:-debug}"
+export UIDRIVE_PROFILE="${UIDRIVE_PROFILE:-debug}"
+# `cargo test --workspace` below runs the C ABI's Rust tests; run.sh skips them.
+export UIDRIVE_C_ABI_RUST_TESTS=0
 unset CARGO_TARGET_DIR
+
+mkdir -p target
+log="$root/target/test.log"
+: >"$log"
 
 step() { printf '\n=== %s\n' "$*"; }
 passed=0
@@ -20,25 +44,67 @@ failures=()
 run() {
   local name=$1
   shift
-  step "$name"
-  if "$@"; then
+  step "$name" | tee -a "$log"
+  local started=$SECONDS
+  if "$@" 2>&1 | tee -a "$log"; then
     passed=$((passed + 1))
   else
     failed=$((failed + 1))
     failures+=("$name")
   fi
+  echo "--- $name: $((SECONDS - started)) s" | tee -a "$log"
 }
 
+# Fails when the log shows a workspace crate compiled more than once: then a
+# suite's own cargo build resolved other features than the workspace build
+# (run `cargo hakari generate` after changing dependencies) or saw other
+# environment (see .cargo/config.toml).
+# (clippy checks, it does not build: its lines are not counted.)
+compiled_once() {
+  local compiled twice
+  compiled="$(sed -n '/^=== cargo build/,$p' "$log" | grep -E '^ *Compiling uidrive[a-z0-9-]* v' | awk '{print $2}' | sort)"
+  twice="$(uniq -d <<<"$compiled")"
+  uniq -c <<<"$compiled"
+  if [ -n "$twice" ]; then
+    echo "compiled more than once: $twice"
+    return 1
+  fi
+  echo "each workspace crate compiled at most once"
+}
+
+# Fails when the build step's log shows a warning of a workspace crate
+# (clippy's or rustc's; dependencies' warnings are capped by cargo).
+no_warnings() {
+  local warned
+  warned="$(sed -n '/^=== cargo build/,/^--- cargo build/p' "$log" | grep -E '^warning: .* generated [0-9]+ warnings?' || true)"
+  if [ -n "$warned" ]; then
+    echo "$warned"
+    echo "fix the warnings above (cargo clippy --workspace --all-targets shows them)"
+    return 1
+  fi
+  echo "no warnings from clippy or rustc in the workspace's crates"
+}
+
+# The C harness (tests/c_abi/run.sh) calls ud_test_panic, which libuidrive
+# exports with its `test-panic` feature: every cargo command here enables it
+# too, so that run.sh's build is this one. (scripts/build.sh leaves it off.)
+features=(--features uidrive/test-panic)
+clippy_driver="$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver)"
+export RUSTC_WORKSPACE_WRAPPER="$clippy_driver"
+
 run "cargo fmt" cargo fmt --all -- --check
-run "cargo clippy" cargo clippy --workspace --all-targets --locked -- -D warnings
-run "cargo test" cargo test --workspace --locked
+run "cargo build (every crate, once, linted by clippy)" cargo build --workspace --all-targets --locked "${features[@]}"
+run "clippy" no_warnings
+run "cargo test" cargo test --workspace --locked "${features[@]}"
 for suite in tests/c_abi/run.sh bindings/python/test.sh bindings/node/test.sh crates/cli/tests/mcp.sh; do
   if [ -f "$suite" ]; then
     run "$suite" bash "$root/$suite"
   fi
 done
+run "one compilation per crate" compiled_once
 
 step "summary"
 for name in "${failures[@]}"; do echo "failed: $name"; done
+echo "total: $SECONDS s (log: $log)"
 echo "suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
