@@ -7,6 +7,7 @@ use crate::protocol::{
     Tree, TreeParams, WindowId, WindowList,
 };
 use crate::socket::SocketDriver;
+use crate::trace::{TraceOptions, TraceSummary, Tracing};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -40,13 +41,17 @@ pub struct App {
     timeouts: Mutex<Timeouts>,
     /// The refs this App's snapshots hand out, kept so they stay stable across snapshots.
     pub(crate) refs: Mutex<crate::snapshot::RefMap>,
+    /// The trace recorder its locators reach through `driver`.
+    tracing: Tracing,
 }
 
 impl App {
     /// An app reached through `driver`, with no process of uidrive's own.
     pub fn new(driver: Arc<dyn Driver>) -> App {
+        let (driver, tracing) = traced(driver);
         App {
             driver,
+            tracing,
             process: Arc::default(),
             pid: None,
             socket: None,
@@ -64,8 +69,10 @@ impl App {
             inner: driver,
             process: process.clone(),
         });
+        let (driver, tracing) = traced(driver);
         App {
             driver,
+            tracing,
             process,
             pid,
             socket: None,
@@ -144,6 +151,21 @@ impl App {
 
     pub fn driver(&self) -> &Arc<dyn Driver> {
         &self.driver
+    }
+
+    /// The App's trace recorder (docs/trace.md), shared by its locators.
+    pub fn tracing(&self) -> &Tracing {
+        &self.tracing
+    }
+
+    /// Starts recording every step of this App's locators and assertions.
+    pub fn start_tracing(&self, options: TraceOptions) -> Result<()> {
+        self.tracing.start(options)
+    }
+
+    /// Stops recording; with a path, writes the trace there as a zip.
+    pub fn stop_tracing(&self, path: Option<&Path>) -> Result<Option<TraceSummary>> {
+        self.tracing.stop(self.driver.as_ref(), path)
     }
 
     /// The pid of the process uidrive launched, if it launched one.
@@ -238,6 +260,16 @@ impl Drop for App {
     fn drop(&mut self) {
         let _ = self.close();
     }
+}
+
+/// The driver wrapped so its locators find the App's trace recorder.
+fn traced(inner: Arc<dyn Driver>) -> (Arc<dyn Driver>, Tracing) {
+    let tracing = Tracing::default();
+    let driver = Arc::new(crate::trace::Traced {
+        inner,
+        tracing: tracing.clone(),
+    });
+    (driver, tracing)
 }
 
 fn fresh_socket_path() -> PathBuf {

@@ -48,6 +48,13 @@ pub trait Driver: Send + Sync {
     fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         call_json(self, method, params)
     }
+
+    /// uidrive's addition: the trace recorder of the App this driver serves,
+    /// which its locators record their steps into. `None` (the default)
+    /// outside an App; a driver that wraps another must forward it.
+    fn tracer(&self) -> Option<crate::trace::Tracing> {
+        None
+    }
 }
 
 /// Runs `method` on `driver` with JSON params, as a server would: params are
@@ -141,5 +148,8 @@ impl<D: Driver + ?Sized> Driver for std::sync::Arc<D> {
     }
     fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         (**self).call(method, params)
+    }
+    fn tracer(&self) -> Option<crate::trace::Tracing> {
+        (**self).tracer()
     }
 }

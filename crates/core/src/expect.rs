@@ -248,6 +248,20 @@ impl Expect {
         expected: &str,
         observe: impl Fn(Option<&crate::locator::Read>) -> Result<Observation>,
     ) -> Result<()> {
+        let not = if self.negated { "not " } else { "" };
+        let args = serde_json::json!({ "expected": format!("{not}{expected}") });
+        let step = self.locator.trace_begin("expect", args);
+        let result = self.retry(expected, observe);
+        crate::trace::end_check(step, &result);
+        result
+    }
+
+    /// `assert` without its trace step.
+    fn retry(
+        &self,
+        expected: &str,
+        observe: impl Fn(Option<&crate::locator::Read>) -> Result<Observation>,
+    ) -> Result<()> {
         self.locator.check_valid()?;
         let timeout = self.timeout.unwrap_or(self.locator.expect_timeout());
         let mut poller = self.locator.poller(timeout);

@@ -10,6 +10,7 @@
 //! - [`MemoryDriver`]: a small fixed UI in memory, for unit tests and fault injection.
 //! - [`conformance`]: checks that a server speaks the protocol, for every driver.
 //! - [`naming`]: labels as a person reads them, for toolkits that name elements poorly.
+//! - [`trace`]: every step of a run recorded with pictures, and the trace viewer.
 //! - [`Keyboard`]: real key and text input into the focused element.
 //! - [`Error`]: one error type, with a code, a message and a suggestion.
 
@@ -27,6 +28,7 @@ pub mod protocol;
 mod server;
 pub mod snapshot;
 mod socket;
+pub mod trace;
 
 pub use app::{App, Timeouts};
 pub use driver::{call_json, Driver};

@@ -121,6 +121,7 @@ impl Locator {
     /// and fails with `failed` and what the element reads if that did not
     /// change it either.
     pub fn fill(&self, text: &str) -> Result<ActionOutcome> {
+        crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "text": text }));
         let what = "fill";
         let mut poller = self.poller(self.action_timeout());
         let done = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
@@ -173,6 +174,7 @@ impl Locator {
     /// changed nothing, types it after all, and fails with `failed` and what
     /// the element reads if that did not change it either.
     pub fn type_text(&self, text: &str) -> Result<ActionOutcome> {
+        crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "text": text }));
         let what = "type";
         let mut poller = self.poller(self.action_timeout());
         let done = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
@@ -232,6 +234,7 @@ impl Locator {
 
     /// Focuses the element, then presses a key chord such as `Enter` or `CmdOrCtrl+A`.
     pub fn press(&self, key: &str) -> Result<ActionOutcome> {
+        crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "key": key }));
         let key: KeyChord = key
             .parse()
             .map_err(|e: String| Error::invalid_request(format!("press: {e}")))?;
@@ -347,6 +350,10 @@ impl Locator {
     /// closed again when the choice fails.
     pub fn select_option(&self, option: impl Into<TextMatch>) -> Result<ActionOutcome> {
         let option = option.into();
+        crate::trace::note_args(
+            self.driver.as_ref(),
+            || serde_json::json!({ "option": option.to_string() }),
+        );
         let what = "select_option";
         let mut poller = self.poller(self.action_timeout());
         // What the element is, and what showed, before the popup opened.
@@ -534,6 +541,10 @@ impl Locator {
     /// Sets a slider's or spinner's number: its `setValue` action, else
     /// `increment`/`decrement` until it gets there; then waits until it reads so.
     pub fn set_value(&self, value: f64) -> Result<ActionOutcome> {
+        crate::trace::note_args(
+            self.driver.as_ref(),
+            || serde_json::json!({ "value": value }),
+        );
         if !value.is_finite() {
             return Err(Error::invalid_request(
                 "set_value: the value must be a finite number",
@@ -687,6 +698,20 @@ impl Locator {
         needs: Needs,
         poller: &mut Poller,
         mut act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
+    ) -> Result<ActionOutcome> {
+        let step = self.trace_begin(what, self.trace_args());
+        let done = self.climb_and_act(what, needs, poller, &mut act);
+        crate::trace::end_action(step, &done);
+        done
+    }
+
+    /// `perform_with` without its trace step.
+    fn climb_and_act(
+        &self,
+        what: &str,
+        needs: Needs,
+        poller: &mut Poller,
+        act: &mut impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
     ) -> Result<ActionOutcome> {
         self.check_valid()?;
         loop {

@@ -102,6 +102,22 @@ impl Needs {
         editable: Editable::Value,
     };
 
+    /// The rungs this climbs, by name, the match first.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut names = vec!["found"];
+        for (needed, rung) in [
+            (self.visible, Rung::Visible),
+            (self.enabled, Rung::Enabled),
+            (self.stable, Rung::Stable),
+            (self.editable != Editable::No, Rung::Editable),
+        ] {
+            if needed {
+                names.push(rung.as_str());
+            }
+        }
+        names
+    }
+
     /// The first rung (after the match and before `Stable`) the node fails.
     fn failing(&self, node: &Node) -> Option<Rung> {
         if self.visible && !is_shown(node) {
@@ -185,6 +201,7 @@ impl Locator {
                                 last = LastSeen::Failing(rung, node.clone());
                             } else if !needs.stable || steady {
                                 let Read { tree, .. } = read;
+                                self.trace_ready(&needs.names(), tree.window, &tree.nodes[at]);
                                 return Ok(Ready { tree, at });
                             } else {
                                 // A first look needs one more read, soon; a move needs a pause.
@@ -198,6 +215,7 @@ impl Locator {
                 Err(e) if worth_retrying(&e) => last = LastSeen::Error(e),
                 Err(e) => return Err(e),
             }
+            self.trace_waiting(&last);
             if poller.expired() {
                 return Err(self.gave_up(what, poller, last));
             }
@@ -207,6 +225,23 @@ impl Locator {
                 poller.wait()?;
             }
         }
+    }
+
+    /// Tells the trace what this read of the ladder waits on.
+    fn trace_waiting(&self, last: &LastSeen) {
+        let (rung, node) = match last {
+            LastSeen::NotFound(_) => ("found", None),
+            LastSeen::Failing(rung, node) => (rung.as_str(), Some(node)),
+            LastSeen::Moving(_, node) => (Rung::Stable.as_str(), Some(node)),
+            LastSeen::Error(_) => ("read", None),
+        };
+        self.trace_rung(rung, node, || match last {
+            LastSeen::NotFound(hidden) if hidden.is_empty() => "no element matches".into(),
+            LastSeen::NotFound(hidden) => format!("only hidden: {}", describe_node(&hidden[0])),
+            LastSeen::Failing(rung, node) => format!("{}: {}", rung.why(), describe_node(node)),
+            LastSeen::Moving(_, node) => format!("bounds not yet steady: {}", describe_node(node)),
+            LastSeen::Error(e) => e.message.clone(),
+        });
     }
 
     fn gave_up(&self, what: &str, poller: &Poller, last: LastSeen) -> Error {

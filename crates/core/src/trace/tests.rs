@@ -1,0 +1,133 @@
+//! Traces of the in-memory demo app: what a run records, what a trace reads
+//! back as, and what each view shows.
+
+use super::*;
+use crate::memory::MemoryDriver;
+use crate::protocol::Role;
+use crate::{expect, App, Timeouts};
+use std::time::Duration;
+
+fn app() -> App {
+    let app = App::new(Arc::new(MemoryDriver::new()));
+    app.set_timeouts(Timeouts {
+        action: Duration::from_millis(300),
+        expect: Duration::from_millis(300),
+    });
+    app
+}
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("uidrive-trace-test-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn a_run_is_recorded_step_by_step_and_reads_back() {
+    let app = app();
+    // A locator made before tracing starts records too.
+    let add = app.get_by_key("add");
+    app.start_tracing(TraceOptions {
+        title: Some("counter".into()),
+        ..TraceOptions::default()
+    })
+    .unwrap();
+    add.click().unwrap();
+    app.get_by_key("name").fill("Grace").unwrap();
+    let err = expect(&app.get_by_key("count"))
+        .to_have_text("Count: 5")
+        .unwrap_err();
+    let missing = app.get_by_role(Role::Button, "Nope").click().unwrap_err();
+    let path = temp("run.zip");
+    let summary = app.stop_tracing(Some(&path)).unwrap().unwrap();
+    assert_eq!(summary.steps, 4);
+    // The in-memory app draws the same picture whatever it shows: kept once.
+    assert_eq!(summary.pictures, 1, "{summary:?}");
+    assert!(!app.tracing().is_recording());
+
+    let trace = Trace::read(&fs::read(&path).unwrap()).unwrap();
+    assert_eq!(trace.head["version"], VERSION);
+    assert_eq!(trace.head["title"], "counter");
+    let actions: Vec<&str> = trace.steps.iter().map(|s| s.action.as_str()).collect();
+    assert_eq!(actions, ["click", "fill", "expect", "click"]);
+    let click = &trace.steps[0];
+    assert_eq!(click.ok, Some(true));
+    assert_eq!(click.route.as_deref(), Some("semantic:press"));
+    assert!(click.target.as_ref().unwrap()["bounds"].is_object());
+    assert!(click.before.as_ref().unwrap().picture.is_some());
+    assert!(
+        click.diff.as_deref().unwrap().contains("Count: 1"),
+        "{:?}",
+        click.diff
+    );
+    assert_eq!(trace.steps[1].args["text"], "Grace");
+    let failed = &trace.steps[2];
+    assert_eq!(failed.ok, Some(false));
+    assert_eq!(failed.error.as_ref().unwrap()["code"], "assertion_failed");
+    assert_eq!(failed.error.as_ref().unwrap()["message"], err.message);
+    let last = &trace.steps[3];
+    assert_eq!(last.error.as_ref().unwrap()["code"], missing.code.as_str());
+    assert!(
+        last.rungs.iter().any(|r| r["rung"] == "found"),
+        "{:?}",
+        last.rungs
+    );
+    // The frame stop took is the last step's after.
+    assert!(last.after.is_some());
+
+    let text = text(&trace);
+    assert!(text.contains("1. +"), "{text}");
+    assert!(text.contains("error assertion_failed"), "{text}");
+    let page = html(&trace);
+    assert_eq!(page.matches("<section class=\"step").count(), 4);
+    assert_eq!(page.matches("data-status=\"failed\"").count(), 2);
+    assert!(page.contains("src=\"data:image/png;base64,"));
+    assert!(page.contains("class=\"outline\""));
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    let _ = fs::remove_file(&path);
+}
+
+#[test]
+fn unchanged_windows_are_not_captured_again() {
+    let app = app();
+    app.start_tracing(TraceOptions::default()).unwrap();
+    for _ in 0..3 {
+        expect(&app.get_by_key("add")).to_be_visible().unwrap();
+    }
+    let path = temp("same.zip");
+    let summary = app.stop_tracing(Some(&path)).unwrap().unwrap();
+    assert_eq!(summary.steps, 3);
+    assert_eq!(summary.pictures, 1, "{summary:?}");
+    let _ = fs::remove_file(&path);
+}
+
+#[test]
+fn tracing_twice_is_refused_and_stopping_when_off_does_nothing() {
+    let app = app();
+    assert_eq!(app.stop_tracing(None).unwrap(), None);
+    app.start_tracing(TraceOptions::default()).unwrap();
+    let err = app.start_tracing(TraceOptions::default()).unwrap_err();
+    assert_eq!(err.code, crate::ErrorCode::InvalidRequest);
+    assert!(!err.suggestion.is_empty());
+    assert_eq!(app.stop_tracing(None).unwrap(), None);
+}
+
+#[test]
+fn a_suspended_trace_resumes_in_another_app() {
+    let dir = temp("staging");
+    let first = app();
+    first
+        .tracing()
+        .start_in(&dir, TraceOptions::default())
+        .unwrap();
+    first.get_by_key("add").click().unwrap();
+    first.tracing().suspend().unwrap();
+    let second = app();
+    second.tracing().resume(&dir).unwrap();
+    second.get_by_key("add").click().unwrap();
+    let path = temp("resumed.zip");
+    let summary = second.stop_tracing(Some(&path)).unwrap().unwrap();
+    assert_eq!(summary.steps, 2);
+    let trace = Trace::read(&fs::read(&path).unwrap()).unwrap();
+    assert_eq!(trace.steps[1].id, 2);
+    assert!(!dir.exists());
+    let _ = fs::remove_file(&path);
+}
