@@ -91,6 +91,21 @@ pub(crate) fn value_of(node: &Node) -> Option<String> {
     value
 }
 
+/// The selected part of a text value, when something is selected.
+pub(crate) fn selected_of(node: &Node) -> Option<String> {
+    let [start, end] = node.selection?;
+    let value = node.value.as_deref()?;
+    if end <= start {
+        return None;
+    }
+    let picked: String = value
+        .chars()
+        .skip(start as usize)
+        .take((end - start) as usize)
+        .collect();
+    (!picked.is_empty()).then_some(picked)
+}
+
 fn number(n: f64) -> String {
     if n.fract() == 0.0 && n.abs() < 1e15 {
         format!("{}", n as i64)
@@ -99,7 +114,7 @@ fn number(n: f64) -> String {
     }
 }
 
-/// `@e2 [button] "Add" value="x" key=add checked`
+/// `@e2 [button] "Add" value="x" selected="x" key=add checked`
 pub(crate) fn format(e: &Element) -> String {
     format!("{} {}", e.r, body(e))
 }
@@ -112,6 +127,9 @@ pub(crate) fn body(e: &Element) -> String {
     }
     if let Some(value) = &e.value {
         let _ = write!(line, " value={}", quote(value));
+    }
+    if let Some(selected) = &e.selected {
+        let _ = write!(line, " selected={}", quote(selected));
     }
     if let Some(key) = &e.key {
         if key.is_empty() || key.contains(|c: char| c.is_whitespace() || c == '"') {

@@ -40,6 +40,9 @@ pub struct Element {
     pub value: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
+    /// The text selected in a field, when some is (a find's match, say).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<String>,
     /// The states worth reading (`checked`, `disabled`, `focused`...), not every flag.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub states: Vec<String>,
@@ -86,6 +89,7 @@ pub fn node_line(r: Option<Ref>, node: &Node) -> String {
         label: line::text_of(node.label.as_deref()),
         value: line::value_of(node),
         key: node.key.as_ref().map(|k| k.to_string()),
+        selected: line::selected_of(node),
         states: line::states_of(node, false),
         depth: 0,
         parent: None,
@@ -143,6 +147,7 @@ impl Snapshot {
                 label: line::text_of(node.label.as_deref()),
                 value: line::value_of(node),
                 key: node.key.as_ref().map(|k| k.to_string()),
+                selected: line::selected_of(node),
                 states: line::states_of(node, focused),
                 depth,
                 parent: parent_at.map(|p| assigned[p]),

@@ -409,3 +409,17 @@ fn a_brief_diff_folds_what_came_inside_what_came_and_skips_hidden_churn() {
     let full = diff(&old, &new, 1).render();
     assert!(full.contains("Swatch 2") && full.contains("B21"), "{full}");
 }
+
+#[test]
+fn a_field_says_what_text_is_selected() {
+    let mut tree = counter(0, "one two three two");
+    tree.nodes[2].selection = Some([4, 7]);
+    let snap = Snapshot::take(&tree, &mut RefMap::new());
+    assert_eq!(
+        snap.element(Ref(3)).unwrap().line(),
+        "@e3 [textField] \"Name\" value=\"one two three two\" selected=\"two\" key=name focused"
+    );
+    tree.nodes[2].selection = Some([3, 3]);
+    let caret = Snapshot::take(&tree, &mut RefMap::new());
+    assert!(!caret.element(Ref(3)).unwrap().line().contains("selected="));
+}
