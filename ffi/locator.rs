@@ -741,7 +741,9 @@ unsafe fn text_action(
 }
 
 /// Clicks the one element the locator finds, once it is visible, enabled
-/// and still: its `press` action when it has one, else a real click.
+/// and still, as a person does: a real click at its centre when the point
+/// hits it (apps reached over a protocol socket, which cannot tell, get its
+/// own `press` action). `ud_locator_activate` uses the press action first.
 ///
 /// `out_outcome_json` may be NULL; else `*out_outcome_json` says how the
 /// action went, as `{"route":"semantic:press","window":1,"element":{...}}`
@@ -757,6 +759,20 @@ pub unsafe extern "C" fn ud_locator_click(
     out_outcome_json: *mut *mut c_char,
 ) -> ud_status {
     action(locator, out_outcome_json, Locator::click)
+}
+
+/// Presses the one element the locator finds as assistive technology does:
+/// its own press action when it offers one, else a click at its centre.
+/// `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_activate(
+    locator: *const ud_locator,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, Locator::activate)
 }
 
 /// Double-clicks the one element with the real pointer.

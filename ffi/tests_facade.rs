@@ -155,7 +155,9 @@ fn windows_are_starting_points_not_elements() {
         );
         assert!(outcome.is_null());
         let add = made(|out| ud_locator_get_by_key(window, c"add".as_ptr(), out));
-        assert_eq!(ud_locator_click(add, ptr::null_mut()), UD_OK);
+        let mut pressed = stale();
+        assert_eq!(ud_locator_activate(add, &mut pressed), UD_OK);
+        assert!(take_string(pressed).contains("\"route\":\"semantic:press\""));
         let titled =
             made(|out| ud_app_window_titled(app.0, c"Counter".as_ptr(), UD_MATCH_EXACT, out));
         let count = made(|out| ud_locator_get_by_key(titled, c"count".as_ptr(), out));

@@ -859,7 +859,9 @@ void ud_locator_free(ud_locator *locator);
 
 /**
  * Clicks the one element the locator finds, once it is visible, enabled
- * and still: its `press` action when it has one, else a real click.
+ * and still, as a person does: a real click at its centre when the point
+ * hits it (apps reached over a protocol socket, which cannot tell, get its
+ * own `press` action). `ud_locator_activate` uses the press action first.
  *
  * `out_outcome_json` may be NULL; else `*out_outcome_json` says how the
  * action went, as `{"route":"semantic:press","window":1,"element":{...}}`
@@ -871,6 +873,16 @@ void ud_locator_free(ud_locator *locator);
  * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
  */
 ud_status ud_locator_click(const ud_locator *locator, char **out_outcome_json);
+
+/**
+ * Presses the one element the locator finds as assistive technology does:
+ * its own press action when it offers one, else a click at its centre.
+ * `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_activate(const ud_locator *locator, char **out_outcome_json);
 
 /**
  * Double-clicks the one element with the real pointer.

@@ -377,6 +377,8 @@ export declare class Locator implements Finders {
   withTimeout(timeout: number): Locator;
 
   click(options?: ActionOptions): Promise<ActionOutcome>;
+  /** Presses it as assistive technology does: its own press action, else a click. */
+  activate(options?: ActionOptions): Promise<ActionOutcome>;
   dblclick(options?: ActionOptions): Promise<ActionOutcome>;
   /** Replaces the element's text. */
   fill(text: string, options?: ActionOptions): Promise<ActionOutcome>;

@@ -259,6 +259,12 @@ impl Locator {
         self.action("click", options, |l| l.click())
     }
 
+    /// Presses it as assistive technology does: its own press action, else a click.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn activate(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("activate", options, |l| l.activate())
+    }
+
     #[napi(ts_return_type = "Promise<ActionOutcome>")]
     pub fn dblclick(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
         self.action("dblclick", options, |l| l.dblclick())

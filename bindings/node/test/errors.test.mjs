@@ -151,6 +151,7 @@ test('an action outcome has the one shape of every language', async () => {
   const outcome = await app.getByKey('add').click();
   assert.deepEqual(Object.keys(outcome).sort(), ['element', 'route', 'window']);
   assert.equal(outcome.route, 'semantic:press');
+  assert.equal((await app.getByKey('add').activate()).route, 'semantic:press');
 });
 
 test('a ref never given is stale_ref at once', () => {

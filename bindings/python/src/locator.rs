@@ -468,6 +468,12 @@ impl PyLocator {
         self.act(py, timeout, |l| l.click())
     }
 
+    /// Presses it as assistive technology does: its own press action, else a click.
+    #[pyo3(signature = (*, timeout=None))]
+    fn activate<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, |l| l.activate())
+    }
+
     #[pyo3(signature = (*, timeout=None))]
     fn dblclick<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
         self.act(py, timeout, |l| l.dblclick())

@@ -181,6 +181,7 @@ def test_outcome_has_one_shape(demo: uidrive.App) -> None:
     assert set(outcome) == {"route", "window", "element"}
     assert outcome["route"] == "semantic:press"
     assert isinstance(outcome["element"], dict)
+    assert demo.get_by_key("add").activate()["route"] == "semantic:press"
 
 
 def test_a_locator_that_finds_nothing_names_the_windows(demo: uidrive.App) -> None:

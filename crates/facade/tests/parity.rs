@@ -298,6 +298,67 @@ fn every_c_function_is_an_operation_or_housekeeping() {
     );
 }
 
+/// The `pub fn`s of `impl Locator` / `impl Expect` blocks in a core file.
+fn core_methods(path: &str, block: &str) -> Vec<String> {
+    let text = read(path);
+    let mut names = Vec::new();
+    let mut inside = false;
+    for line in text.lines() {
+        if line.starts_with("impl ") {
+            inside = line.starts_with(block);
+        }
+        if let Some(rest) = line.strip_prefix("    pub fn ") {
+            if inside {
+                names.push(
+                    rest.chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect(),
+                );
+            }
+        }
+    }
+    names
+}
+
+/// Core's locator actions, queries and assertions are all in the list, so a
+/// new one in core fails here until every front end offers it (or the list
+/// says why not).
+#[test]
+fn every_core_locator_action_query_and_assertion_is_listed() {
+    let ops: BTreeSet<String> = operations::all().into_iter().map(|op| op.op).collect();
+    let mut unlisted = Vec::new();
+    for (path, block, area) in [
+        (
+            "crates/core/src/locator/actions.rs",
+            "impl Locator",
+            "locator",
+        ),
+        (
+            "crates/core/src/locator/queries.rs",
+            "impl Locator",
+            "locator",
+        ),
+        ("crates/core/src/expect.rs", "impl Expect", "expect"),
+    ] {
+        for name in core_methods(path, block) {
+            // Spelled as the front ends spell it; `with_timeout` of an Expect is an argument.
+            let name = match name.as_str() {
+                "type_text" => "type".to_string(),
+                "with_timeout" if area == "expect" => continue,
+                _ => name,
+            };
+            let op = format!("{area}.{name}");
+            if !ops.contains(&op) {
+                unlisted.push(op);
+            }
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "core has operations crates/facade/operations.json does not list (add them, and offer them in Python, Node, C and the CLI, or say why not): {unlisted:?}"
+    );
+}
+
 /// docs/c-api.md gives every function's signature as the header declares it.
 #[test]
 fn the_c_guide_gives_every_signature() {
