@@ -56,6 +56,10 @@ impl Ctx {
 
     /// Keeps the state for the session's next command (or removes it once ended).
     pub fn save(&self) -> Result<()> {
+        // The steps of this command stay in the trace's directory for the next.
+        if let (Some(app), Some(_)) = (&self.app, &self.state.trace) {
+            app.tracing().checkpoint()?;
+        }
         if self.ended {
             self.store.delete();
             Ok(())
@@ -100,6 +104,12 @@ impl Ctx {
                     action,
                     ..app.timeouts()
                 });
+            }
+            // A session's trace carries on from its last command.
+            if let Some(trace) = &self.state.trace {
+                if !app.tracing().is_recording() {
+                    app.tracing().resume(&trace.dir)?;
+                }
             }
             self.app = Some(app);
         }

@@ -10,6 +10,7 @@ mod registry;
 mod serve;
 mod session;
 mod target;
+mod trace;
 
 use clap::error::ErrorKind;
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
@@ -63,6 +64,11 @@ fn cli() -> clap::Command {
     .subcommand(mcp::McpArgs::augment_args(
         clap::Command::new("mcp").about("Serve the agent commands as MCP tools over stdio"),
     ))
+    .subcommand(trace::TraceArgs::augment_args(
+        clap::Command::new("trace")
+            .about("Show a trace of a session or a test run, as text or as an HTML page")
+            .subcommand_required(true),
+    ))
 }
 
 fn main() -> ExitCode {
@@ -81,6 +87,10 @@ fn main() -> ExitCode {
         },
         "mcp" => match mcp::McpArgs::from_arg_matches(sub) {
             Ok(args) => report(mcp::run(args)),
+            Err(e) => bad_arguments(e, false),
+        },
+        "trace" => match trace::TraceArgs::from_arg_matches(sub) {
+            Ok(args) => report(trace::run(args)),
             Err(e) => bad_arguments(e, false),
         },
         _ => ExitCode::from(run_command(name, &matches, sub)),

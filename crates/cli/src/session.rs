@@ -43,6 +43,16 @@ pub struct State {
     /// can say which opened, closed or took the focus.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub windows: Option<Vec<SeenWindow>>,
+    /// The trace `open --trace FILE` started: written to `file` at `close`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trace: Option<TraceSession>,
+}
+
+/// A trace recorded across a session's commands, staged in `dir`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TraceSession {
+    pub file: PathBuf,
+    pub dir: PathBuf,
 }
 
 /// A window as the session last saw it.

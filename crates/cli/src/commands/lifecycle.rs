@@ -5,12 +5,14 @@ use crate::daemon;
 use crate::output::{CliError, Output};
 use crate::registry::{Command, Hints, ACTS, ENDS, READS};
 use crate::session::Target;
+use crate::session::TraceSession;
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+use uidrive_core::trace::{TraceOptions, TraceSummary, Tracing};
 use uidrive_core::SocketDriver;
 
 /// The guide built into the binary.
@@ -51,6 +53,10 @@ pub struct Open {
     #[arg(long, value_name = "CMD", num_args = 1.., allow_hyphen_values = true)]
     #[serde(default)]
     pub launch: Vec<String>,
+    /// Record a trace of the session's actions and checks, with pictures, written to FILE (a zip) at `close`; view it with `uidrive trace show FILE`.
+    #[arg(long, value_name = "FILE")]
+    #[serde(default)]
+    pub trace: Option<PathBuf>,
 }
 
 impl Open {
@@ -174,6 +180,13 @@ impl Open {
         let windows = ctx.app()?.windows()?;
         ctx.note_windows();
         let mut text = format!("opened {} in session `{}`\n", target.what, ctx.session);
+        if let Some(file) = &self.trace {
+            let trace = start_trace(ctx, file, &target.what)?;
+            text.push_str(&format!(
+                "tracing to {} (written at close)\n",
+                trace.display()
+            ));
+        }
         for w in &windows.windows {
             text.push_str(&crate::commands::observe::window_line(w));
             text.push('\n');
@@ -202,10 +215,11 @@ impl Command for Close {
     const IN_BATCH: bool = false;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let written = finish_trace(ctx);
         let target = ctx.state.target.take();
         ctx.forget();
         ctx.ended = true;
-        let text = match target {
+        let mut text = match target {
             Some(Target {
                 daemon: Some(pid),
                 what,
@@ -228,8 +242,69 @@ impl Command for Close {
             ),
             None => format!("session `{}` had nothing open", ctx.session),
         };
-        Ok(Output::new(text, json!({"session": ctx.session})))
+        let trace = match written? {
+            Some(summary) => {
+                let path = summary.path.clone().unwrap_or_default();
+                text.push_str(&format!(
+                    "\nwrote the trace {} ({} steps, {} pictures, {} bytes); view it with `uidrive trace show {}`",
+                    path.display(),
+                    summary.steps,
+                    summary.pictures,
+                    summary.bytes,
+                    path.display()
+                ));
+                json!(summary)
+            }
+            None => serde_json::Value::Null,
+        };
+        Ok(Output::new(
+            text,
+            json!({"session": ctx.session, "trace": trace}),
+        ))
     }
+}
+
+/// Starts the session's trace, staged beside the session's other files
+/// until `close` writes it to `file`.
+fn start_trace(ctx: &mut Ctx, file: &Path, what: &str) -> Result<PathBuf, CliError> {
+    let file = std::path::absolute(file)
+        .map_err(|e| CliError::usage(format!("open: --trace {}: {e}", file.display())))?;
+    let dir = std::env::temp_dir().join(format!(
+        "uidrive-trace-{}-{}",
+        ctx.session,
+        std::process::id()
+    ));
+    let options = TraceOptions {
+        title: Some(format!("uidrive session `{}`: {what}", ctx.session)),
+        ..TraceOptions::default()
+    };
+    ctx.app()?.tracing().start_in(&dir, options)?;
+    ctx.state.trace = Some(TraceSession {
+        file: file.clone(),
+        dir,
+    });
+    Ok(file)
+}
+
+/// Writes the session's trace, if it records one: with the window as it is
+/// now when the app is still there, else with what the steps saw.
+fn finish_trace(ctx: &mut Ctx) -> Result<Option<TraceSummary>, CliError> {
+    let Some(trace) = ctx.state.trace.take() else {
+        return Ok(None);
+    };
+    let restored = trace.clone();
+    ctx.state.trace = Some(restored);
+    let written = match ctx.app() {
+        Ok(app) => app.stop_tracing(Some(&trace.file)),
+        Err(_) => {
+            let tracing = Tracing::default();
+            tracing
+                .resume(&trace.dir)
+                .and_then(|()| tracing.stop(None, Some(&trace.file)))
+        }
+    };
+    ctx.state.trace = None;
+    Ok(written?)
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]

@@ -24,7 +24,7 @@ pub use view::{html, text, Trace, TraceStep};
 use crate::driver::Driver;
 use crate::error::{Error, Result};
 use crate::locator::{ActionOutcome, Locator};
-use crate::protocol::{CaptureParams, Node, Tree, TreeParams, WindowId};
+use crate::protocol::{CaptureParams, IdleParams, Node, Tree, TreeParams, WindowId};
 use crate::snapshot::{diff, RefMap, Snapshot, View};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -38,6 +38,9 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 /// The version of the trace format this build writes (docs/trace.md).
 pub const VERSION: u32 = 1;
+
+/// How long a frame waits at most for the app to settle before it reads the window.
+pub const SETTLE_MS: u64 = 1_000;
 
 /// The file of events inside a trace.
 pub const EVENTS: &str = "trace.jsonl";
@@ -236,7 +239,16 @@ impl Tracing {
 
     /// Leaves the recording in its directory for a later `resume`, and stops it here.
     pub fn suspend(&self) -> Result<()> {
-        let Some(recorder) = self.lock().take() else {
+        self.checkpoint()?;
+        self.lock().take();
+        Ok(())
+    }
+
+    /// Writes what the recording knows to its directory, so another process
+    /// can `resume` it, and carries on recording.
+    pub fn checkpoint(&self) -> Result<()> {
+        let slot = self.lock();
+        let Some(recorder) = slot.as_ref() else {
             return Ok(());
         };
         let path = recorder.dir.join("state.json");
@@ -245,11 +257,21 @@ impl Tracing {
         fs::write(&path, text).map_err(|e| io_error("write", &path, e))
     }
 
+    /// The staging directory of the recording, while one is on.
+    pub fn dir(&self) -> Option<PathBuf> {
+        self.lock().as_ref().map(|r| r.dir.clone())
+    }
+
     /// Stops recording. With a path, takes the frame after the last step and
     /// writes the trace there as a zip; without one, drops it. The staging
     /// directory is removed either way. Stopping when off does nothing.
-    pub fn stop(&self, driver: &dyn Driver, path: Option<&Path>) -> Result<Option<TraceSummary>> {
-        if path.is_some() {
+    /// `driver` reads that frame; without one (the app is gone) there is none.
+    pub fn stop(
+        &self,
+        driver: Option<&dyn Driver>,
+        path: Option<&Path>,
+    ) -> Result<Option<TraceSummary>> {
+        if let (Some(driver), Some(_)) = (driver, path) {
             // The last step's after: the window as it is now.
             let window = self
                 .lock()
@@ -320,6 +342,10 @@ impl Tracing {
                 Some(id),
             ),
         }
+        // The step's own time starts once its frame is taken.
+        if let Some(open) = self.lock().as_mut().and_then(|r| r.open.as_mut()) {
+            open.started = Instant::now();
+        }
         StepToken {
             tracing: self.clone(),
             id: Some(id),
@@ -337,6 +363,15 @@ impl Tracing {
             };
             (recorder.state.options.clone(), recorder.state.last.clone())
         };
+        // What the last step did shows once the app has processed it: an
+        // app takes a press as done and redraws a moment later.
+        let settling = Instant::now();
+        let window = last.as_ref().and_then(|l| l.window);
+        let settled = driver.idle(&IdleParams {
+            window,
+            timeout: Some(SETTLE_MS),
+        });
+        let settle_ms = settling.elapsed().as_millis() as u64;
         let tree = read();
         let mut slot = self.lock();
         let Some(recorder) = slot.as_mut() else {
@@ -344,7 +379,10 @@ impl Tracing {
         };
         let id = recorder.state.next_frame;
         recorder.state.next_frame += 1;
-        let mut event = json!({"type": "frame", "frame": id, "step": step});
+        let mut event = json!({"type": "frame", "frame": id, "step": step, "settle": settle_ms});
+        if let Err(e) = &settled {
+            event["settleError"] = error_json(e);
+        }
         let mut frame = Frame {
             id,
             ..Frame::default()

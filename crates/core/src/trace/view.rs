@@ -316,15 +316,18 @@ fn picture(trace: &Trace, frame: &TraceFrame, which: &str, target: Option<[f64; 
     let mut outline = String::new();
     let window = bounds_of(frame.window_bounds.as_ref());
     if let (Some([x, y, w, h]), Some([wx, wy, ww, wh])) = (target, window) {
-        if ww > 0.0 && wh > 0.0 {
-            // The capture shows the window; the element's place is taken relative to it.
-            let left = (x - wx) / ww * 100.0;
-            let top = (y - wy) / wh * 100.0;
+        // The capture shows the window, and a toolkit that draws its own
+        // frame adds a margin around it (its shadow) on every side.
+        let (pw, ph) = frame.picture_size.unwrap_or((ww, wh));
+        if pw > 0.0 && ph > 0.0 {
+            let (mx, my) = (((pw - ww) / 2.0).max(0.0), ((ph - wh) / 2.0).max(0.0));
+            let left = (x - wx + mx) / pw * 100.0;
+            let top = (y - wy + my) / ph * 100.0;
             let _ = write!(
                 outline,
                 "<div class=\"outline\" style=\"left:{left:.2}%;top:{top:.2}%;width:{:.2}%;height:{:.2}%\"></div>",
-                w / ww * 100.0,
-                h / wh * 100.0
+                w / pw * 100.0,
+                h / ph * 100.0
             );
         }
     }
