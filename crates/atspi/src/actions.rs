@@ -55,7 +55,12 @@ async fn read_one(inner: &Inner, obj: &ObjRef, window: &ObjRef) -> Result<Option
     if raw.states.has(st::DEFUNCT) || !inside? {
         return Ok(None);
     }
-    fetch_extras(link, &mut raw, false, tree::plan_for(&inner.app)).await;
+    // One element alone: its actions are read even when it is hidden.
+    let plan = crate::fetch::FetchPlan {
+        actions_need: None,
+        ..tree::plan_for(&inner.app)
+    };
+    fetch_extras(link, &mut raw, false, plan).await;
     Ok(Some(Element {
         raw,
         parent: None,
@@ -137,6 +142,11 @@ pub async fn perform(
     params: &ActParams,
     (window, top): (u64, &TopLevel),
 ) -> Result<()> {
+    // A hidden element's actions may have been left for later by the tree read.
+    let mut element = element.clone();
+    element.raw.actions = crate::fetch::actions_of(&inner.link, &element.raw).await;
+    element.raw.actions_unread = false;
+    let element = &element;
     let raw = &element.raw;
     let obj = raw.obj.clone().expect("read elements have their object");
     let (dest, path) = (obj.0.as_str(), obj.1.as_str());

@@ -170,6 +170,8 @@ pub struct RawNode {
     pub child_count: i32,
     /// Whether only the children on screen were read (see [`visible`]).
     pub truncated: bool,
+    /// Whether `actions` was left for later, the element being hidden ([`FetchPlan::actions_need`]).
+    pub actions_unread: bool,
 }
 
 /// What a read asks of the app beyond the basics.
@@ -184,6 +186,10 @@ pub struct FetchPlan {
     /// GTK 3 answers a minimal x for one that is not SHOWING, and GTK 4 an
     /// empty box for one that is not VISIBLE, and both read as no bounds.
     pub extents_need: Option<u32>,
+    /// The state an element must have for its actions to be read with the
+    /// tree (SHOWING where the toolkit sets it): a closed menu's hundreds of
+    /// items are read on demand ([`actions_of`]) when one is acted on.
+    pub actions_need: Option<u32>,
 }
 
 /// The children of cached elements as the cache itself gives them (each
@@ -362,6 +368,9 @@ pub async fn fetch_extras(link: &Link, node: &mut RawNode, cached: bool, plan: F
     // An element read without the cache already has its id.
     let id = accessible_id(conn, dest, path, plan.ids && cached);
     let mut details = node.clone();
+    details.actions_unread = plan
+        .actions_need
+        .is_some_and(|state| !node.states.has(state));
     let (ext, id, ()) = tokio::join!(extents, id, fetch_details(conn, dest, path, &mut details));
     *node = RawNode {
         extents: ext,
@@ -410,7 +419,7 @@ async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut Raw
         .await
     };
     let value = async {
-        if !ifaces.has(Ifaces::VALUE) {
+        if !ifaces.has(Ifaces::VALUE) || !roles::has_range_value(role) {
             return None;
         }
         let props = bus::get_props(
@@ -435,13 +444,10 @@ async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut Raw
         })
     };
     let actions = async {
-        if !ifaces.has(Ifaces::ACTION) || !roles::may_act(role) {
+        if node.actions_unread || !ifaces.has(Ifaces::ACTION) || !roles::may_act(role) {
             return Vec::new();
         }
-        call::<Vec<(String, String, String)>, _>(conn, dest, path, IFACE_ACTION, "GetActions", &())
-            .await
-            .map(|list| list.into_iter().map(|(name, _, _)| name).collect())
-            .unwrap_or_default()
+        read_actions(conn, dest, path).await
     };
     let relations = async {
         if !want_relations {
@@ -498,6 +504,24 @@ async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut Raw
     node.attributes = at;
     node.table = tb;
     node.cell = c;
+}
+
+async fn read_actions(conn: &Connection, dest: &str, path: &str) -> Vec<String> {
+    call::<Vec<(String, String, String)>, _>(conn, dest, path, IFACE_ACTION, "GetActions", &())
+        .await
+        .map(|list| list.into_iter().map(|(name, _, _)| name).collect())
+        .unwrap_or_default()
+}
+
+/// The element's action names, read now if the tree left them for later.
+pub async fn actions_of(link: &Link, raw: &RawNode) -> Vec<String> {
+    match (&raw.obj, raw.actions_unread) {
+        (Some(obj), true) if raw.ifaces.has(Ifaces::ACTION) => {
+            let (conn, dest) = link.route(&obj.0);
+            read_actions(conn, dest, obj.1.as_str()).await
+        }
+        _ => raw.actions.clone(),
+    }
 }
 
 /// Text, caret and selection. GTK 4 answers "" to `GetText(0, -1)`, so the

@@ -228,13 +228,15 @@ async fn open(inner: &Inner, element: &Element, path: &str) -> Result<()> {
              check its state in the `tree`",
         ));
     }
-    let index = press_action(&element.raw.actions).ok_or_else(|| {
+    // A closed menu's items have their actions read only now.
+    let actions = crate::fetch::actions_of(&inner.link, &element.raw).await;
+    let index = press_action(&actions).ok_or_else(|| {
         Error::unsupported(format!(
             "the menu item `{path}` offers no action to choose it (its actions: {})",
-            if element.raw.actions.is_empty() {
+            if actions.is_empty() {
                 "none".to_string()
             } else {
-                element.raw.actions.join(", ")
+                actions.join(", ")
             }
         ))
     })?;

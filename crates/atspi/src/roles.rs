@@ -186,6 +186,13 @@ pub fn is_adjustable_range(atspi_role: u32) -> bool {
     matches!(atspi_role, 15 | 48 | 51 | 52 | 114)
 }
 
+/// Roles whose Value interface means something: ranges a person moves, and
+/// progress bars, level bars and split panes that show one. (LibreOffice's
+/// menu items implement Value too, with nothing in it.)
+pub fn has_range_value(atspi_role: u32) -> bool {
+    is_adjustable_range(atspi_role) || matches!(atspi_role, 42 | 53 | 103)
+}
+
 /// Whether elements of the role can offer actions worth asking for. GTK 4
 /// lists the Action interface on every element; labels, panels and other
 /// containers never have an action there, so they are not asked.

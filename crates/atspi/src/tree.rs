@@ -182,6 +182,7 @@ pub fn plan_for(app: &AppRef) -> FetchPlan {
             Toolkit::Other if gtk => Some(st::SHOWING),
             Toolkit::Other => None,
         },
+        actions_need: app.toolkit.sets_showing().then_some(st::SHOWING),
         ids: app.has_ids(),
         coords: if app.toolkit.window_relative_extents() {
             1
