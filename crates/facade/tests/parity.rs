@@ -175,10 +175,22 @@ fn cli_surface() -> (BTreeSet<String>, BTreeSet<String>) {
     let dir = repo().join("crates/cli/src/commands");
     for entry in std::fs::read_dir(&dir).expect("crates/cli/src/commands") {
         let text = std::fs::read_to_string(entry.expect("entry").path()).expect("readable");
+        let mut current: Option<String> = None;
         for line in text.lines() {
             let line = line.trim();
+            if line.starts_with("impl Command for") {
+                current = None;
+            }
             if let Some(rest) = line.strip_prefix("const NAME: &'static str = \"") {
-                commands.insert(rest.trim_end_matches("\";").to_string());
+                let name = rest.trim_end_matches("\";").to_string();
+                commands.insert(name.clone());
+                current = Some(name);
+            }
+            // A command that is no MCP tool does not count for "CLI/MCP".
+            if line == "const MCP: bool = false;" {
+                if let Some(name) = current.take() {
+                    commands.remove(&name);
+                }
             }
             if let Some(rest) = line.strip_prefix("pub ") {
                 if let Some((name, _)) = rest.split_once(':') {
@@ -274,6 +286,7 @@ fn the_surfaces_are_read_right() {
     assert!(!c_functions().contains("ud_no_such_function"));
     let (commands, fields) = cli_surface();
     assert!(commands.contains("press") && commands.contains("open"));
+    assert!(!commands.contains("skills"), "not an MCP tool");
     assert!(fields.contains("launch") && fields.contains("headless"));
 }
 
