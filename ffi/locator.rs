@@ -820,6 +820,26 @@ pub unsafe extern "C" fn ud_locator_type(
     })
 }
 
+/// Focuses the one field the locator finds and types `text` as real keys,
+/// one at a time, `delay_ms` apart (0: no pause), then waits until it reads
+/// the text back. `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated
+/// string; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_press_sequentially(
+    locator: *const ud_locator,
+    text: *const c_char,
+    delay_ms: u32,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    let delay = (delay_ms > 0).then(|| Duration::from_millis(delay_ms.into()));
+    text_action(locator, text, "text", out_outcome_json, |l, t| {
+        l.press_sequentially(t, delay)
+    })
+}
+
 /// Focuses the one element the locator finds and presses a key chord such
 /// as `"Enter"` or `"Ctrl+A"`. `out_outcome_json` as for `ud_locator_click`.
 ///

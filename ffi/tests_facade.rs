@@ -229,11 +229,17 @@ fn refinements_reads_and_actions() {
             "{}",
             last_message()
         );
+        assert_eq!(
+            ud_locator_press_sequentially(name, c"!".as_ptr(), 5, ptr::null_mut()),
+            UD_OK,
+            "{}",
+            last_message()
+        );
         let mut has = false;
         let mut value = stale();
         assert_eq!(ud_locator_value(name, &mut has, &mut value), UD_OK);
         assert!(has);
-        assert_eq!(take_string(value), "Ada L");
+        assert_eq!(take_string(value), "Ada L!");
         let mut flag = false;
         assert_eq!(ud_locator_is_enabled(name, &mut flag), UD_OK);
         assert!(flag);

@@ -914,6 +914,17 @@ ud_status ud_locator_fill(const ud_locator *locator, const char *text, char **ou
 ud_status ud_locator_type(const ud_locator *locator, const char *text, char **out_outcome_json);
 
 /**
+ * Focuses the one field the locator finds and types `text` as real keys,
+ * one at a time, `delay_ms` apart (0: no pause), then waits until it reads
+ * the text back. `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated
+ * string; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_press_sequentially(const ud_locator *locator, const char *text, uint32_t delay_ms, char **out_outcome_json);
+
+/**
  * Focuses the one element the locator finds and presses a key chord such
  * as `"Enter"` or `"Ctrl+A"`. `out_outcome_json` as for `ud_locator_click`.
  *

@@ -379,6 +379,8 @@ export declare class Locator implements Finders {
   click(options?: ActionOptions): Promise<ActionOutcome>;
   /** Presses it as assistive technology does: its own press action, else a click. */
   activate(options?: ActionOptions): Promise<ActionOutcome>;
+  /** Types real keys one at a time, `delay` ms apart, then reads them back. */
+  pressSequentially(text: string, options?: { delay?: number; timeout?: number }): Promise<ActionOutcome>;
   dblclick(options?: ActionOptions): Promise<ActionOutcome>;
   /** Replaces the element's text. */
   fill(text: string, options?: ActionOptions): Promise<ActionOutcome>;

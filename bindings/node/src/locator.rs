@@ -20,6 +20,15 @@ pub struct ActionOptions {
     pub timeout: Option<f64>,
 }
 
+/// `pressSequentially`'s options.
+#[napi(object)]
+pub struct PressSequentiallyOptions {
+    /// Milliseconds between keys.
+    pub delay: Option<f64>,
+    /// Milliseconds to wait for the element, over the App's default.
+    pub timeout: Option<f64>,
+}
+
 #[napi]
 pub struct Locator {
     pub(crate) inner: CoreLocator,
@@ -263,6 +272,24 @@ impl Locator {
     #[napi(ts_return_type = "Promise<ActionOutcome>")]
     pub fn activate(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
         self.action("activate", options, |l| l.activate())
+    }
+
+    /// Types `text` as real keys one at a time, `delay` ms apart, then reads it back.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn press_sequentially(
+        &self,
+        text: String,
+        options: Option<PressSequentiallyOptions>,
+    ) -> AsyncTask<Job> {
+        let (delay, timeout) = options.map_or((None, None), |o| (o.delay, o.timeout));
+        self.action(
+            "pressSequentially",
+            Some(ActionOptions { timeout }),
+            move |l| {
+                let delay = crate::convert::millis_opt("pressSequentially: delay", delay)?;
+                l.press_sequentially(&text, delay)
+            },
+        )
     }
 
     #[napi(ts_return_type = "Promise<ActionOutcome>")]

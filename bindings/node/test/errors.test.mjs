@@ -165,3 +165,12 @@ test('a locator that finds nothing names the windows', async () => {
   assert.match(error.message, /the app's windows: /);
   assert.ok(error.message.includes(window.title), error.message);
 });
+
+test('pressSequentially types key by key', async () => {
+  const name = app.getByKey('name');
+  await name.fill('Ada');
+  const outcome = await name.pressSequentially('!?', { delay: 10 });
+  assert.equal(outcome.route, 'input');
+  await expect(name).toHaveValue('Ada!?', { exact: true });
+  await rejectsWith(name.pressSequentially('x', { delay: -1 }), 'invalid_request');
+});

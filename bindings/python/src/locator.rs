@@ -474,6 +474,20 @@ impl PyLocator {
         self.act(py, timeout, |l| l.activate())
     }
 
+    /// Types ``text`` as real keys one at a time, ``delay`` seconds apart,
+    /// then reads it back.
+    #[pyo3(signature = (text, *, delay=None, timeout=None))]
+    fn press_sequentially<'py>(
+        &self,
+        py: Python<'py>,
+        text: String,
+        delay: Option<f64>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let delay = opt_seconds(py, "delay", delay)?;
+        self.act(py, timeout, move |l| l.press_sequentially(&text, delay))
+    }
+
     #[pyo3(signature = (*, timeout=None))]
     fn dblclick<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
         self.act(py, timeout, |l| l.dblclick())

@@ -201,3 +201,13 @@ def test_snapshot_gives_attributes_and_mapping_access(demo: uidrive.App) -> None
     assert set(snap.keys()) == {"window", "elements", "text"}
     with pytest.raises(KeyError):
         snap["nothing"]
+
+
+def test_press_sequentially_types_key_by_key(demo: uidrive.App) -> None:
+    name = demo.get_by_key("name")
+    name.fill("Ada")
+    outcome = name.press_sequentially("!?", delay=0.01)
+    assert outcome["route"] == "input"
+    uidrive.expect(name).to_have_value("Ada!?", exact=True)
+    with pytest.raises(uidrive.InvalidRequestError):
+        name.press_sequentially("x", delay=-1)
