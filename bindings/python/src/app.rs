@@ -60,6 +60,14 @@ impl PyApp {
         self.inner.pid()
     }
 
+    /// Recording a trace of this app's steps: ``tracing.start()``, ``tracing.stop(path=...)``.
+    #[getter]
+    fn tracing(&self) -> crate::tracing::PyTracing {
+        crate::tracing::PyTracing {
+            app: self.inner.clone(),
+        }
+    }
+
     /// What the other side is and what it supports (``hello``).
     fn hello<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         self.json_call(py, |app| app.driver().hello())

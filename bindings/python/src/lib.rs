@@ -11,6 +11,7 @@ mod expect;
 mod launch;
 mod locator;
 mod matching;
+mod tracing;
 
 use pyo3::prelude::*;
 
@@ -22,6 +23,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<locator::PyLocator>()?;
     m.add_class::<expect::PyExpect>()?;
     m.add_class::<desktop::PyDesktop>()?;
+    m.add_class::<tracing::PyTracing>()?;
     m.add_function(wrap_pyfunction!(launch::connect, m)?)?;
     m.add_function(wrap_pyfunction!(launch::launch, m)?)?;
     m.add_function(wrap_pyfunction!(launch::attach, m)?)?;

@@ -165,7 +165,7 @@ impl App {
 
     /// Stops recording; with a path, writes the trace there as a zip.
     pub fn stop_tracing(&self, path: Option<&Path>) -> Result<Option<TraceSummary>> {
-        self.tracing.stop(self.driver.as_ref(), path)
+        self.tracing.stop(Some(self.driver.as_ref()), path)
     }
 
     /// The pid of the process uidrive launched, if it launched one.

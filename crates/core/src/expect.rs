@@ -227,6 +227,7 @@ impl Expect {
                 [] => Ok(Observation::missing("no element matches")),
                 [at] => {
                     let node = read.node(*at);
+                    self.locator.trace_ready(&["found"], read.tree.window, node);
                     let (holds, seen) = check(&read.tree, node);
                     Ok(Observation {
                         holds: Some(holds),

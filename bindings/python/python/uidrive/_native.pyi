@@ -15,6 +15,7 @@ from uidrive.types import (
     Node,
     SnapshotElement,
     TextLike,
+    TraceSummary,
     Tree,
     WindowInfo,
 )
@@ -25,6 +26,7 @@ __all__ = [
     "Expect",
     "Locator",
     "Snapshot",
+    "Tracing",
     "Window",
     "__version__",
     "attach",
@@ -70,6 +72,8 @@ class App(_Factories):
 
     @property
     def pid(self) -> int | None: ...
+    @property
+    def tracing(self) -> Tracing: ...
     @property
     def timeouts(self) -> dict[str, float]: ...
     def set_timeouts(self, *, action: float | None = None, expect: float | None = None) -> None: ...
@@ -254,3 +258,15 @@ def headless(
     *, width: int | None = None, height: int | None = None, timeout: float | None = None
 ) -> Desktop: ...
 def expect(locator: Locator, *, timeout: float | None = None) -> Expect: ...
+
+
+@final
+class Tracing:
+    """Records every action and ``expect`` of an app's locators as a step (docs/trace.md)."""
+
+    def start(
+        self, *, screenshots: bool = True, snapshots: bool = True, title: str | None = None
+    ) -> None: ...
+    def stop(self, *, path: str | os.PathLike[str] | None = None) -> TraceSummary | None: ...
+    @property
+    def is_recording(self) -> bool: ...

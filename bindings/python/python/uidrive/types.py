@@ -149,3 +149,12 @@ class SnapshotElement(_SnapshotElementRequired, total=False):
     children: int
     interactive: bool
     offscreen: bool
+
+
+class TraceSummary(TypedDict):
+    """What ``app.tracing.stop(path=...)`` wrote: the zip, its steps, pictures and size."""
+
+    path: str
+    steps: int
+    pictures: int
+    bytes: int

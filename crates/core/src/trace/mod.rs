@@ -114,6 +114,8 @@ struct Open {
     /// The last rung written, so a wait that sees the same thing again is one event.
     last_rung: Option<(String, String)>,
     route: Option<String>,
+    /// Whether the step's element was recorded.
+    targeted: bool,
 }
 
 struct Recorder {
@@ -321,6 +323,7 @@ impl Tracing {
                 started: Instant::now(),
                 last_rung: None,
                 route: None,
+                targeted: false,
             });
             let event = json!({
                 "type": "step",
@@ -504,9 +507,14 @@ impl Tracing {
         let Some(recorder) = slot.as_mut() else {
             return;
         };
-        let Some(open) = recorder.open.as_ref() else {
+        let Some(open) = recorder.open.as_mut() else {
             return;
         };
+        // An assertion finds its element at every poll: the first is kept.
+        if open.targeted {
+            return;
+        }
+        open.targeted = true;
         let event = json!({
             "type": "target",
             "step": open.id,

@@ -181,11 +181,19 @@ impl Trace {
     }
 }
 
+/// A step's call as a person reads it: `fill get_by_key("name") text="Ada"`,
+/// `expect get_by_role("textField") to have value "42"`.
 fn call_of(step: &TraceStep) -> String {
-    let args = match &step.args {
-        Value::Object(map) if !map.is_empty() => format!(" {}", step.args),
-        _ => String::new(),
-    };
+    let mut args = String::new();
+    if let Value::Object(map) = &step.args {
+        for (key, value) in map {
+            match (key.as_str(), value) {
+                ("expected", Value::String(what)) => args.push_str(&format!(" {what}")),
+                (_, Value::String(text)) => args.push_str(&format!(" {key}={text:?}")),
+                _ => args.push_str(&format!(" {key}={value}")),
+            }
+        }
+    }
     match &step.locator {
         Some(locator) => format!("{} {locator}{args}", step.action),
         None => format!("{}{args}", step.action),
