@@ -8,6 +8,7 @@ median of RUNS reads for each, the node counts (which must match) and the
 ratio; then the time of `act` (press) + `idle` on one button of each app.
 
 usage (from the repository root):
+    bash scripts/install-bench-deps.sh      # pyatspi and the apps, once
     cargo build --release -p uidrive-atspi --example atspi_tree
     /usr/bin/python3 bench/atspi_tree.py [RUNS]     # Debian's python3, for pyatspi
 

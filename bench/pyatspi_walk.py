@@ -1,6 +1,7 @@
 """Reads an app's window the way pyatspi users do: role, name, states and
 bounds of every element, one D-Bus round trip per property. Prints
-`nodes N ms M` per run. Used by bench/atspi_tree.py; run with Debian's python3.
+`nodes N ms M` per run. Used by bench/atspi_tree.py; run with Debian's python3
+(pyatspi comes from scripts/install-bench-deps.sh).
 
 usage: /usr/bin/python3 bench/pyatspi_walk.py APP_NAME [RUNS]
 """

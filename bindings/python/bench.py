@@ -10,7 +10,8 @@
 
 Needs the installed wheel, the `uidrive` binary (UIDRIVE_BIN, else built
 with cargo), the `call_cost` example (UIDRIVE_CALL_COST, else built with
-cargo) and Debian's python3-pyatspi for /usr/bin/python3.
+cargo) and Debian's python3-pyatspi for /usr/bin/python3
+(bash scripts/install-bench-deps.sh installs it).
 """
 
 from __future__ import annotations
