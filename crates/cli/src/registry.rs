@@ -3,7 +3,7 @@
 //! command line and by serde from an MCP tool call, and its JSON Schema (for
 //! `tools/list`) comes from the same struct.
 
-use crate::commands::{act, batch, lifecycle, observe};
+use crate::commands::{act, batch, compound, lifecycle, observe};
 use crate::ctx::Ctx;
 use crate::output::{CliError, Output};
 use clap::ArgMatches;
@@ -70,6 +70,8 @@ pub struct Entry {
     pub schema: fn() -> Map<String, Value>,
     pub run_cli: fn(&ArgMatches, &mut Ctx) -> Result<Output, CliError>,
     pub run_json: fn(Value, &mut Ctx) -> Result<Output, CliError>,
+    /// Whether JSON arguments are the command's, without running it.
+    pub check_json: fn(&Value) -> Result<(), CliError>,
 }
 
 const fn entry<C: Command>() -> Entry {
@@ -83,6 +85,7 @@ const fn entry<C: Command>() -> Entry {
         schema: schema_of::<C>,
         run_cli: run_cli::<C>,
         run_json: run_json::<C>,
+        check_json: check_json::<C>,
     }
 }
 
@@ -106,6 +109,7 @@ fn schema_of<C: Command>() -> Map<String, Value> {
 fn run_cli<C: Command>(matches: &ArgMatches, ctx: &mut Ctx) -> Result<Output, CliError> {
     let args = C::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
     args.run(ctx)
+        .map_err(|e| compound::in_callers_terms(C::NAME, ctx, e))
 }
 
 fn run_json<C: Command>(args: Value, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -117,6 +121,13 @@ fn run_json<C: Command>(args: Value, ctx: &mut Ctx) -> Result<Output, CliError> 
     let args: C =
         serde_json::from_value(args).map_err(|e| CliError::usage(format!("{}: {e}", C::NAME)))?;
     args.run(ctx)
+        .map_err(|e| compound::in_callers_terms(C::NAME, ctx, e))
+}
+
+fn check_json<C: Command>(args: &Value) -> Result<(), CliError> {
+    serde_json::from_value::<C>(args.clone())
+        .map(|_| ())
+        .map_err(|e| CliError::usage(format!("{}: {e}", C::NAME)))
 }
 
 /// Every agent command, in the order `--help` lists them.

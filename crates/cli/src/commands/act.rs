@@ -2,6 +2,7 @@
 //! `select`, `menu`, `eval`. Targets go through core's locators, which wait
 //! for the element and check it can take the action.
 
+use super::compound::{self, Want};
 use super::{SettleOpt, WindowOpt};
 use crate::ctx::Ctx;
 use crate::output::{CliError, Output};
@@ -87,9 +88,8 @@ impl Command for Fill {
     const HINTS: Hints = SETS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome = ctx
-            .locator(&self.target, self.on.window)?
-            .fill(&self.text)?;
+        let outcome =
+            compound::locate(ctx, &self.target, self.on.window, Want::Fill)?.fill(&self.text)?;
         let (text, data) = acted(ctx, "filled", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
@@ -298,8 +298,7 @@ impl Command for Check {
     const HINTS: Hints = SETS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome = ctx
-            .locator(&self.target, self.on.window)?
+        let outcome = compound::locate(ctx, &self.target, self.on.window, Want::Check)?
             .set_checked(!self.off)?;
         let verb = if self.off { "unchecked" } else { "checked" };
         let (text, data) = acted(ctx, verb, &outcome)?;
@@ -329,8 +328,7 @@ impl Command for Select {
     const HINTS: Hints = SETS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome = ctx
-            .locator(&self.target, self.on.window)?
+        let outcome = compound::locate(ctx, &self.target, self.on.window, Want::Select)?
             .select_option(TextMatch::exact(self.option.clone()))?;
         let (text, data) = acted(ctx, "selected", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)

@@ -3,6 +3,7 @@
 
 pub mod act;
 pub mod batch;
+pub mod compound;
 pub mod lifecycle;
 pub mod observe;
 

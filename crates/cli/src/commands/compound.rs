@@ -1,0 +1,292 @@
+//! Compound widgets acted on as a whole, and errors in the caller's terms.
+//!
+//! A ref may name a part of a widget: the label inside a combo box, the
+//! row inside a list, the inner button of a menu button. `select`, `check`
+//! and `fill` on such a part act on the element of the widget that takes
+//! the action (an ancestor or a descendant close by); when there is none,
+//! they fail at once, saying why, instead of waiting for the element to
+//! become something it never will.
+//!
+//! Errors name things as the caller did: the command's own name, refs
+//! (`@e13`) rather than protocol ids.
+
+use crate::ctx::Ctx;
+use crate::output::CliError;
+use crate::target::{self, TargetSpec};
+use std::collections::HashMap;
+use uidrive_core::protocol::{Action, ElementId, Node, Role, State};
+use uidrive_core::snapshot::{node_line, Ref};
+use uidrive_core::{Error, ErrorCode, Locator, WindowRef};
+
+/// What a command needs of its element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Want {
+    /// `check`: a check box, switch, toggle or radio.
+    Check,
+    /// `fill`: a field that takes text.
+    Fill,
+    /// `select`: a widget that offers items (a combo box, list, menu button, tab list).
+    Select,
+}
+
+impl Want {
+    fn command(self) -> &'static str {
+        match self {
+            Want::Check => "check",
+            Want::Fill => "fill",
+            Want::Select => "select",
+        }
+    }
+
+    fn what(self) -> &'static str {
+        match self {
+            Want::Check => "a check box, switch, toggle or radio",
+            Want::Fill => "a field that takes text",
+            Want::Select => "a combo box, list, menu button or tab list",
+        }
+    }
+
+    fn takes(self, node: &Node) -> bool {
+        match self {
+            Want::Check => {
+                matches!(
+                    node.role,
+                    Role::CheckBox
+                        | Role::Radio
+                        | Role::Switch
+                        | Role::ToggleButton
+                        | Role::MenuItemCheckBox
+                        | Role::MenuItemRadio
+                ) || node.has_state(&State::Checked)
+            }
+            Want::Fill => {
+                matches!(node.role, Role::TextField | Role::Search)
+                    || node.has_action(&Action::SetValue)
+                    || node.has_action(&Action::InsertText)
+            }
+            Want::Select => {
+                matches!(
+                    node.role,
+                    Role::ComboBox
+                        | Role::List
+                        | Role::Tree
+                        | Role::Table
+                        | Role::Grid
+                        | Role::TreeGrid
+                        | Role::TabList
+                        | Role::MenuButton
+                        | Role::PopUpButton
+                        | Role::RadioGroup
+                ) || node.has_popup.is_some()
+                    || (node.has_action(&Action::Press)
+                        && !is_item(node)
+                        && !matches!(node.role, Role::TextField | Role::Search | Role::Text))
+                    || node.has_action(&Action::Expand)
+            }
+        }
+    }
+}
+
+/// An item of a widget, which `select` chooses through the widget.
+fn is_item(node: &Node) -> bool {
+    matches!(
+        node.role,
+        Role::ListItem
+            | Role::TreeItem
+            | Role::Row
+            | Role::Cell
+            | Role::Tab
+            | Role::MenuItem
+            | Role::MenuItemCheckBox
+            | Role::MenuItemRadio
+    )
+}
+
+/// How far up or down from the part the widget may be.
+const REACH: usize = 3;
+
+/// A locator for the element of `target` that takes what `want` needs. For a
+/// ref, its element is checked now: a part of a compound widget becomes the
+/// widget's element that takes the action, and an element with none near it
+/// fails at once. Selectors are left to the locator, which waits for them.
+pub fn locate(
+    ctx: &mut Ctx,
+    target: &str,
+    window: Option<u64>,
+    want: Want,
+) -> Result<Locator, CliError> {
+    let locator = ctx.locator(target, window)?;
+    let Ok(TargetSpec::Ref(r)) = target::parse(target) else {
+        return Ok(locator);
+    };
+    let Ok(found) = ctx.state.refs.resolve(r).cloned() else {
+        return Ok(locator);
+    };
+    let app = ctx.app()?;
+    let Ok(tree) = app.tree(Some(found.window)) else {
+        return Ok(locator);
+    };
+    let at: HashMap<_, usize> = tree
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id, i))
+        .collect();
+    let Some(&me) = at.get(&found.id) else {
+        return Ok(locator);
+    };
+    let nodes = &tree.nodes;
+    let takes = |i: usize| want.takes(&nodes[i]) && !nodes[i].has_state(&State::Disabled);
+    if want.takes(&nodes[me]) && !(want == Want::Select && is_item(&nodes[me])) {
+        return Ok(locator);
+    }
+    // Up: the widget this is a part of (a row's list, a label's combo box).
+    let mut up = Vec::new();
+    let mut cursor = nodes[me].parent.and_then(|p| at.get(&p).copied());
+    while let Some(c) = cursor {
+        if up.len() == REACH {
+            break;
+        }
+        up.push(c);
+        cursor = nodes[c].parent.and_then(|p| at.get(&p).copied());
+    }
+    // Down: the part that takes it (a combo box's entry, a row's check box).
+    let mut down = Vec::new();
+    let mut level = vec![me];
+    for _ in 0..REACH {
+        let next: Vec<usize> = nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| {
+                n.parent
+                    .is_some_and(|p| level.iter().any(|l| nodes[*l].id == p))
+            })
+            .map(|(i, _)| i)
+            .collect();
+        down.extend(next.iter().copied());
+        level = next;
+    }
+    let order: Vec<usize> = match want {
+        // An item is chosen through its widget; a label inside a combo box too.
+        Want::Select => up.iter().chain(down.iter()).copied().collect(),
+        Want::Check | Want::Fill => down.iter().chain(up.iter()).copied().collect(),
+    };
+    if let Some(&better) = order.iter().find(|&&i| takes(i)) {
+        let driver = app.driver().clone();
+        let timeouts = app.timeouts();
+        return Ok(WindowRef::new(driver, Some(found.window), timeouts).get_by_id(nodes[better].id));
+    }
+    let line = node_line(Some(r), &nodes[me]);
+    let hint = match want {
+        Want::Check => "press or click it instead, or check the snapshot for the check box",
+        Want::Fill => "click it and use `type`, or check the snapshot for the field",
+        Want::Select => "press or click it, or `select` on the widget that lists the options",
+    };
+    Err(Error::new(
+        ErrorCode::Unsupported,
+        format!(
+            "{}: {line} is not {} and none is part of it or around it",
+            want.command(),
+            want.what()
+        ),
+    )
+    .with_suggestion(hint)
+    .into())
+}
+
+/// The names core's locators give their operations, as errors begin.
+const OPERATIONS: &[&str] = &[
+    "click",
+    "dblclick",
+    "press",
+    "activate",
+    "fill",
+    "type",
+    "type_text",
+    "check",
+    "uncheck",
+    "set_checked",
+    "select_option",
+    "hover",
+    "focus",
+    "set_value",
+    "clear",
+    "scroll_into_view",
+];
+
+/// `err` as the caller would say it: headed by the command's name, with refs
+/// for the elements the session has refs for instead of protocol ids.
+pub fn in_callers_terms(command: &str, ctx: &Ctx, mut err: CliError) -> CliError {
+    let mut message = err.error.message.clone();
+    if let Some((head, rest)) = message.split_once(": ") {
+        if head != command && OPERATIONS.contains(&head) {
+            message = format!("{command}: {rest}");
+        }
+    }
+    err.error.message = with_refs(&message, |window, id| match window {
+        Some(w) => ctx.state.refs.ref_of(w, id),
+        None => ctx.state.refs.ref_of_id(id),
+    });
+    err
+}
+
+/// `window(1).get_by_id(42)` and `get_by_id(42)` in `text` become the ref
+/// `ref_of` gives for them; ids without one stay as they are.
+fn with_refs(text: &str, ref_of: impl Fn(Option<u64>, ElementId) -> Option<Ref>) -> String {
+    const BY_ID: &str = "get_by_id(";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(BY_ID) {
+        let after = &rest[at + BY_ID.len()..];
+        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || !after[digits..].starts_with(')') {
+            out.push_str(&rest[..at + BY_ID.len()]);
+            rest = after;
+            continue;
+        }
+        let id = after[..digits].parse::<u64>().ok().map(ElementId);
+        // A `window(N).` right before it names the window.
+        let before = &rest[..at];
+        let (kept, window) = match before.strip_suffix(").") {
+            Some(head) => match head.rfind("window(") {
+                Some(w) => match head[w + 7..].parse::<u64>() {
+                    Ok(n) => (&before[..w], Some(n)),
+                    Err(_) => (before, None),
+                },
+                None => (before, None),
+            },
+            None => (before, None),
+        };
+        match id.and_then(|id| ref_of(window, id)) {
+            Some(r) => {
+                out.push_str(kept);
+                out.push_str(&r.to_string());
+            }
+            None => out.push_str(&rest[..at + BY_ID.len() + digits + 1]),
+        }
+        rest = &after[digits + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn protocol_ids_become_refs() {
+        let ref_of =
+            |w: Option<u64>, id: ElementId| (id.0 == 42 && w != Some(9)).then_some(Ref(13));
+        assert_eq!(
+            with_refs("select: window(1).get_by_id(42) shows no option", ref_of),
+            "select: @e13 shows no option"
+        );
+        assert_eq!(with_refs("no get_by_id(42) here", ref_of), "no @e13 here");
+        assert_eq!(
+            with_refs("window(9).get_by_id(42) and get_by_id(7)", ref_of),
+            "window(9).get_by_id(42) and get_by_id(7)"
+        );
+        assert_eq!(with_refs("get_by_id(x)", ref_of), "get_by_id(x)");
+    }
+}
