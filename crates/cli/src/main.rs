@@ -86,7 +86,7 @@ fn main() -> ExitCode {
             Err(e) => bad_arguments(e, false),
         },
         "mcp" => match mcp::McpArgs::from_arg_matches(sub) {
-            Ok(args) => report(mcp::run(args)),
+            Ok(args) => report(mcp::run(args, named_session(&matches, sub))),
             Err(e) => bad_arguments(e, false),
         },
         "trace" => match trace::TraceArgs::from_arg_matches(sub) {
@@ -95,6 +95,19 @@ fn main() -> ExitCode {
         },
         _ => ExitCode::from(run_command(name, &matches, sub)),
     }
+}
+
+/// The session named by `--session` or `UIDRIVE_SESSION`, if one was (not the default).
+fn named_session(top: &ArgMatches, sub: &ArgMatches) -> Option<String> {
+    [sub, top].into_iter().find_map(|m| {
+        let named = !matches!(
+            m.value_source("session"),
+            None | Some(clap::parser::ValueSource::DefaultValue)
+        );
+        named
+            .then(|| m.get_one::<String>("session").cloned())
+            .flatten()
+    })
 }
 
 fn run_command(name: &str, top: &ArgMatches, sub: &ArgMatches) -> u8 {

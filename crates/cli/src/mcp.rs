@@ -20,6 +20,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use uidrive_core::Error;
+use uidrive_facade::hints::{localize, Lang};
 
 #[derive(Debug, Args)]
 pub struct McpArgs {
@@ -66,12 +67,29 @@ fn initial_target(args: &McpArgs) -> Result<Option<Target>, Error> {
 
 const INSTRUCTIONS: &str = "uidrive drives native desktop apps through their accessibility tree. \
 Call `open` (launch: [\"gnome-calculator\"], headless: true) first, then `snapshot` with interactive: true \
-to get refs such as @e3, then act on refs (`press`, `fill`, `key`...) with settle: true to see what changed. \
-Refs belong to this MCP session; a ref whose element went is refused as stale_ref: take a new snapshot.";
+to get refs such as @e3, then act on refs (`press`, `fill`, `check`, `select`, `key`...) with settle: true. \
+Arguments the tools share: `target`, the element: a ref (@e3), key=KEY, id=DIGITS, or role=button name=\"Add\"; \
+`settle`, answer what changed once the window settles (+ came, - went, = context; `(+N)` counts what came \
+or went inside an element; windows that opened, closed or took the focus come first); `full`, with settle, \
+every changed line, hidden elements too; `window`, a window id from `windows` (by default the session's, \
+which follows the focus). `batch` runs steps given as {\"tool\": \"press\", \"target\": \"@e3\"} and answers \
+what changed once. Refs belong to the session; a ref whose element went is refused as stale_ref: take a \
+new snapshot.";
+
+/// Arguments many tools share: the instructions explain them once, so the
+/// tools' schemas leave their descriptions out.
+const SHARED: &[&str] = &["settle", "full", "window", "target"];
 
 struct Server {
+    /// The server's own session, in memory (when no session was named).
     ctx: Arc<Mutex<Ctx>>,
+    /// A named command-line session (`UIDRIVE_SESSION` or `--session`) the
+    /// tools work in instead: its state file is read and written per call,
+    /// so the command line and this server share its app, window and refs.
+    session: Option<String>,
     read_only: bool,
+    /// Daemons that `open` started for a named session, to reap.
+    children: Arc<Mutex<Vec<std::process::Child>>>,
 }
 
 fn offered(read_only: bool) -> impl Iterator<Item = &'static Entry> {
@@ -81,21 +99,178 @@ fn offered(read_only: bool) -> impl Iterator<Item = &'static Entry> {
 }
 
 fn tool(entry: &Entry) -> Tool {
-    let hints = ToolAnnotations::new()
-        .read_only(entry.hints.read_only)
-        .destructive(entry.hints.destructive)
-        .idempotent(entry.hints.idempotent)
-        .open_world(false);
-    Tool::new(entry.name, entry.about, Arc::new((entry.schema)())).annotate(hints)
+    // Only what differs from MCP's defaults (not read-only, not idempotent,
+    // destructive) is said, to keep tools/list short; destructiveHint means
+    // nothing for a tool that only reads.
+    let mut hints = ToolAnnotations::new();
+    if !entry.hints.destructive && !entry.hints.read_only {
+        hints = hints.destructive(false);
+    }
+    if entry.hints.read_only {
+        hints = hints.read_only(true);
+    }
+    if entry.hints.idempotent {
+        hints = hints.idempotent(true);
+    }
+    let schema = compact((entry.schema)());
+    Tool::new(entry.name, mcp_terms(entry.about), Arc::new(schema)).annotate(hints)
+}
+
+/// A tool's input schema as short as it can be and still say everything:
+/// no defaults or integer formats (the descriptions say what matters),
+/// optional values typed without `null`, shared arguments described briefly,
+/// and command-line words in MCP's terms.
+fn compact(mut schema: serde_json::Map<String, Value>) -> serde_json::Map<String, Value> {
+    fn shrink(value: &mut Value) {
+        let Value::Object(object) = value else {
+            if let Value::Array(items) = value {
+                items.iter_mut().for_each(shrink);
+            }
+            return;
+        };
+        for key in ["default", "format", "minimum", "additionalProperties"] {
+            object.remove(key);
+        }
+        if let Some(Value::Array(types)) = object.get("type") {
+            let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+            if kept.len() == 1 {
+                object.insert("type".into(), kept[0].clone());
+            }
+        }
+        if let Some(Value::String(text)) = object.get("description") {
+            let text = mcp_terms(text);
+            object.insert("description".into(), Value::String(text));
+        }
+        object.values_mut().for_each(shrink);
+    }
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for name in SHARED {
+            if let Some(Value::Object(p)) = properties.get_mut(*name) {
+                p.remove("description");
+            }
+        }
+    }
+    // Helper types (a batch step) are described where they are used.
+    if let Some(Value::Object(defs)) = schema.get_mut("$defs") {
+        for def in defs.values_mut() {
+            if let Value::Object(def) = def {
+                def.remove("description");
+            }
+        }
+    }
+    let mut value = Value::Object(std::mem::take(&mut schema));
+    shrink(&mut value);
+    match value {
+        Value::Object(object) => object,
+        _ => unreachable!("an object stays an object"),
+    }
+}
+
+/// Text written for the command line, in MCP's terms: `uidrive snapshot -i`
+/// is the `snapshot` tool with interactive: true, `--window ID` the `window`
+/// argument.
+pub fn mcp_terms(text: &str) -> String {
+    const PHRASES: &[(&str, &str)] = &[
+        (
+            "`uidrive snapshot -i`",
+            "the `snapshot` tool with interactive: true",
+        ),
+        (
+            "`uidrive open --headless`",
+            "the `open` tool with headless: true",
+        ),
+        (
+            "add --headless to `uidrive open`",
+            "give `open` headless: true",
+        ),
+        (
+            "run `uidrive skills` or `uidrive COMMAND --help` for the syntax",
+            "check the arguments against the tool's input schema",
+        ),
+        (
+            "run `uidrive open --launch CMD...` (or --socket PATH, --pid N, --app NAME) first",
+            "call `open` first, with launch (or socket, pid, app)",
+        ),
+        ("--window ID", "`window`"),
+        (" -i ", " interactive: true "),
+        ("-i for", "interactive: true for"),
+    ];
+    let mut out = text.to_string();
+    for (cli, mcp) in PHRASES {
+        out = out.replace(cli, mcp);
+    }
+    // `uidrive open ...` and the like: the tool of that name.
+    let mut rest = out.as_str();
+    let mut done = String::with_capacity(out.len());
+    while let Some(at) = rest.find("`uidrive ") {
+        let inner = &rest[at + 1..];
+        let Some(end) = inner.find('`') else { break };
+        let words: Vec<&str> = inner[..end].split_whitespace().collect();
+        let tool = words.get(1).copied().unwrap_or("");
+        done.push_str(&rest[..at]);
+        if registry::find(tool).is_some_and(|e| e.mcp) {
+            done.push_str(&format!("the `{tool}` tool"));
+        } else {
+            done.push_str(&rest[at..at + 1 + end + 1]);
+        }
+        rest = &inner[end + 1..];
+    }
+    done.push_str(rest);
+    // `--flag` is the argument `flag`.
+    let mut out = String::with_capacity(done.len());
+    let mut chars = done.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let flag = c == '-'
+            && done[at..].starts_with("--")
+            && done[at + 2..].starts_with(|n: char| n.is_ascii_lowercase())
+            && (at == 0 || done[..at].ends_with([' ', '(', '`']));
+        if !flag {
+            out.push(c);
+            continue;
+        }
+        chars.next();
+        let name: String = done[at + 2..]
+            .chars()
+            .take_while(|n| n.is_ascii_lowercase() || *n == '-')
+            .collect();
+        for _ in 0..name.chars().count() {
+            chars.next();
+        }
+        out.push_str(&name.replace('-', "_"));
+    }
+    out
 }
 
 fn failure_text(e: &CliError) -> String {
+    let error = localize(e.error.clone(), Lang::Cli);
     let mut text = e.text.clone();
     text.push_str(&format!(
         "error: {}: {}\nhint: {}",
-        e.error.code, e.error.message, e.error.suggestion
+        error.code, error.message, error.suggestion
     ));
-    text
+    mcp_terms(&text)
+}
+
+/// Runs one tool call in a named session: its state is read, locked for the
+/// call, and written back, as a command line's command does.
+fn in_session(
+    name: &str,
+    entry: &'static Entry,
+    args: Value,
+    children: &Mutex<Vec<std::process::Child>>,
+) -> Result<crate::output::Output, CliError> {
+    let (store, state) = Store::open_file(name)?;
+    let mut ctx = Ctx::new(name.to_string(), store, state);
+    ctx.mcp = true;
+    let result = (entry.run_json)(args, &mut ctx);
+    let saved = ctx.save();
+    children
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .append(&mut ctx.children);
+    let out = result?;
+    saved?;
+    Ok(out)
 }
 
 impl ServerHandler for Server {
@@ -126,21 +301,26 @@ impl ServerHandler for Server {
         };
         if self.read_only && !entry.hints.read_only {
             return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
-                "error: unsupported: `{name}` acts, and this session is observation only\nhint: use snapshot, windows, wait or screenshot"
+                "error: unsupported: `{name}` acts, and this session is observation only\nhint: use the snapshot, windows, wait or screenshot tools"
             ))])
             .into());
         }
         let args = Value::Object(request.arguments.unwrap_or_default());
         let ctx = self.ctx.clone();
-        let result = tokio::task::spawn_blocking(move || {
-            let mut ctx = ctx.lock().unwrap_or_else(|p| p.into_inner());
-            (entry.run_json)(args, &mut ctx)
+        let session = self.session.clone();
+        let children = self.children.clone();
+        let result = tokio::task::spawn_blocking(move || match session {
+            Some(name) => in_session(&name, entry, args, &children),
+            None => {
+                let mut ctx = ctx.lock().unwrap_or_else(|p| p.into_inner());
+                (entry.run_json)(args, &mut ctx)
+            }
         })
         .await
         .map_err(|e| McpError::internal_error(format!("the tool `{name}` panicked: {e}"), None))?;
         let answer = match result {
             Ok(out) => {
-                let mut content = vec![ContentBlock::text(out.text)];
+                let mut content = vec![ContentBlock::text(mcp_terms(&out.text))];
                 if let Some(png) = out.image {
                     let encoded = base64::engine::general_purpose::STANDARD.encode(png);
                     content.push(ContentBlock::image(encoded, "image/png"));
@@ -258,22 +438,33 @@ fn checked_stdio() -> (
     (tokio::io::split(theirs), writer)
 }
 
-/// Serves until the client closes stdin, then stops the app this session launched.
-pub fn run(args: McpArgs) -> Result<(), Error> {
-    let session = format!("mcp-{}", std::process::id());
+/// Serves until the client closes stdin, then stops the app this server's
+/// own session launched. With `session` (`UIDRIVE_SESSION` or `--session`),
+/// the tools work in that command-line session instead, which outlives the
+/// server: its app stays open for the next command or `close`.
+pub fn run(args: McpArgs, session: Option<String>) -> Result<(), Error> {
+    if let Some(name) = &session {
+        crate::session::Files::of(name)?;
+    }
+    let own = format!("mcp-{}", std::process::id());
     let state = State {
         target: initial_target(&args)?,
         ..State::default()
     };
-    let ctx = Arc::new(Mutex::new(Ctx::new(session, Store::Memory, state)));
+    let mut own_ctx = Ctx::new(own, Store::Memory, state);
+    own_ctx.mcp = true;
+    let ctx = Arc::new(Mutex::new(own_ctx));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .map_err(|e| Error::failed(format!("could not start the MCP runtime: {e}")))?;
+    let children = Arc::new(Mutex::new(Vec::new()));
     let server = Server {
         ctx: ctx.clone(),
+        session,
         read_only: args.read_only,
+        children: children.clone(),
     };
     let served = runtime.block_on(async move {
         let (stdio, writer) = checked_stdio();
@@ -295,6 +486,14 @@ pub fn run(args: McpArgs) -> Result<(), Error> {
     }
     for child in &mut ctx.children {
         let _ = child.wait();
+    }
+    // A named session's daemons run on: reap only those that have exited.
+    for child in children
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter_mut()
+    {
+        let _ = child.try_wait();
     }
     served
 }

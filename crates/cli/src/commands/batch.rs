@@ -8,14 +8,20 @@ use crate::target::{join_selector_words, shell_words};
 use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde_json::json;
+use serde_json::{json, Map, Value};
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Batch {
     /// Steps, each one command line without `uidrive`, as: 'fill @e3 Ada' 'press @e2'. Every step is checked before the first runs.
     #[arg(required = true, value_name = "STEP")]
+    #[serde(skip)]
     pub steps: Vec<String>,
+    /// Tool calls, as {"tool": "press", "target": "@e3"}; all are checked before the first runs.
+    #[arg(skip)]
+    #[serde(rename = "steps")]
+    #[schemars(with = "Vec<Call>")]
+    pub calls: Vec<Given>,
     /// Don't observe at the end.
     #[arg(long)]
     #[serde(default)]
@@ -24,6 +30,28 @@ pub struct Batch {
     #[arg(long)]
     #[serde(default)]
     pub full: bool,
+}
+
+/// A step as MCP gives it: a tool call, or (as the command line does) a line.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Given {
+    Call(Call),
+    Line(String),
+}
+
+/// One step given as a tool call (MCP): the tool's name and its arguments.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+pub struct Call {
+    pub tool: String,
+    #[serde(flatten)]
+    pub args: Map<String, Value>,
+}
+
+/// A step ready to run: its command and its arguments, as parsed.
+enum Step {
+    Line(&'static registry::Entry, clap::ArgMatches),
+    Call(&'static registry::Entry, Value),
 }
 
 impl Command for Batch {
@@ -35,38 +63,80 @@ impl Command for Batch {
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         // Parse every step first, so that a typo runs nothing.
-        let mut parsed = Vec::with_capacity(self.steps.len());
-        for (at, step) in self.steps.iter().enumerate() {
-            let words = join_selector_words(shell_words(step)?);
-            let Some(name) = words.first() else {
-                return Err(CliError::usage(format!("batch: step {} is empty", at + 1)));
-            };
-            let entry = registry::find(name).filter(|e| e.in_batch).ok_or_else(|| {
-                CliError::usage(format!(
-                    "batch: step {} (`{step}`): `{name}` is not a command a batch can run",
-                    at + 1
-                ))
-            })?;
-            let matches = (entry.cli)()
-                .no_binary_name(false)
-                .try_get_matches_from(&words)
-                .map_err(|e| {
-                    CliError::usage(format!(
-                        "batch: step {} (`{step}`): {}",
-                        at + 1,
-                        first_line(&e.to_string())
-                    ))
-                })?;
-            parsed.push((entry, matches));
+        let given: Vec<Given> = self
+            .steps
+            .iter()
+            .cloned()
+            .map(Given::Line)
+            .chain(self.calls.iter().cloned())
+            .collect();
+        let mut parsed = Vec::with_capacity(given.len());
+        let mut labels: Vec<String> = Vec::with_capacity(given.len());
+        for (at, step) in given.into_iter().enumerate() {
+            match step {
+                Given::Line(step) => {
+                    let words = join_selector_words(shell_words(&step)?);
+                    let Some(name) = words.first() else {
+                        return Err(CliError::usage(format!("batch: step {} is empty", at + 1)));
+                    };
+                    let entry = registry::find(name).filter(|e| e.in_batch).ok_or_else(|| {
+                        CliError::usage(format!(
+                            "batch: step {} (`{step}`): `{name}` is not a command a batch can run",
+                            at + 1
+                        ))
+                    })?;
+                    let matches = (entry.cli)()
+                        .no_binary_name(false)
+                        .try_get_matches_from(&words)
+                        .map_err(|e| {
+                            CliError::usage(format!(
+                                "batch: step {} (`{step}`): {}",
+                                at + 1,
+                                first_line(&e.to_string())
+                            ))
+                        })?;
+                    parsed.push(Step::Line(entry, matches));
+                    labels.push(step);
+                }
+                Given::Call(call) => {
+                    let args = Value::Object(call.args);
+                    let label = format!("{} {args}", call.tool);
+                    let entry = registry::find(&call.tool)
+                        .filter(|e| e.in_batch)
+                        .ok_or_else(|| {
+                            CliError::usage(format!(
+                                "batch: step {} (`{label}`): `{}` is not a tool a batch can run",
+                                at + 1,
+                                call.tool
+                            ))
+                        })?;
+                    (entry.check_json)(&args).map_err(|e| {
+                        CliError::usage(format!(
+                            "batch: step {} (`{label}`): {}",
+                            at + 1,
+                            e.error.message
+                        ))
+                    })?;
+                    parsed.push(Step::Call(entry, args));
+                    labels.push(label);
+                }
+            }
+        }
+        if parsed.is_empty() {
+            return Err(CliError::usage("batch: give at least one step"));
         }
 
         let was_in_batch = std::mem::replace(&mut ctx.in_batch, true);
         let mut text = String::new();
         let mut steps = Vec::new();
         let mut failure = None;
-        for (at, (entry, matches)) in parsed.iter().enumerate() {
-            let step = &self.steps[at];
-            match (entry.run_cli)(matches, ctx) {
+        for (at, parsed) in parsed.into_iter().enumerate() {
+            let step = &labels[at];
+            let ran = match parsed {
+                Step::Line(entry, matches) => (entry.run_cli)(&matches, ctx),
+                Step::Call(entry, args) => (entry.run_json)(args, ctx),
+            };
+            match ran {
                 Ok(out) => {
                     text.push_str(&format!("ok {}: {}\n", at + 1, out.text.trim_end()));
                     steps.push(json!({"step": step, "ok": true, "data": out.data}));
@@ -85,7 +155,7 @@ impl Command for Batch {
             }
         }
         ctx.in_batch = was_in_batch;
-        let skipped = self.steps.len() - steps.len();
+        let skipped = labels.len() - steps.len();
         if skipped > 0 {
             text.push_str(&format!("skipped {skipped} step(s) after the failure\n"));
         }
@@ -107,12 +177,8 @@ impl Command for Batch {
         match failure {
             None => Ok(Output::new(text, data)),
             Some((at, mut e)) => {
-                e.error.message = format!(
-                    "step {} (`{}`): {}",
-                    at + 1,
-                    self.steps[at],
-                    e.error.message
-                );
+                e.error.message =
+                    format!("step {} (`{}`): {}", at + 1, labels[at], e.error.message);
                 e.usage = false;
                 e.data = Some(data);
                 e.text = text;

@@ -52,7 +52,7 @@ async def full_session(uidrive, home, app, button, expect, then, then_expect):
                 check(name in tools, f"tools/list offers {name}")
             check("skills" not in tools, "the CLI-only skills command is not a tool")
             check(tools["snapshot"].annotations.read_only_hint is True, "snapshot is read-only")
-            check(tools["press"].annotations.read_only_hint is False, "press is not read-only")
+            check(tools["press"].annotations.read_only_hint is not True, "press is not read-only")
             check(tools["close"].annotations.destructive_hint is True, "close is destructive")
             props = tools["snapshot"].input_schema["properties"]
             check("interactive" in props and "window" in props, "snapshot's schema has interactive and window")
