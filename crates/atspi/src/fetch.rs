@@ -506,11 +506,38 @@ async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut Raw
     node.cell = c;
 }
 
+/// The element's action names. `GetActions` answers every action's name,
+/// description and key binding at once; Firefox's bridge answers it with one
+/// string in all three places, and crashes on some menu items, so apps not
+/// tested safe for bulk reads are asked `NActions`, then each `GetName`.
 async fn read_actions(conn: &Connection, dest: &str, path: &str) -> Vec<String> {
-    call::<Vec<(String, String, String)>, _>(conn, dest, path, IFACE_ACTION, "GetActions", &())
+    /// More actions than any control has: a bound on what an app may claim.
+    const MAX_ACTIONS: i32 = 32;
+    if bus::bulk_safe(conn, dest) {
+        return call::<Vec<(String, String, String)>, _>(
+            conn,
+            dest,
+            path,
+            IFACE_ACTION,
+            "GetActions",
+            &(),
+        )
         .await
         .map(|list| list.into_iter().map(|(name, _, _)| name).collect())
-        .unwrap_or_default()
+        .unwrap_or_default();
+    }
+    let count = bus::get_prop(conn, dest, path, IFACE_ACTION, "NActions")
+        .await
+        .ok()
+        .and_then(|v| i32::try_from(v).ok())
+        .unwrap_or(0)
+        .clamp(0, MAX_ACTIONS);
+    let names = (0..count).map(|index| async move {
+        call::<String, _>(conn, dest, path, IFACE_ACTION, "GetName", &(index,))
+            .await
+            .unwrap_or_default()
+    });
+    futures_util::future::join_all(names).await
 }
 
 /// The element's action names, read now if the tree left them for later.

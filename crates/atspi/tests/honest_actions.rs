@@ -238,6 +238,32 @@ fn firefox_hidden_menu_bar_says_so() {
     app.close().unwrap();
 }
 
+/// Firefox answers `GetActions` with one string in every place and crashed on
+/// the items of an open menu: reading them again and again leaves it alive,
+/// and an item's press action is there under its real name.
+#[test]
+fn firefox_reads_of_an_open_menu_leave_it_alive() {
+    let desktop = Desktop::start().expect("a headless desktop starts");
+    let dir = TempDir::new("firefox-open-menu");
+    let app = launch(&desktop, &firefox_argv(&dir));
+    app.keyboard()
+        .press("F10")
+        .expect("F10 opens the File menu");
+    let new_tab = app.get_by_role(Role::MenuItem, TextMatch::exact("New Tab"));
+    for _ in 0..3 {
+        expect(&new_tab).to_be_visible().unwrap();
+        let tree = app.tree(None).expect("the window reads with its menu open");
+        let item = tree
+            .nodes
+            .iter()
+            .find(|n| n.role == Role::MenuItem && n.label.as_deref() == Some("New Tab"))
+            .expect("New Tab is in the tree");
+        assert!(item.has_action(&Action::Press), "{item:?}");
+    }
+    app.keyboard().press("Escape").unwrap();
+    app.close().unwrap();
+}
+
 #[test]
 fn mousepad_disabled_menu_item_says_it_is_disabled() {
     let desktop = Desktop::start().expect("a headless desktop starts");
