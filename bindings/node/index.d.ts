@@ -303,6 +303,8 @@ export declare class App implements Finders {
   private constructor();
   /** The pid of the process uidrive launched, if it launched one. */
   readonly pid: number | null;
+  /** Recording a trace of this app's steps. */
+  readonly tracing: Tracing;
   windows(): Promise<WindowInfo[]>;
   /** A window to search in, by title (waited for at each use), by id, or the focused one. */
   window(options?: { title?: TextMatch; exact?: boolean; id?: number }): Window;
@@ -435,6 +437,29 @@ export declare class Expect {
   toHaveValue(value: TextMatch, options?: ExpectTextOptions): Promise<void>;
   toHaveState(state: State, options?: ExpectOptions): Promise<void>;
   toHaveCount(count: number, options?: ExpectOptions): Promise<void>;
+}
+
+/** What `tracing.stop({ path })` wrote: the zip, its steps, pictures and size in bytes. */
+export interface TraceSummary {
+  path: string;
+  steps: number;
+  pictures: number;
+  bytes: number;
+}
+
+/**
+ * Records every action and `expect` of an app's locators as a step, with the window's
+ * snapshot and a capture before and after each (docs/trace.md). `uidrive trace show`
+ * prints a trace, or writes it as one HTML page with `--html`.
+ */
+export declare class Tracing {
+  private constructor();
+  /** Starts recording; rejects with `invalid_request` if a recording is on already. */
+  start(options?: { screenshots?: boolean; snapshots?: boolean; title?: string }): Promise<void>;
+  /** Stops recording; with `path`, writes the trace there, else drops it (then resolves to null). */
+  stop(options?: { path?: string }): Promise<TraceSummary | null>;
+  /** Whether a recording is on. */
+  readonly isRecording: boolean;
 }
 
 /** A private headless desktop: an X display, a session bus and the accessibility bus. */

@@ -13,6 +13,7 @@ export const {
   Window,
   Locator,
   Expect,
+  Tracing,
 } = native;
 
 export default native;

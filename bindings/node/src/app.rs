@@ -77,6 +77,14 @@ impl App {
         self.inner.pid()
     }
 
+    /// Recording a trace of this app's steps: `tracing.start()`, `tracing.stop({ path })`.
+    #[napi(getter)]
+    pub fn tracing(&self) -> crate::tracing::Tracing {
+        crate::tracing::Tracing {
+            app: self.inner.clone(),
+        }
+    }
+
     #[napi(ts_return_type = "Promise<Window[]>")]
     pub fn windows(&self) -> AsyncTask<Job> {
         let app = self.core();

@@ -11,6 +11,7 @@ mod finders;
 mod locator;
 mod matching;
 mod task;
+mod tracing;
 mod window;
 
 use crate::convert::{env_pairs, millis};
@@ -25,6 +26,7 @@ pub use app::App;
 pub use desktop::Desktop;
 pub use expect::{expect, Expect};
 pub use locator::Locator;
+pub use tracing::Tracing;
 pub use window::Window;
 
 /// How long `launch` waits for the app by default.
