@@ -18,6 +18,7 @@ mod locator;
 mod memory;
 mod methods;
 mod status;
+mod tracing;
 mod version;
 
 pub use app::*;
@@ -28,6 +29,7 @@ pub use locator::*;
 pub use memory::*;
 pub use methods::*;
 pub use status::*;
+pub use tracing::*;
 pub use version::*;
 
 #[cfg(test)]

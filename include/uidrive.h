@@ -1344,6 +1344,34 @@ ud_status ud_call(const ud_app *app, const char *method, const char *params_json
 const char *ud_status_name(ud_status status);
 
 /**
+ * Starts recording every action and expectation of this handle's locators
+ * as a step: the call, the rungs it waited on, its route and outcome or
+ * error, and before each step the window's snapshot and (with
+ * `screenshots`) a capture, skipped when the window did not change.
+ * `title` names the trace (NULL for none). Fails with
+ * `UD_ERR_INVALID_REQUEST` if a recording is on already.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `title` is NULL or a NUL-terminated string.
+ */
+ud_status ud_tracing_start(const ud_app *app, bool screenshots, bool snapshots, const char *title);
+
+/**
+ * Stops recording. With `path`, writes the trace there as a zip (its
+ * directory made if missing), for `uidrive trace show`; with NULL, drops
+ * it. Stopping when no recording is on does nothing.
+ *
+ * `*out_json` (when `out_json` is not NULL) is what was written,
+ * `{"path", "steps", "pictures", "bytes"}`, or `null` when nothing was;
+ * free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `path` is NULL or a NUL-terminated
+ * string; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_tracing_stop(const ud_app *app, const char *path, char **out_json);
+
+/**
  * The uidrive version, as `"0.1.0"`. A static string: do not free it.
  */
 const char *ud_version(void);
