@@ -239,7 +239,10 @@ impl Command for Screenshot {
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let window = ctx.window(self.on.window);
         let capture = ctx.app()?.capture(window)?;
-        let size = format!("{}x{}", capture.width, capture.height);
+        let mut size = format!("{}x{}", capture.width, capture.height);
+        if capture.clipped {
+            size.push_str(", clipped: part of the window is off the screen and not in the picture");
+        }
         match self.file {
             Some(file) => {
                 std::fs::write(&file, &capture.png).map_err(|e| {
@@ -247,13 +250,13 @@ impl Command for Screenshot {
                 })?;
                 Ok(Output::new(
                     format!("wrote {} ({size})\n", file.display()),
-                    json!({"file": file, "width": capture.width, "height": capture.height}),
+                    json!({"file": file, "width": capture.width, "height": capture.height, "clipped": capture.clipped}),
                 ))
             }
             None => {
                 let mut out = Output::new(
                     format!("captured {size}\n"),
-                    json!({"width": capture.width, "height": capture.height}),
+                    json!({"width": capture.width, "height": capture.height, "clipped": capture.clipped}),
                 );
                 out.image = Some(capture.png);
                 Ok(out)
