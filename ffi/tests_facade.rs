@@ -229,6 +229,23 @@ fn refinements_reads_and_actions() {
             "{}",
             last_message()
         );
+        // The keyboard types into the focused element: the field, once focused.
+        assert_eq!(
+            ud_locator_focus(name, ptr::null_mut()),
+            UD_OK,
+            "{}",
+            last_message()
+        );
+        assert_eq!(
+            ud_keyboard_type(app.0, 0, c"?".as_ptr(), 0),
+            UD_OK,
+            "{}",
+            last_message()
+        );
+        assert_eq!(
+            ud_keyboard_type(app.0, 0, c"".as_ptr(), 20_000),
+            UD_ERR_INVALID_REQUEST
+        );
         assert_eq!(
             ud_locator_press_sequentially(name, c"!".as_ptr(), 5, ptr::null_mut()),
             UD_OK,
@@ -239,7 +256,7 @@ fn refinements_reads_and_actions() {
         let mut value = stale();
         assert_eq!(ud_locator_value(name, &mut has, &mut value), UD_OK);
         assert!(has);
-        assert_eq!(take_string(value), "Ada L!");
+        assert_eq!(take_string(value), "Ada L?!");
         let mut flag = false;
         assert_eq!(ud_locator_is_enabled(name, &mut flag), UD_OK);
         assert!(flag);

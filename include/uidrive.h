@@ -540,6 +540,18 @@ ud_status ud_desktop_attach_name(const ud_desktop *desktop, const char *name, ui
 void ud_desktop_free(ud_desktop *desktop);
 
 /**
+ * Types `text` into the element that has the focus in `window_id`
+ * (`UD_WINDOW_DEFAULT`: the focused window): as one text event when
+ * `delay_ms` is 0, else one character at a time `delay_ms` apart (at most
+ * 10 000). For typing into a given element, use `ud_locator_type` or
+ * `ud_locator_press_sequentially`.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `text` is NULL or a NUL-terminated string.
+ */
+ud_status ud_keyboard_type(const ud_app *app, uint64_t window_id, const char *text, uint32_t delay_ms);
+
+/**
  * The code of this thread's last failing call, or `UD_OK` when no call on
  * this thread has failed yet.
  */

@@ -324,6 +324,8 @@ export declare class App implements Finders {
   snapshot(options?: SnapshotOptions): Promise<Snapshot>;
   /** The element a snapshot ref (`@e3`) names. */
   getByRef(ref: string): Locator;
+  /** The keyboard: real key and text input into the focused element. */
+  readonly keyboard: Keyboard;
   getByRole(role: Role, options?: RoleOptions): Locator;
   getByKey(key: string | number | boolean): Locator;
   getByText(text: TextMatch, options?: TextOptions): Locator;
@@ -339,6 +341,15 @@ export declare class App implements Finders {
 }
 
 /** Where locators start: one window of an app. */
+/** Real key and text input into whatever element has the focus (`app.keyboard`). */
+export declare class Keyboard {
+  private constructor();
+  /** Types `text`: at once, or one character at a time `delay` ms apart. */
+  type(text: string, options?: { delay?: number; window?: number }): Promise<void>;
+  /** Presses a key chord such as `Enter`, `Ctrl+A` or `CmdOrCtrl+Shift+Z`. */
+  press(chord: KeyChord, options?: { window?: number }): Promise<void>;
+}
+
 export declare class Window implements Finders {
   private constructor();
   getByRole(role: Role, options?: RoleOptions): Locator;

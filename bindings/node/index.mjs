@@ -11,6 +11,7 @@ export const {
   App,
   Desktop,
   Window,
+  Keyboard,
   Locator,
   Expect,
   Tracing,

@@ -174,3 +174,14 @@ test('pressSequentially types key by key', async () => {
   await expect(name).toHaveValue('Ada!?', { exact: true });
   await rejectsWith(name.pressSequentially('x', { delay: -1 }), 'invalid_request');
 });
+
+test('the keyboard types into the focused element', async () => {
+  const name = app.getByKey('name');
+  await name.fill('Ada');
+  await name.focus();
+  await app.keyboard.type('!', { delay: 10 });
+  await app.keyboard.type('?');
+  await expect(name).toHaveValue('Ada!?', { exact: true });
+  await rejectsWith(app.keyboard.type('x', { delay: 1e22 }), 'invalid_request');
+  await rejectsWith(app.keyboard.press('NoSuchKey+'), 'invalid_request');
+});

@@ -8,6 +8,7 @@ mod convert;
 mod desktop;
 mod errors;
 mod expect;
+mod keyboard;
 mod launch;
 mod locator;
 mod matching;
@@ -23,6 +24,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<locator::PyLocator>()?;
     m.add_class::<expect::PyExpect>()?;
     m.add_class::<desktop::PyDesktop>()?;
+    m.add_class::<keyboard::PyKeyboard>()?;
     m.add_class::<tracing::PyTracing>()?;
     m.add_function(wrap_pyfunction!(launch::connect, m)?)?;
     m.add_function(wrap_pyfunction!(launch::launch, m)?)?;

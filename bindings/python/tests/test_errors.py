@@ -211,3 +211,16 @@ def test_press_sequentially_types_key_by_key(demo: uidrive.App) -> None:
     uidrive.expect(name).to_have_value("Ada!?", exact=True)
     with pytest.raises(uidrive.InvalidRequestError):
         name.press_sequentially("x", delay=-1)
+
+
+def test_the_keyboard_types_into_the_focused_element(demo: uidrive.App) -> None:
+    name = demo.get_by_key("name")
+    name.fill("Ada")
+    name.focus()
+    demo.keyboard.type("!", delay=0.01)
+    demo.keyboard.type("?")
+    uidrive.expect(name).to_have_value("Ada!?", exact=True)
+    with pytest.raises(uidrive.InvalidRequestError):
+        demo.keyboard.type("x", delay=1e22)
+    with pytest.raises(uidrive.InvalidRequestError):
+        demo.keyboard.press("NoSuchKey+")
