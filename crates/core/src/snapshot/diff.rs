@@ -158,7 +158,8 @@ pub fn diff(old: &Snapshot, new: &Snapshot, context: usize) -> Diff {
 /// The changes an agent needs to read, from `old` to `new`: what is on screen
 /// in either (elements hidden in both are left out, so a toolkit flipping
 /// flags on things nobody sees is not a change), and an element that came
-/// or went with things inside it is one line, `(+N)` counting those. Context
+/// or went with things inside it is one line, `(+N)` counting those (but a
+/// menu that came keeps its items' lines: they are what it opened for). Context
 /// lines (`=`) skip nameless groups. [`diff`] keeps every element's line.
 pub fn brief(old: &Snapshot, new: &Snapshot, context: usize) -> Diff {
     let old = on_screen(old);
@@ -168,8 +169,8 @@ pub fn brief(old: &Snapshot, new: &Snapshot, context: usize) -> Diff {
     let new_refs: HashSet<Ref> = new.elements.iter().map(|e| e.r).collect();
     // Elements that came inside an element that came are folded into the
     // outermost of them; the same for elements that went.
-    let came = folds(&new, |r| !old_refs.contains(&r));
-    let went = folds(&old, |r| !new_refs.contains(&r));
+    let came = folds(&new, |r| !old_refs.contains(&r), true);
+    let went = folds(&old, |r| !new_refs.contains(&r), false);
     let mut lines = Vec::with_capacity(out.lines.len());
     for mut l in std::mem::take(&mut out.lines) {
         let folded = match l.mark {
@@ -179,6 +180,7 @@ pub fn brief(old: &Snapshot, new: &Snapshot, context: usize) -> Diff {
         };
         match folded {
             Some(Fold::Inside) => continue,
+            Some(Fold::Item) => {}
             Some(Fold::Top(n)) if *n > 0 => l.line.push_str(&format!(" (+{n})")),
             // A bare nameless group coming or going (GTK 4 flips the flags
             // of wrappers around things already shown) is nothing to read.
@@ -201,17 +203,28 @@ enum Fold {
     Top(usize),
     /// Inside another one that came (or went).
     Inside,
+    /// An item of a menu that came: shown on its own line, since choosing
+    /// one is what a menu opens for.
+    Item,
 }
 
-fn folds(snapshot: &Snapshot, changed: impl Fn(Ref) -> bool) -> HashMap<Ref, Fold> {
+/// How the elements `changed` picks fold; with `items`, the items of a menu
+/// among them keep their lines.
+fn folds(snapshot: &Snapshot, changed: impl Fn(Ref) -> bool, items: bool) -> HashMap<Ref, Fold> {
     let mut out: HashMap<Ref, Fold> = HashMap::new();
     let mut top_of: HashMap<Ref, Ref> = HashMap::new();
+    let mut menus: HashSet<Ref> = HashSet::new();
     // Parents come before their children, so a parent's top is known first.
     for e in &snapshot.elements {
         if !changed(e.r) {
             continue;
         }
+        let menu_like = items && matches!(e.role, Role::Menu | Role::Popup | Role::MenuBar);
         match e.parent.and_then(|p| top_of.get(&p).copied()) {
+            Some(top) if menus.contains(&top) && e.interactive => {
+                top_of.insert(e.r, top);
+                out.insert(e.r, Fold::Item);
+            }
             Some(top) => {
                 top_of.insert(e.r, top);
                 out.insert(e.r, Fold::Inside);
@@ -222,6 +235,9 @@ fn folds(snapshot: &Snapshot, changed: impl Fn(Ref) -> bool) -> HashMap<Ref, Fol
             None => {
                 top_of.insert(e.r, e.r);
                 out.insert(e.r, Fold::Top(0));
+                if menu_like {
+                    menus.insert(e.r);
+                }
             }
         }
     }

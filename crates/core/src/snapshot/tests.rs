@@ -423,3 +423,27 @@ fn a_field_says_what_text_is_selected() {
     let caret = Snapshot::take(&tree, &mut RefMap::new());
     assert!(!caret.element(Ref(3)).unwrap().line().contains("selected="));
 }
+
+#[test]
+fn a_menu_that_opens_shows_its_items_in_a_brief_diff() {
+    let mut refs = RefMap::new();
+    let before = clipboard_demo();
+    let old = Snapshot::take(&before, &mut refs);
+    let mut after = before.clone();
+    let at = Some(crate::protocol::Bounds::new(0.0, 0.0, 10.0, 10.0));
+    let mut menu = node(30, Some(1), Role::Menu, "");
+    menu.bounds = at;
+    let mut page = node(31, Some(30), Role::Group, "");
+    page.bounds = at;
+    after.nodes.extend([menu, page]);
+    for (id, label) in [(32, "Basic"), (33, "Advanced")] {
+        let mut item = node(id, Some(31), Role::MenuItem, label);
+        item.bounds = at;
+        after.nodes.push(item);
+    }
+    let new = Snapshot::take(&after, &mut refs);
+    assert_eq!(
+        brief(&old, &new, 0).render(),
+        "+ @e10 [menu] (+1)\n+ @e12 [menuItem] \"Basic\"\n+ @e13 [menuItem] \"Advanced\"\n"
+    );
+}
