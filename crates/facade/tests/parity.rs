@@ -372,6 +372,57 @@ fn every_core_locator_action_query_and_assertion_is_listed() {
     );
 }
 
+/// Every `.rs` file under a folder.
+fn rust_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("readable folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, found);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            found.push(path);
+        }
+    }
+}
+
+/// Core's `App` methods are operations too (or plumbing, named here).
+#[test]
+fn every_core_app_method_is_listed_or_plumbing() {
+    let ops: BTreeSet<String> = operations::all().into_iter().map(|op| op.op).collect();
+    let mut files = Vec::new();
+    rust_files(&repo().join("crates/core/src"), &mut files);
+    let mut unlisted = Vec::new();
+    for file in files {
+        let path = file
+            .strip_prefix(repo())
+            .expect("inside the repo")
+            .to_string_lossy()
+            .into_owned();
+        let mut names = core_methods(&path, "impl App {");
+        names.extend(core_methods(&path, "impl crate::App {"));
+        for name in names {
+            let op = match name.as_str() {
+                // Plumbing: how front ends and drivers are built, not what users call.
+                "new" | "with_process" | "driver" | "check_alive" => continue,
+                "connect" => "connect".to_string(),
+                "launch_socket" => "launch.socket".to_string(),
+                "window" | "window_titled" | "focused_window" => "app.window".to_string(),
+                "locator" => "find.locator".to_string(),
+                "start_tracing" => "tracing.start".to_string(),
+                "stop_tracing" => "tracing.stop".to_string(),
+                n if n.starts_with("get_by_") && n != "get_by_ref" => format!("find.{n}"),
+                n => format!("app.{n}"),
+            };
+            if !ops.contains(&op) {
+                unlisted.push(format!("{op} (App::{name} in {path})"));
+            }
+        }
+    }
+    assert!(
+        unlisted.is_empty(),
+        "core's App has operations crates/facade/operations.json does not list: {unlisted:?}"
+    );
+}
+
 /// docs/c-api.md gives every function's signature as the header declares it.
 #[test]
 fn the_c_guide_gives_every_signature() {
