@@ -89,7 +89,11 @@ no_warnings() {
 # exports with its `test-panic` feature: every cargo command here enables it
 # too, so that run.sh's build is this one. (scripts/build.sh leaves it off.)
 features=(--features uidrive/test-panic)
-clippy_driver="$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver)"
+clippy_driver="$(rustup which clippy-driver 2>/dev/null || command -v clippy-driver || true)"
+if [ -z "$clippy_driver" ]; then
+  echo "test.sh: clippy-driver not found; install it with: rustup component add clippy" >&2
+  exit 1
+fi
 export RUSTC_WORKSPACE_WRAPPER="$clippy_driver"
 
 run "cargo fmt" cargo fmt --all -- --check
