@@ -58,8 +58,7 @@ run() {
 # Fails when the log shows a workspace crate compiled more than once: then a
 # suite's own cargo build resolved other features than the workspace build
 # (run `cargo hakari generate` after changing dependencies) or saw other
-# environment (see .cargo/config.toml).
-# (clippy checks, it does not build: its lines are not counted.)
+# environment (see .cargo/config.toml, and RUSTC_WORKSPACE_WRAPPER below).
 compiled_once() {
   local compiled twice
   compiled="$(sed -n '/^=== cargo build/,$p' "$log" | grep -E '^ *Compiling uidrive[a-z0-9-]* v' | awk '{print $2}' | sort)"
