@@ -60,7 +60,11 @@ impl PyTracing {
     }
 
     fn __repr__(&self) -> String {
-        let state = if self.app.tracing().is_recording() { "on" } else { "off" };
+        let state = if self.app.tracing().is_recording() {
+            "on"
+        } else {
+            "off"
+        };
         format!("<uidrive.Tracing {state}>")
     }
 }
