@@ -17,6 +17,7 @@ did not reach counts as failed. Ends with `compat: N passed, M failed`.
 """
 import json
 import os
+import re
 import signal
 import socket
 import struct
@@ -56,6 +57,15 @@ def run_cli(session, args, timeout=60, env=None):
         return answer.get("data", {})
     err = answer.get("error", {})
     raise StepFailed(f"`uidrive {' '.join(args)}`: {err.get('code')}: {err.get('message')}")
+
+
+def run_text(session, args, timeout=60):
+    """Runs `uidrive ARGS` (text output) for the session; returns its stdout, or raises StepFailed."""
+    done = subprocess.run([UIDRIVE, "--session", session] + args, capture_output=True, text=True,
+                          timeout=timeout)
+    if done.returncode != 0:
+        raise StepFailed(f"`uidrive {' '.join(args)}`: {done.stderr.strip()[-300:]}")
+    return done.stdout
 
 
 def proc_children():
@@ -189,7 +199,7 @@ class App:
 
     def find(self, role=None, label=None, contains=None, elements=None):
         found = []
-        for e in elements if elements is not None else self.elements():
+        for e in elements if elements is not None else self.tree():
             if role is not None and e.get("role") != role:
                 continue
             text = e.get("label", "") or ""
@@ -200,9 +210,20 @@ class App:
             found.append(e)
         return found
 
+    def tree(self, window=None):
+        """The window's whole tree (the protocol's `tree`, hidden elements included), by default
+        the app's first window's."""
+        if window is None:
+            window = self.windows()[0]["id"]
+        tree = self.protocol("tree", {"window": window})
+        for node in tree["nodes"]:  # the focused element comes apart from the states
+            if node["id"] == tree.get("focus"):
+                node["states"] = node.get("states", []) + ["focused"]
+        return tree["nodes"]
+
     def wait_for(self, what, check, timeout=10.0, window=None):
-        """Reads the tree until `check(elements)` answers something true; fails naming `what`."""
-        return self.wait_until(what, lambda: check(self.elements(window)), timeout)
+        """Reads the whole tree until `check(nodes)` answers something true; fails naming `what`."""
+        return self.wait_until(what, lambda: check(self.tree(window)), timeout)
 
     def wait_until(self, what, check, timeout=10.0):
         """Calls `check()` until it answers something true; fails naming `what`."""
@@ -269,35 +290,42 @@ class App:
             raise StepFailed(f"{method}: {reply['error']}")
         return reply["result"]
 
-    def comparable(self, elements, window):
-        """The snapshot's elements that are not inside a truncated element (see atspi_walk.py),
-        and how many truncated elements there are."""
+    def full_tree(self, window):
+        """The window's whole tree as the protocol's `tree` gives it (what the snapshot is made from):
+        (nodes, nodes not inside a truncated element, number of truncated elements)."""
         started = time.perf_counter()
         nodes = self.protocol("tree", {"window": window})["nodes"]
         self.tree_ms = (time.perf_counter() - started) * 1000
+        by_id = {n["id"]: n for n in nodes}
         truncated = {n["id"] for n in nodes if n.get("truncated")}
-        refs = {e["ref"]: e for e in elements}
 
-        def inside(e):
-            parent = refs.get(e.get("parent"))
+        def inside(n):
+            parent = by_id.get(n.get("parent"))
             while parent is not None:
                 if parent["id"] in truncated:
                     return True
-                parent = refs.get(parent.get("parent"))
+                parent = by_id.get(parent.get("parent"))
             return False
 
-        return [e for e in elements if not inside(e)], len(truncated)
+        return nodes, [n for n in nodes if not inside(n)], len(truncated)
+
+    def snapshot_accounting(self, window):
+        """The elements `snapshot` shows plus those it counts as hidden, `(+N)`."""
+        started = time.perf_counter()
+        lines = run_text(self.session, ["snapshot", "--window", str(window)])
+        ms = (time.perf_counter() - started) * 1000
+        hidden = sum(int(m) for m in re.findall(r"\(\+(\d+)\)$", lines, re.M))
+        return len(lines.splitlines()) + hidden, ms
 
     def nodes_step(self):
-        """uidrive's element count against a pyatspi walk of the same window, read again if they differ."""
+        """uidrive's element count against a pyatspi walk of the same window, read again if they
+        differ; and `snapshot` must account for every element of the tree (shown, or counted hidden)."""
         window = self.cli("windows")["windows"][0]
         title = window["title"]
         detail = ""
         for _ in range(3):
-            started = time.perf_counter()
-            elements = self.elements(window["id"])
-            our_ms = (time.perf_counter() - started) * 1000
-            kept, truncated = self.comparable(elements, window["id"])
+            accounted, snapshot_ms = self.snapshot_accounting(window["id"])
+            nodes, kept, truncated = self.full_tree(window["id"])
             ours = len(kept)
             walk = subprocess.run([PYTHON, os.path.join(HERE, "atspi_walk.py"), str(self.app_pid),
                                    "--title", title], capture_output=True, text=True, timeout=300,
@@ -305,21 +333,21 @@ class App:
             if walk.returncode != 0:
                 raise StepFailed(f"pyatspi walk failed: {walk.stderr.strip()[-300:]}")
             peer = json.loads(walk.stdout.splitlines()[-1])
-            self.nodes = (ours, peer["nodes"], our_ms, peer["ms"])
+            self.nodes = (ours, peer["nodes"], self.tree_ms, peer["ms"])
             detail = (f"uidrive {ours} / pyatspi {peer['nodes']} nodes; full tree {self.tree_ms:.0f} ms "
-                      f"(protocol `tree`), snapshot {our_ms:.0f} ms (CLI), pyatspi walk {peer['ms']:.0f} ms")
+                      f"(protocol `tree`), pyatspi walk {peer['ms']:.0f} ms; snapshot {snapshot_ms:.0f} ms "
+                      f"(CLI) accounts for {accounted} of the tree's {len(nodes)}")
             if truncated or peer.get("limited"):
                 detail += (f"; children of elements that manage their descendants left out "
-                           f"(uidrive marks {truncated} truncated, pyatspi finds {peer['limited']}; "
-                           f"uidrive's full snapshot has {len(elements)})")
-            if ours == peer["nodes"]:
+                           f"(uidrive marks {truncated} truncated, pyatspi finds {peer['limited']})")
+            if ours == peer["nodes"] and accounted == len(nodes):
                 return detail
             time.sleep(1)
         raise StepFailed(detail + ": the counts differ")
 
     def capture(self):
         path = os.path.join(WORK, f"{self.name}.png")
-        self.cli("screenshot", path)
+        self.cli("screenshot", path, "--window", str(self.windows()[0]["id"]))
         width, height, colours = png_colours(path)
         if colours < 3:
             raise StepFailed(f"{width}x{height} capture has {colours} colour(s): blank")

@@ -70,7 +70,7 @@ def featherpad(app):
         return "typed into the editor, read it back"
 
     def button():
-        before = tab_count(app, app.elements())
+        before = tab_count(app, app.tree())
         app.cli("press", labelled("button", "New"))
         app.wait_for(f"{before + 1} tabs", lambda els: tab_count(app, els) == before + 1)
         return f"toolbar New: {before} -> {before + 1} tabs"
@@ -79,7 +79,7 @@ def featherpad(app):
         def line_numbers(els):
             return app.find("menuItem", "Line Numbers", elements=els)
 
-        if [e for e in line_numbers(app.elements()) if "checked" in states(e)]:
+        if [e for e in line_numbers(app.tree()) if "checked" in states(e)]:
             raise StepFailed("Line Numbers is checked before it is chosen")
         app.cli("menu", "Options", "Line Numbers")
         app.wait_for("Line Numbers checked", lambda els: [e for e in line_numbers(els) if "checked" in states(e)])
@@ -174,7 +174,7 @@ def firefox_profile(work):
 
 def firefox(app):
     def menu():
-        before = tab_count(app, app.elements())
+        before = tab_count(app, app.tree())
         app.cli("key", "F10")  # Firefox hides its menu bar; F10 shows it, as the menu error suggests
         app.cli("menu", "File", "New Tab")
         app.wait_for(f"{before + 1} tabs", lambda els: tab_count(app, els) == before + 1)
@@ -185,7 +185,7 @@ def firefox(app):
 
 def chromium(app):
     def menu():
-        before = tab_count(app, app.elements())
+        before = tab_count(app, app.tree())
         windows = {w["id"] for w in app.windows()}
         app.cli("press", labelled("button", "Chromium"))
         # The menu is a window of its own; its items carry their shortcut in the name.
@@ -193,6 +193,7 @@ def chromium(app):
             w for w in app.windows() if w["id"] not in windows])[0]
         app.elements(popup["id"])  # the session's window: where the next action looks
         app.cli("press", 'role=menuItem[name="New tab Ctrl+T"]')
+        app.elements(1)  # back to the browser's window; the menu's is gone
         app.wait_for(f"{before + 1} tabs", lambda els: tab_count(app, els) == before + 1, window=1)
         return f"app menu > New tab: {before} -> {before + 1} tabs"
 
@@ -233,7 +234,8 @@ def no_office_tips(work_name):
 
 def paragraph(els):
     """The first paragraph of the document: the first text inside the group named `... Document`."""
-    documents = {e["ref"] for e in els if (e.get("label") or "").endswith("LibreOffice Document")}
+    # Snapshot elements name their parent by ref, the protocol's nodes by id.
+    documents = {e.get("ref", e["id"]) for e in els if (e.get("label") or "").endswith("LibreOffice Document")}
     for e in els:
         if e.get("role") == "text" and e.get("parent") in documents:
             return e
@@ -280,6 +282,7 @@ def calc(app):
         app.elements(tip["id"])  # the session's window: where the next action looks
         app.cli("press", labelled("button", "OK"))
         app.wait_until("the dialog gone, one window left", lambda: len(app.windows()) == 1)
+        app.elements(1)  # back to the sheet's window
         return "pressed OK on Tip of the Day: the dialog is gone"
 
     def text():
@@ -292,7 +295,7 @@ def calc(app):
         return f"typed =6*7 Enter into {a1['label']}: it reads 42"
 
     def menu():
-        if not name_box(app.elements(1)):
+        if not name_box(app.tree(1)):
             raise StepFailed("no Name Box before hiding the formula bar")
         app.cli("menu", "View", "Formula Bar")
         app.wait_for("the Name Box gone with the formula bar", lambda els: not name_box(els), window=1)
@@ -324,7 +327,7 @@ def text_editor(app):
         # libadwaita has no menu bar: its menus are popovers of header bar buttons.
         view = labelled("button", "View") + " >> nth=0"
         app.cli("press", view)
-        item = app.wait_for("the View menu's Line Numbers item", line_numbers)[0]
+        item = app.wait_until("the View menu's Line Numbers item", lambda: line_numbers(app.elements()))[0]
         if "checked" in states(item):
             raise StepFailed("Line Numbers is checked before it is chosen")
         app.cli("press", item["ref"])
@@ -354,7 +357,7 @@ def mousepad(app):
         return "View > Toolbar shows the toolbar"
 
     def button():
-        before = tab_count(app, app.elements())
+        before = tab_count(app, app.tree())
         app.cli("press", labelled("button", "New"))
         app.wait_for(f"{before + 1} tabs", lambda els: tab_count(app, els) == before + 1)
         return f"toolbar New: {before} -> {before + 1} tabs"
