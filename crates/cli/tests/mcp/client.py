@@ -53,7 +53,9 @@ async def full_session(uidrive, home, app, button, expect, then, then_expect):
             check("skills" not in tools, "the CLI-only skills command is not a tool")
             check(tools["snapshot"].annotations.read_only_hint is True, "snapshot is read-only")
             check(tools["press"].annotations.read_only_hint is not True, "press is not read-only")
-            check(tools["close"].annotations.destructive_hint is True, "close is destructive")
+            # Hints left out are MCP's defaults: not read-only, destructive.
+            check(tools["close"].annotations.destructive_hint is not False, "close is destructive")
+            check(tools["press"].annotations.destructive_hint is False, "press is not destructive")
             props = tools["snapshot"].input_schema["properties"]
             check("interactive" in props and "window" in props, "snapshot's schema has interactive and window")
             check(tools["press"].input_schema.get("required") == ["target"], "press requires a target")
