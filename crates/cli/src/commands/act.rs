@@ -61,8 +61,13 @@ impl Command for Press {
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome = ctx.locator(&self.target, self.on.window)?.activate()?;
-        let (text, data) = acted(ctx, "pressed", &outcome)?;
+        let (outcome, clicked) = compound::press(ctx, &self.target, self.on.window)?;
+        let verb = if clicked {
+            "pressed (its press action changed nothing, so it was clicked)"
+        } else {
+            "pressed"
+        };
+        let (text, data) = acted(ctx, verb, &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
 }

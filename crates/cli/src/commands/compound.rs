@@ -15,8 +15,9 @@ use crate::output::CliError;
 use crate::target::{self, TargetSpec};
 use std::collections::HashMap;
 use uidrive_core::protocol::{Action, ElementId, Node, Role, State};
+use uidrive_core::protocol::{InputEvent, PointerButton};
 use uidrive_core::snapshot::{node_line, Ref};
-use uidrive_core::{Error, ErrorCode, Locator, WindowRef};
+use uidrive_core::{ActionOutcome, Error, ErrorCode, Locator, Route, WindowRef};
 
 /// What a command needs of its element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -193,6 +194,95 @@ pub fn locate(
     .with_suggestion(hint)
     .into())
 }
+
+/// Whether pressing the element must show in the tree: it opens something,
+/// or holds a state that a press changes. (A plain button's press may do
+/// what the tree cannot show, as copying does: it is never pressed twice.)
+fn press_shows(node: &Node) -> bool {
+    matches!(
+        node.role,
+        Role::MenuButton
+            | Role::PopUpButton
+            | Role::ComboBox
+            | Role::ToggleButton
+            | Role::CheckBox
+            | Role::Radio
+            | Role::Switch
+            | Role::Tab
+            | Role::Disclosure
+    ) || node.has_popup.is_some()
+        || node.has_state(&State::Expandable)
+}
+
+/// What a press could change that the tree shows: each element's role,
+/// label, value, number and states, and the windows there are.
+fn looks(tree: &uidrive_core::protocol::Tree) -> Vec<String> {
+    tree.nodes
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {} {:?} {:?} {:?} {:?}",
+                n.id, n.role, n.label, n.value, n.now, n.states
+            )
+        })
+        .collect()
+}
+
+/// `press`: the element's own press action (else a click at its centre, as
+/// core's `activate`). When the press action answered but changed nothing
+/// the tree shows, on an element whose press must show (a menu button, a
+/// toggle, a tab...), the press is made again as a real click at its centre
+/// before success is reported; the outcome's route says `input` then.
+pub fn press(
+    ctx: &mut Ctx,
+    target: &str,
+    window: Option<u64>,
+) -> Result<(ActionOutcome, bool), CliError> {
+    let locator = ctx.locator(target, window)?;
+    // The window it is in: a ref's own, else the one the command uses.
+    let in_window = match target::parse(target) {
+        Ok(TargetSpec::Ref(r)) => ctx.state.refs.resolve(r).ok().map(|t| t.window),
+        _ => None,
+    }
+    .or(ctx.window(window));
+    let app = ctx.app()?;
+    let before = app.tree(in_window).ok();
+    let windows_before = app.windows().ok().map(|w| w.windows.len());
+    let mut outcome = locator.activate()?;
+    if !matches!(outcome.route, Route::Semantic(_)) || !press_shows(&outcome.element) {
+        return Ok((outcome, false));
+    }
+    let Some(before) = before.filter(|t| t.window == outcome.window) else {
+        return Ok((outcome, false));
+    };
+    let app = ctx.app()?;
+    // GTK 4 applies actions a moment late: let the window settle first.
+    let _ = app.idle(Some(outcome.window), Some(PRESS_SETTLE));
+    let after = app.tree(Some(outcome.window))?;
+    let windows_after = app.windows().ok().map(|w| w.windows.len());
+    if looks(&after) != looks(&before) || windows_after != windows_before {
+        return Ok((outcome, false));
+    }
+    let Some(bounds) = after
+        .nodes
+        .iter()
+        .find(|n| n.id == outcome.element.id)
+        .and_then(|n| n.bounds)
+        .filter(|b| !b.is_empty())
+    else {
+        return Ok((outcome, false));
+    };
+    let (x, y) = bounds.center();
+    app.input(
+        Some(outcome.window),
+        vec![InputEvent::Click(PointerButton::at(x, y))],
+    )?;
+    outcome.route = Route::Input;
+    Ok((outcome, true))
+}
+
+/// How long a press is given to show before it is made again as a click.
+const PRESS_SETTLE: std::time::Duration = std::time::Duration::from_millis(1500);
 
 /// The names core's locators give their operations, as errors begin.
 const OPERATIONS: &[&str] = &[
