@@ -31,6 +31,8 @@ use std::time::Duration;
 const BEFORE: usize = 85_000;
 /// A page switch in widget-factory reads in at most this many characters.
 const PAGE_SWITCH_LIMIT: usize = 3_000;
+/// The MCP server's tools/list answer is at most this long.
+const TOOLS_LIST_LIMIT: usize = 8_000;
 
 /// One step as both front ends say it.
 struct Step<'a> {
@@ -179,7 +181,12 @@ impl Mcp {
             .count();
         mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
         let tools = mcp.request("tools/list", json!({}));
-        let listed = tools["result"].to_string().chars().count();
+        // The whole answer, as the client reads it.
+        let listed = tools.to_string().chars().count();
+        assert!(
+            listed <= TOOLS_LIST_LIMIT,
+            "tools/list is {listed} characters"
+        );
         (mcp, instructions + listed)
     }
 
@@ -572,4 +579,41 @@ fn four_agent_tasks_as_mcp_calls() {
         total <= BEFORE / 3,
         "the four tasks read {total} characters"
     );
+}
+
+/// Errors in the caller's terms: the command's name and refs, and an element
+/// that cannot take the action fails at once.
+#[test]
+fn errors_name_the_command_and_the_refs_given() {
+    let mut cli = Cli::new("task-errors");
+    open(&mut cli, "gnome-calculator");
+    let seen = controls(&mut cli);
+    let seven = ref_of(&seen, r#"\[button\] "7""#);
+    let started = std::time::Instant::now();
+    let (ok, text) = cli.exec(&["check".into(), seven.clone()]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.starts_with(&format!(
+            "error: unsupported: check: {seven} [button] \"7\" is not"
+        )),
+        "{text}"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "check took {:?}",
+        started.elapsed()
+    );
+    let (ok, text) = cli.exec(&[
+        "--action-timeout".into(),
+        "1000".into(),
+        "select".into(),
+        seven.clone(),
+        "Nothing".into(),
+    ]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.starts_with(&format!("error: no_element: select: {seven} ")),
+        "{text}"
+    );
+    assert!(!text.contains("get_by_id"), "{text}");
 }
