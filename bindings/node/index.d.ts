@@ -167,6 +167,8 @@ export interface LaunchOptions {
   timeout?: number;
   /** Launch an app that speaks the protocol: this variable gets a fresh socket path. */
   socketEnv?: string;
+  /** Keep what the app writes on stdout and stderr, for `app.process`. */
+  captureOutput?: boolean;
 }
 
 export interface AttachOptions {
@@ -326,6 +328,8 @@ export declare class App implements Finders {
   getByRef(ref: string): Locator;
   /** The keyboard: real key and text input into the focused element. */
   readonly keyboard: Keyboard;
+  /** The process uidrive launched, or null for an app it connected or attached to. */
+  readonly process: Process | null;
   getByRole(role: Role, options?: RoleOptions): Locator;
   getByKey(key: string | number | boolean): Locator;
   getByText(text: TextMatch, options?: TextOptions): Locator;
@@ -341,6 +345,20 @@ export declare class App implements Finders {
 }
 
 /** Where locators start: one window of an app. */
+/** The process uidrive launched (`app.process`). */
+export declare class Process {
+  private constructor();
+  readonly pid: number;
+  /** The exit code once it has ended (`-N` for signal `N`), else null. */
+  readonly exitCode: number | null;
+  /** What it wrote on stdout; null unless launched with `captureOutput: true`. */
+  readonly stdout: string | null;
+  /** What it wrote on stderr; null unless captured. */
+  readonly stderr: string | null;
+  /** Waits up to `timeout` ms (30 000 by default) for it to end; its exit code. */
+  wait(timeout?: number): Promise<number>;
+}
+
 /** Real key and text input into whatever element has the focus (`app.keyboard`). */
 export declare class Keyboard {
   private constructor();

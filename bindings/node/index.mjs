@@ -12,6 +12,7 @@ export const {
   Desktop,
   Window,
   Keyboard,
+  Process,
   Locator,
   Expect,
   Tracing,

@@ -46,13 +46,24 @@ pub struct App {
     pub(crate) inner: Arc<CoreApp>,
     /// The refs of this app's snapshots.
     refs: Arc<uidrive_facade::refs::Refs>,
+    /// The process uidrive launched, if it launched one.
+    pub(crate) process: Option<Arc<uidrive_facade::process::Process>>,
 }
 
 impl App {
     pub fn new(inner: CoreApp) -> App {
+        let process = uidrive_facade::process::Process::of(&inner);
+        App::with_process(inner, process)
+    }
+
+    pub fn with_process(
+        inner: CoreApp,
+        process: Option<Arc<uidrive_facade::process::Process>>,
+    ) -> App {
         App {
             inner: Arc::new(inner),
             refs: Arc::default(),
+            process,
         }
     }
 
@@ -294,6 +305,11 @@ impl App {
     #[napi(ts_return_type = "Promise<void>")]
     pub fn close(&self) -> AsyncTask<Job> {
         let app = self.core();
-        task::unit(move || uidrive_facade::close(&app))
+        let process = self.process.clone();
+        task::unit(move || match process {
+            // Keeps how it ended for `app.process.exitCode`.
+            Some(process) => process.close(&app),
+            None => uidrive_facade::close(&app),
+        })
     }
 }

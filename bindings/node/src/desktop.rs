@@ -41,8 +41,13 @@ impl Desktop {
     pub fn launch(&self, argv: Vec<String>, options: Option<LaunchOptions>) -> AsyncTask<Job> {
         let desktop = self.inner.clone();
         let options = options.unwrap_or_default();
+        let capture = options.capture_output.unwrap_or(false);
         task::run(move || {
             let options = crate::launch_options("launch", options)?;
+            if capture {
+                let (app, process) = desktop.launch_captured(&argv, &options)?;
+                return Ok(Out::App(crate::App::with_process(app, Some(process))));
+            }
             let app = desktop.launch(&argv, &options)?;
             Ok(Out::App(crate::App::new(app)))
         })

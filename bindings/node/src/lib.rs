@@ -11,6 +11,7 @@ mod finders;
 mod keyboard;
 mod locator;
 mod matching;
+mod process;
 mod task;
 mod tracing;
 mod window;
@@ -28,6 +29,7 @@ pub use desktop::Desktop;
 pub use expect::{expect, Expect};
 pub use keyboard::Keyboard;
 pub use locator::Locator;
+pub use process::Process;
 pub use tracing::Tracing;
 pub use window::Window;
 
@@ -44,6 +46,8 @@ pub struct LaunchOptions {
     pub timeout: Option<f64>,
     /// Launch an app that speaks the protocol: this variable gets a fresh socket path.
     pub socket_env: Option<String>,
+    /// Keep what the app writes on stdout and stderr, for `app.process`.
+    pub capture_output: Option<bool>,
 }
 
 /// Which running app `attach` drives: `{pid}` or `{name}`.
@@ -92,8 +96,13 @@ pub(crate) fn attach_target(target: AttachTarget) -> CoreResult<uidrive_facade::
 #[napi(ts_return_type = "Promise<App>")]
 pub fn launch(argv: Vec<String>, options: Option<LaunchOptions>) -> AsyncTask<Job> {
     let options = options.unwrap_or_default();
+    let capture = options.capture_output.unwrap_or(false);
     task::run(move || {
         let options = launch_options("launch", options)?;
+        if capture {
+            let (app, process) = uidrive_facade::process::launch_captured(&argv, &options)?;
+            return Ok(Out::App(App::with_process(app, Some(process))));
+        }
         let app = uidrive_facade::launch(&argv, &options)?;
         Ok(Out::App(App::new(app)))
     })

@@ -134,3 +134,17 @@ test('gtk4-demo: an element looked for in the old window points at the new one',
     );
   });
 });
+
+test('zenity: a dialog answers on stdout, read through app.process', async () => {
+  const argv = ['zenity', '--entry', '--title=Name', '--text=Your name'];
+  const dialog = await desktop.launch(argv, { timeout: 30_000, captureOutput: true });
+  try {
+    assert.equal(dialog.process.exitCode, null);
+    await dialog.getByRole('textField').fill('Ada');
+    await dialog.getByRole('button', { name: 'OK', exact: true }).click();
+    assert.equal(await dialog.process.wait(10_000), 0);
+    assert.equal(dialog.process.stdout, 'Ada\n');
+  } finally {
+    await dialog.close();
+  }
+});

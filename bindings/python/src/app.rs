@@ -10,6 +10,7 @@ use std::sync::Arc;
 use uidrive_core::protocol::{ActParams, Action, InputEvent, WindowId};
 use uidrive_core::snapshot::Snapshot;
 use uidrive_core::{App, Timeouts};
+use uidrive_facade::process::Process;
 use uidrive_facade::refs::Refs;
 
 /// An app under automation: reached over a protocol socket or the platform's
@@ -19,13 +20,21 @@ pub struct PyApp {
     pub inner: Arc<App>,
     /// The refs of this app's snapshots.
     refs: Arc<Refs>,
+    /// The process uidrive launched, if it launched one.
+    pub(crate) process: Option<Arc<Process>>,
 }
 
 impl PyApp {
     pub fn new(app: App) -> PyApp {
+        let process = Process::of(&app);
+        PyApp::with_process(app, process)
+    }
+
+    pub fn with_process(app: App, process: Option<Arc<Process>>) -> PyApp {
         PyApp {
             inner: Arc::new(app),
             refs: Arc::default(),
+            process,
         }
     }
 
@@ -256,7 +265,11 @@ impl PyApp {
     /// Ends the process uidrive launched, if any (SIGTERM, then SIGKILL after
     /// a grace period). Closing twice does nothing.
     fn close(&self, py: Python<'_>) -> PyResult<()> {
-        self.unit_call(py, uidrive_facade::close)
+        match self.process.clone() {
+            // Keeps how it ended for ``app.process.returncode``.
+            Some(process) => self.unit_call(py, move |app| process.close(app)),
+            None => self.unit_call(py, uidrive_facade::close),
+        }
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {

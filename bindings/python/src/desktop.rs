@@ -75,7 +75,7 @@ impl PyDesktop {
     }
 
     /// ``uidrive.launch`` on this desktop: its environment, then ``env`` on top.
-    #[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None))]
+    #[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None, capture_output=false))]
     fn launch(
         &self,
         py: Python<'_>,
@@ -83,6 +83,7 @@ impl PyDesktop {
         env: Option<&Bound<'_, PyAny>>,
         timeout: f64,
         socket_env: Option<String>,
+        capture_output: bool,
     ) -> PyResult<PyApp> {
         let options = LaunchOptions {
             env: env.map(env_pairs).transpose()?.unwrap_or_default(),
@@ -90,6 +91,12 @@ impl PyDesktop {
             socket_env,
         };
         let desktop = self.desktop.clone();
+        if capture_output {
+            let (app, process) = py
+                .detach(move || desktop.launch_captured(&argv, &options))
+                .or_raise(py)?;
+            return Ok(PyApp::with_process(app, Some(process)));
+        }
         let app = py
             .detach(move || desktop.launch(&argv, &options))
             .or_raise(py)?;

@@ -25,19 +25,26 @@ pub fn connect(py: Python<'_>, socket_path: PathBuf) -> PyResult<PyApp> {
 /// on and its first window shown, or, with ``socket_env``, listening on the
 /// socket that variable names.
 #[pyfunction]
-#[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None))]
+#[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None, capture_output=false))]
 pub fn launch(
     py: Python<'_>,
     argv: Vec<String>,
     env: Option<&Bound<'_, PyAny>>,
     timeout: f64,
     socket_env: Option<String>,
+    capture_output: bool,
 ) -> PyResult<PyApp> {
     let options = LaunchOptions {
         env: env.map(env_pairs).transpose()?.unwrap_or_default(),
         timeout: Some(seconds(py, "timeout", timeout)?),
         socket_env,
     };
+    if capture_output {
+        let (app, process) = py
+            .detach(move || uidrive_facade::process::launch_captured(&argv, &options))
+            .or_raise(py)?;
+        return Ok(PyApp::with_process(app, Some(process)));
+    }
     let app = py
         .detach(move || uidrive_facade::launch(&argv, &options))
         .or_raise(py)?;

@@ -12,6 +12,7 @@ mod keyboard;
 mod launch;
 mod locator;
 mod matching;
+mod process;
 mod tracing;
 
 use pyo3::prelude::*;
@@ -25,6 +26,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<expect::PyExpect>()?;
     m.add_class::<desktop::PyDesktop>()?;
     m.add_class::<keyboard::PyKeyboard>()?;
+    m.add_class::<process::PyProcess>()?;
     m.add_class::<tracing::PyTracing>()?;
     m.add_function(wrap_pyfunction!(launch::connect, m)?)?;
     m.add_function(wrap_pyfunction!(launch::launch, m)?)?;

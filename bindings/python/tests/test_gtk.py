@@ -157,3 +157,25 @@ def test_an_element_in_a_new_window_is_pointed_at(desktop: uidrive.Desktop) -> N
         assert "in window 1" in message
         assert "the app's windows: 1 " in message and ", 2 " in message
         assert "another window" in suggestion and "app.window(id=...)" in suggestion
+
+
+def test_a_dialog_answers_on_stdout(desktop: uidrive.Desktop) -> None:
+    """zenity prints the entry's text and exits 0: tested without Popen."""
+    argv = ["zenity", "--entry", "--title=Name", "--text=Your name"]
+    with desktop.launch(argv, capture_output=True) as dialog:
+        assert dialog.process is not None
+        assert dialog.process.returncode is None
+        dialog.get_by_role("textField").fill("Ada")
+        dialog.get_by_role("button", name="OK", exact=True).click()
+        assert dialog.process.wait(timeout=10) == 0
+        assert dialog.process.stdout == "Ada\n"
+        assert dialog.process.stderr is not None
+
+
+def test_a_closed_app_keeps_how_it_ended(desktop: uidrive.Desktop) -> None:
+    calculator = desktop.launch(["gnome-calculator"])
+    process = calculator.process
+    assert process is not None and process.pid == calculator.pid
+    assert process.stdout is None, "not captured"
+    calculator.close()
+    assert process.returncode is not None

@@ -7,6 +7,7 @@
 //! - [`headless`], [`launch`], [`attach`], [`connect`]: reaching an app,
 //!   choosing the platform's driver in one place ([`platform`]);
 //! - [`close`]: ending what uidrive launched gracefully (TERM, then KILL);
+//!   [`process`]: its pid, exit code and, when captured, its output;
 //! - [`time`]: turning a language's numbers into timeouts, refusing the
 //!   ones that are not (negative, NaN, too large) instead of panicking;
 //! - [`explain`]: a `no_element` that names the app's windows;
@@ -24,6 +25,7 @@ pub mod names;
 pub mod operations;
 pub mod outcome;
 pub mod platform;
+pub mod process;
 pub mod reads;
 pub mod refs;
 pub mod time;

@@ -170,6 +170,11 @@ pub fn close_within(app: &App, grace: Duration) -> Result<()> {
     app.close()
 }
 
+/// Sends SIGTERM to a process uidrive launched.
+pub(crate) fn terminate_pid(pid: u32) {
+    terminate(pid)
+}
+
 fn terminate(pid: u32) {
     if let Ok(pid) = libc::pid_t::try_from(pid) {
         if pid > 0 {
@@ -271,14 +276,35 @@ impl Desktop {
         };
         let app = launch(argv, &options)?;
         if let Some(pid) = app.pid() {
-            if let Some(started) = start_time(pid) {
-                self.launched
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push((pid, started));
-            }
+            self.remember(pid);
         }
         Ok(app)
+    }
+
+    /// [`Desktop::launch`] with stdout and stderr captured (see
+    /// [`crate::process::launch_captured`]).
+    pub fn launch_captured(
+        &self,
+        argv: &[String],
+        options: &LaunchOptions,
+    ) -> Result<(App, Arc<crate::process::Process>)> {
+        self.check_running()?;
+        let options = LaunchOptions {
+            env: merge_env(&self.env, &options.env),
+            ..options.clone()
+        };
+        let (app, process) = crate::process::launch_captured(argv, &options)?;
+        self.remember(process.pid());
+        Ok((app, process))
+    }
+
+    fn remember(&self, pid: u32) {
+        if let Some(started) = start_time(pid) {
+            self.launched
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .push((pid, started));
+        }
     }
 
     /// [`attach`] on this desktop.

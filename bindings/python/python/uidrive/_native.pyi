@@ -26,6 +26,7 @@ __all__ = [
     "Expect",
     "Keyboard",
     "Locator",
+    "Process",
     "Snapshot",
     "Tracing",
     "Window",
@@ -86,6 +87,8 @@ class App(_Factories):
     def get_by_ref(self, r: str) -> Locator: ...
     @property
     def keyboard(self) -> Keyboard: ...
+    @property
+    def process(self) -> Process | None: ...
     def hello(self) -> Hello: ...
     def windows(self) -> list[WindowInfo]: ...
     def tree(self, *, window: int | None = None) -> Tree: ...
@@ -114,6 +117,20 @@ class App(_Factories):
         exc: BaseException | None,
         tb: TracebackType | None,
     ) -> bool: ...
+
+@final
+class Process:
+    """The process uidrive launched (``app.process``)."""
+
+    @property
+    def pid(self) -> int: ...
+    @property
+    def returncode(self) -> int | None: ...
+    @property
+    def stdout(self) -> str | None: ...
+    @property
+    def stderr(self) -> str | None: ...
+    def wait(self, timeout: float = 30.0) -> int: ...
 
 @final
 class Keyboard:
@@ -238,6 +255,7 @@ class Desktop:
         env: Mapping[str, str] | None = None,
         timeout: float = 30.0,
         socket_env: str | None = None,
+        capture_output: bool = False,
     ) -> App: ...
     def attach(
         self, *, pid: int | None = None, name: str | None = None, timeout: float = 30.0
@@ -258,6 +276,7 @@ def launch(
     env: Mapping[str, str] | None = None,
     timeout: float = 30.0,
     socket_env: str | None = None,
+    capture_output: bool = False,
 ) -> App: ...
 def attach(
     *,

@@ -1,0 +1,286 @@
+//! The process uidrive launched, as a test sees it: its pid, how it ended,
+//! and, when asked for at launch, what it wrote on stdout and stderr — so a
+//! dialog that answers on stdout (zenity) can be tested without `Popen`.
+
+use crate::platform::{self, LaunchOptions};
+use crate::time;
+use std::io::Read;
+use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+use uidrive_core::{App, Error, ErrorCode, Result};
+
+/// How a process ended: its exit code, or `-N` for signal `N` (as Python's
+/// `returncode`).
+pub type ExitCode = i32;
+
+/// What is known of a launched process.
+pub struct Process {
+    pid: u32,
+    stdout: Option<Pipe>,
+    stderr: Option<Pipe>,
+    exit: Mutex<Option<ExitCode>>,
+}
+
+/// Bytes read from a pipe by a thread of its own, until the pipe closes.
+struct Pipe {
+    bytes: Arc<Mutex<Vec<u8>>>,
+    reader: Mutex<Option<JoinHandle<()>>>,
+}
+
+impl Pipe {
+    fn spawn(mut source: impl Read + Send + 'static) -> Pipe {
+        let bytes = Arc::new(Mutex::new(Vec::new()));
+        let sink = bytes.clone();
+        let reader = std::thread::spawn(move || {
+            let mut chunk = [0u8; 8192];
+            while let Ok(n) = source.read(&mut chunk) {
+                if n == 0 {
+                    break;
+                }
+                sink.lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .extend_from_slice(&chunk[..n]);
+            }
+        });
+        Pipe {
+            bytes,
+            reader: Mutex::new(Some(reader)),
+        }
+    }
+
+    /// What was read so far; once the process has ended, everything (the
+    /// reader is joined first, so nothing still in the pipe is missed).
+    fn text(&self, ended: bool) -> String {
+        if ended {
+            if let Some(reader) = self.reader.lock().unwrap_or_else(|p| p.into_inner()).take() {
+                let _ = reader.join();
+            }
+        }
+        String::from_utf8_lossy(&self.bytes.lock().unwrap_or_else(|p| p.into_inner())).into_owned()
+    }
+}
+
+impl Process {
+    /// The process of an App uidrive launched, without captured output.
+    pub fn of(app: &App) -> Option<Arc<Process>> {
+        app.pid().map(|pid| {
+            Arc::new(Process {
+                pid,
+                stdout: None,
+                stderr: None,
+                exit: Mutex::new(None),
+            })
+        })
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// Whether output was captured at launch.
+    pub fn captured(&self) -> bool {
+        self.stdout.is_some()
+    }
+
+    /// How it ended, or `None` while it runs.
+    pub fn exit_code(&self, app: &App) -> Option<ExitCode> {
+        let mut exit = self.exit.lock().unwrap_or_else(|p| p.into_inner());
+        if exit.is_none() {
+            if let Err(e) = app.check_alive() {
+                *exit = parse_exit(&e.message);
+            }
+        }
+        *exit
+    }
+
+    /// Waits up to `timeout` for the process to end; its exit code, or `timeout`.
+    pub fn wait(&self, app: &App, timeout: Duration) -> Result<ExitCode> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Some(code) = self.exit_code(app) {
+                return Ok(code);
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::timeout(format!(
+                    "the app (pid {}) still runs after {} ms",
+                    self.pid,
+                    timeout.as_millis()
+                ))
+                .with_suggestion("wait longer, or close the app to end it"));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// What it wrote on stdout (all of it once it has ended); `None` unless captured.
+    pub fn stdout(&self, app: &App) -> Option<String> {
+        let ended = self.exit_code(app).is_some();
+        self.stdout.as_ref().map(|p| p.text(ended))
+    }
+
+    /// What it wrote on stderr; `None` unless captured.
+    pub fn stderr(&self, app: &App) -> Option<String> {
+        let ended = self.exit_code(app).is_some();
+        self.stderr.as_ref().map(|p| p.text(ended))
+    }
+
+    /// Closes the app as [`platform::close`] does, keeping how it ended: the
+    /// exit code when it ends on SIGTERM, `-9` when it had to be killed.
+    pub fn close(&self, app: &App) -> Result<()> {
+        let grace = platform::CLOSE_GRACE;
+        if self.exit_code(app).is_none() {
+            platform::terminate_pid(self.pid);
+            let deadline = Instant::now() + grace;
+            while self.exit_code(app).is_none() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        let killed = self.exit_code(app).is_none();
+        app.close()?;
+        if killed {
+            self.exit
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .get_or_insert(-libc::SIGKILL);
+        }
+        Ok(())
+    }
+}
+
+/// The exit of `std::process::ExitStatus`'s text in an `app_exited`
+/// message: `exit status: 3` is 3, `signal: 15 (SIGTERM)` is -15.
+fn parse_exit(message: &str) -> Option<ExitCode> {
+    let number = |rest: &str| -> Option<i32> {
+        rest.trim_start()
+            .split(|c: char| !c.is_ascii_digit() && c != '-')
+            .next()?
+            .parse()
+            .ok()
+    };
+    if let Some(at) = message.find("exit status:") {
+        return number(&message[at + "exit status:".len()..]);
+    }
+    if let Some(at) = message.find("signal:") {
+        return number(&message[at + "signal:".len()..]).map(|n| -n);
+    }
+    None
+}
+
+/// Launches with stdout and stderr captured, through the accessibility
+/// driver: the app is started here (with accessibility switched on as
+/// [`uidrive_atspi::launch_app`] does, but without the extra switches some
+/// browser and office families get there) and attached by pid.
+pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App, Arc<Process>)> {
+    let (program, args) = argv.split_first().ok_or_else(|| {
+        Error::invalid_request(
+            "launch: the command line is empty; give at least the program to run",
+        )
+    })?;
+    if options.socket_env.is_some() {
+        return Err(Error::invalid_request(
+            "launch: capturing output is for apps driven through accessibility, not socket_env",
+        ));
+    }
+    let own_desktop = options.env.iter().any(|(k, _)| k == "DISPLAY");
+    let mut command = Command::new(program);
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if own_desktop {
+        for name in uidrive_x11::Desktop::env_removed() {
+            command.env_remove(name);
+        }
+        command.env_remove("AT_SPI_BUS_ADDRESS");
+    }
+    for (key, value) in uidrive_atspi::accessibility_env().into_iter().chain(
+        options
+            .env
+            .iter()
+            .filter(|(k, _)| !(own_desktop && k == "AT_SPI_BUS_ADDRESS"))
+            .cloned(),
+    ) {
+        command.env(key, value);
+    }
+    let mut child: Child = command.spawn().map_err(|e| {
+        Error::failed(format!("could not start `{program}`: {e}"))
+            .with_suggestion("check that the program is installed and on PATH")
+    })?;
+    let stdout = child.stdout.take().map(Pipe::spawn);
+    let stderr = child.stderr.take().map(Pipe::spawn);
+    let attach = uidrive_atspi::LaunchOptions {
+        env: options.env.clone(),
+        timeout: options.timeout.unwrap_or(time::LAUNCH),
+    };
+    let driver = match uidrive_atspi::AtspiDriver::attach_pid(child.id(), &attach) {
+        Ok(driver) => driver,
+        Err(err) => {
+            let err = match child.try_wait() {
+                Ok(Some(status)) => Error::new(
+                    ErrorCode::AppExited,
+                    format!("`{program}` exited ({status}) before it showed a window"),
+                )
+                .with_suggestion("run the command by hand to see why it exits"),
+                _ => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    err
+                }
+            };
+            return Err(err);
+        }
+    };
+    let pid = child.id();
+    let app = App::with_process(Arc::new(driver), child);
+    Ok((
+        app,
+        Arc::new(Process {
+            pid,
+            stdout,
+            stderr,
+            exit: Mutex::new(None),
+        }),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_texts() {
+        assert_eq!(parse_exit("the app exited (exit status: 3)"), Some(3));
+        assert_eq!(
+            parse_exit("the app exited (exit status: 0) while: x"),
+            Some(0)
+        );
+        assert_eq!(
+            parse_exit("the app exited (signal: 15 (SIGTERM))"),
+            Some(-15)
+        );
+        assert_eq!(parse_exit("signal: 9 (SIGKILL) (core dumped)"), Some(-9));
+        assert_eq!(parse_exit("something else"), None);
+    }
+
+    #[test]
+    fn a_process_ends_with_its_code_or_the_signal() {
+        use uidrive_core::MemoryDriver;
+        let child = Command::new("sh").args(["-c", "exit 3"]).spawn().unwrap();
+        let app = App::with_process(Arc::new(MemoryDriver::new()), child);
+        let process = Process::of(&app).unwrap();
+        assert_eq!(process.wait(&app, Duration::from_secs(5)).unwrap(), 3);
+        process.close(&app).unwrap();
+        assert_eq!(process.exit_code(&app), Some(3), "kept after close");
+
+        let child = Command::new("sleep").arg("30").spawn().unwrap();
+        let app = App::with_process(Arc::new(MemoryDriver::new()), child);
+        let process = Process::of(&app).unwrap();
+        assert_eq!(process.exit_code(&app), None);
+        assert!(process.wait(&app, Duration::from_millis(50)).is_err());
+        process.close(&app).unwrap();
+        assert_eq!(process.exit_code(&app), Some(-libc::SIGTERM));
+    }
+}
