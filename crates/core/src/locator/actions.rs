@@ -234,10 +234,11 @@ impl Locator {
 
     /// Focuses the element, then presses a key chord such as `Enter` or `CmdOrCtrl+A`.
     pub fn press(&self, key: &str) -> Result<ActionOutcome> {
-        crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "key": key }));
-        let key: KeyChord = key
+        let chord: KeyChord = key
             .parse()
             .map_err(|e: String| Error::invalid_request(format!("press: {e}")))?;
+        crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "key": key }));
+        let key = chord;
         self.perform("press", Needs::KEYS, |ready, poller| {
             self.focus_for_keys(ready, poller)?;
             self.send(ready.window(), vec![InputEvent::Key { key: key.clone() }])?;
@@ -541,15 +542,15 @@ impl Locator {
     /// Sets a slider's or spinner's number: its `setValue` action, else
     /// `increment`/`decrement` until it gets there; then waits until it reads so.
     pub fn set_value(&self, value: f64) -> Result<ActionOutcome> {
-        crate::trace::note_args(
-            self.driver.as_ref(),
-            || serde_json::json!({ "value": value }),
-        );
         if !value.is_finite() {
             return Err(Error::invalid_request(
                 "set_value: the value must be a finite number",
             ));
         }
+        crate::trace::note_args(
+            self.driver.as_ref(),
+            || serde_json::json!({ "value": value }),
+        );
         let what = "set_value";
         let mut poller = self.poller(self.action_timeout());
         let done = self.perform_with(what, Needs::VALUE, &mut poller, |ready, poller| {
