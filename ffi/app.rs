@@ -8,6 +8,7 @@ use crate::status::ud_status;
 use std::ffi::c_char;
 use std::sync::{Arc, RwLock};
 use uidrive_core::{App, Error, Result};
+use uidrive_facade::process::Process;
 use uidrive_facade::refs::Refs;
 use uidrive_facade::{time, AttachTarget, LaunchOptions};
 
@@ -30,6 +31,8 @@ pub(crate) struct AppState {
     app: RwLock<Option<App>>,
     /// The refs of this app's snapshots.
     refs: Refs,
+    /// The process uidrive launched, if any: how it ended, what it wrote.
+    process: Option<Arc<Process>>,
 }
 
 impl AppState {
@@ -49,17 +52,25 @@ impl AppState {
     /// Ends what was launched gracefully (TERM, a grace period, then KILL).
     fn close(&self) -> Result<()> {
         let taken = self.app.write().unwrap_or_else(|p| p.into_inner()).take();
-        match taken {
-            Some(app) => uidrive_facade::close(&app),
-            None => Ok(()),
+        match (taken, &self.process) {
+            // Keeps how it ended for ud_app_exit_code after the close.
+            (Some(app), Some(process)) => process.close(&app),
+            (Some(app), None) => uidrive_facade::close(&app),
+            (None, _) => Ok(()),
         }
     }
 }
 
 impl ud_app {
     pub(crate) fn new(app: App) -> ud_app {
+        let process = Process::of(&app);
+        ud_app::with_process(app, process)
+    }
+
+    pub(crate) fn with_process(app: App, process: Option<Arc<Process>>) -> ud_app {
         ud_app {
             state: Arc::new(AppState {
+                process,
                 app: RwLock::new(Some(app)),
                 refs: Refs::new(),
             }),
@@ -101,6 +112,23 @@ pub(crate) unsafe fn hand_out(
         let out_app = out(out_app, "out_app")?;
         let app = make()?;
         *out_app = handles::register(handles::Kind::App, ud_app::new(app));
+        Ok(())
+    })
+}
+
+/// Hands out an app made with its process (a launch with captured output).
+///
+/// # Safety
+/// `out_app` is NULL or valid for a write.
+pub(crate) unsafe fn hand_out_with_process(
+    out_app: *mut *mut ud_app,
+    make: impl FnOnce() -> Result<(App, Arc<Process>)>,
+) -> ud_status {
+    zero(out_app);
+    guard::status(|| {
+        let out_app = out(out_app, "out_app")?;
+        let (app, process) = make()?;
+        *out_app = handles::register(handles::Kind::App, ud_app::with_process(app, Some(process)));
         Ok(())
     })
 }
@@ -311,6 +339,133 @@ pub unsafe extern "C" fn ud_app_pid(app: *const ud_app, out_pid: *mut u32) -> ud
         let app = handle(app)?;
         *out_pid = app.with(|app| Ok(app.pid().unwrap_or(0))).unwrap_or(0);
         Ok(())
+    })
+}
+
+/// How the process uidrive launched ended: `*out_exited` is true once it
+/// has, and `*out_code` its exit code (`-N` for signal `N`), else false and
+/// 0. Still answers after `ud_app_close`. `UD_ERR_INVALID_REQUEST` for an
+/// app uidrive did not launch (`ud_connect`, `ud_attach_*`).
+///
+/// # Safety
+/// `app` is NULL or a live handle; the out-params are NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_exit_code(
+    app: *const ud_app,
+    out_exited: *mut bool,
+    out_code: *mut i32,
+) -> ud_status {
+    zero(out_exited);
+    zero(out_code);
+    guard::status(|| {
+        let out_exited = out(out_exited, "out_exited")?;
+        let out_code = out(out_code, "out_code")?;
+        let handle = handle(app)?;
+        let process = launched(handle)?;
+        let code = handle
+            .with(|app| Ok(process.exit_code(app)))
+            .unwrap_or_else(|_| process.last_exit());
+        if let Some(code) = code {
+            *out_exited = true;
+            *out_code = code;
+        }
+        Ok(())
+    })
+}
+
+/// Waits up to `timeout_ms` (0: 30 000) for the process uidrive launched to
+/// end; its exit code in `*out_code` (`-N` for signal `N`). `UD_ERR_TIMEOUT`
+/// if it still runs.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `out_code` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_wait(
+    app: *const ud_app,
+    timeout_ms: u32,
+    out_code: *mut i32,
+) -> ud_status {
+    zero(out_code);
+    guard::status(|| {
+        let out_code = out(out_code, "out_code")?;
+        let handle = handle(app)?;
+        let process = launched(handle)?;
+        if let Some(code) = process.last_exit() {
+            *out_code = code;
+            return Ok(());
+        }
+        let timeout = time::millis_or(timeout_ms, time::LAUNCH);
+        *out_code = handle.with(|app| process.wait(app, timeout))?;
+        Ok(())
+    })
+}
+
+/// What the process uidrive launched wrote on stdout (`err` false) or
+/// stderr (`err` true): everything once it has ended, what it wrote so far
+/// while it runs. Only for an app launched with `ud_desktop_launch_captured`
+/// or `ud_launch_app_captured`: else `*out_text` is NULL and the call fails
+/// with `UD_ERR_INVALID_REQUEST`.
+///
+/// `*out_text` is owned by the caller: free it with `ud_string_free`.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `out_text` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_output(
+    app: *const ud_app,
+    err: bool,
+    out_text: *mut *mut c_char,
+) -> ud_status {
+    zero(out_text);
+    guard::status(|| {
+        let out_text = out(out_text, "out_text")?;
+        let handle = handle(app)?;
+        let process = launched(handle)?;
+        // Looking at the app first notices an exit, so that all output is read.
+        let _ = handle.with(|app| Ok(process.exit_code(app)));
+        let text = process.output(err).ok_or_else(|| {
+            Error::invalid_request("the app's output was not captured").with_suggestion(
+                "launch it with ud_desktop_launch_captured or ud_launch_app_captured",
+            )
+        })?;
+        *out_text = owned_text(&text);
+        Ok(())
+    })
+}
+
+fn launched(handle: &ud_app) -> Result<&Arc<Process>> {
+    handle.state.process.as_ref().ok_or_else(|| {
+        Error::invalid_request(
+            "uidrive did not launch this app, so it knows nothing of its process",
+        )
+        .with_suggestion("launch it with ud_desktop_launch or ud_launch_app")
+    })
+}
+
+/// As `ud_launch_app`, keeping what the app writes on stdout and stderr for
+/// `ud_app_output` (browsers and office apps lose the extra switches
+/// `ud_launch_app` gives them).
+///
+/// # Safety
+/// As `ud_launch_app`.
+#[no_mangle]
+pub unsafe extern "C" fn ud_launch_app_captured(
+    argv: *const *const c_char,
+    env: *const *const c_char,
+    timeout_ms: u32,
+    out_app: *mut *mut ud_app,
+) -> ud_status {
+    hand_out_with_process(out_app, || {
+        let argv = argv_list(argv)?;
+        let env = env_list(env)?;
+        uidrive_facade::process::launch_captured(
+            &argv,
+            &LaunchOptions {
+                env,
+                timeout: Some(time::millis_or(timeout_ms, time::LAUNCH)),
+                socket_env: None,
+            },
+        )
     })
 }
 

@@ -127,6 +127,33 @@ pub unsafe extern "C" fn ud_desktop_launch_env(
     })
 }
 
+/// As `ud_desktop_launch`, keeping what the app writes on stdout and stderr
+/// for `ud_app_output` — a dialog that answers on stdout (zenity) can be
+/// tested without spawning it yourself.
+///
+/// # Safety
+/// As `ud_desktop_launch`.
+#[no_mangle]
+pub unsafe extern "C" fn ud_desktop_launch_captured(
+    desktop: *const ud_desktop,
+    argv: *const *const c_char,
+    timeout_ms: u32,
+    out_app: *mut *mut ud_app,
+) -> ud_status {
+    crate::app::hand_out_with_process(out_app, || {
+        let desktop = desktop_ref(desktop)?;
+        let argv = argv_list(argv)?;
+        desktop.launch_captured(
+            &argv,
+            &LaunchOptions {
+                env: Vec::new(),
+                timeout: Some(time::millis_or(timeout_ms, time::LAUNCH)),
+                socket_env: None,
+            },
+        )
+    })
+}
+
 /// Attaches to the app with process id `pid` running on this desktop,
 /// waiting up to `timeout_ms` (0: 30 000) for it to show on its
 /// accessibility bus. Freeing the handle does not end the app.

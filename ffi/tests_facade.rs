@@ -349,3 +349,44 @@ fn timeouts_read_back_in_milliseconds() {
         assert_eq!(expect, 5000);
     }
 }
+
+#[test]
+fn a_launched_process_says_how_it_ended_even_after_close() {
+    let child = std::process::Command::new("sh")
+        .args(["-c", "exit 3"])
+        .spawn()
+        .unwrap();
+    let app = App::with_process(Arc::new(MemoryDriver::new()), child);
+    let app = Handle(crate::app::into_handle(app));
+    unsafe {
+        let mut code = 7;
+        assert_eq!(
+            ud_app_wait(app.0, 5000, &mut code),
+            UD_OK,
+            "{}",
+            last_message()
+        );
+        assert_eq!(code, 3);
+        let mut text = stale();
+        assert_eq!(
+            ud_app_output(app.0, false, &mut text),
+            UD_ERR_INVALID_REQUEST
+        );
+        assert!(text.is_null());
+        assert_eq!(ud_app_close(app.0), UD_OK);
+        let (mut exited, mut code) = (false, 0);
+        assert_eq!(ud_app_exit_code(app.0, &mut exited, &mut code), UD_OK);
+        assert!(exited);
+        assert_eq!(code, 3);
+    }
+    // An app uidrive did not launch has no process to ask about.
+    let (connected, _) = memory();
+    unsafe {
+        let (mut exited, mut code) = (true, 5);
+        assert_eq!(
+            ud_app_exit_code(connected.0, &mut exited, &mut code),
+            UD_ERR_INVALID_REQUEST
+        );
+        assert_eq!((exited, code), (false, 0));
+    }
+}

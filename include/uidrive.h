@@ -380,6 +380,51 @@ ud_status ud_attach_name(const char *name, const char *const *env, uint32_t time
 ud_status ud_app_pid(const ud_app *app, uint32_t *out_pid);
 
 /**
+ * How the process uidrive launched ended: `*out_exited` is true once it
+ * has, and `*out_code` its exit code (`-N` for signal `N`), else false and
+ * 0. Still answers after `ud_app_close`. `UD_ERR_INVALID_REQUEST` for an
+ * app uidrive did not launch (`ud_connect`, `ud_attach_*`).
+ *
+ * # Safety
+ * `app` is NULL or a live handle; the out-params are NULL or valid for a write.
+ */
+ud_status ud_app_exit_code(const ud_app *app, bool *out_exited, int32_t *out_code);
+
+/**
+ * Waits up to `timeout_ms` (0: 30 000) for the process uidrive launched to
+ * end; its exit code in `*out_code` (`-N` for signal `N`). `UD_ERR_TIMEOUT`
+ * if it still runs.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_code` is NULL or valid for a write.
+ */
+ud_status ud_app_wait(const ud_app *app, uint32_t timeout_ms, int32_t *out_code);
+
+/**
+ * What the process uidrive launched wrote on stdout (`err` false) or
+ * stderr (`err` true): everything once it has ended, what it wrote so far
+ * while it runs. Only for an app launched with `ud_desktop_launch_captured`
+ * or `ud_launch_app_captured`: else `*out_text` is NULL and the call fails
+ * with `UD_ERR_INVALID_REQUEST`.
+ *
+ * `*out_text` is owned by the caller: free it with `ud_string_free`.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_text` is NULL or valid for a write.
+ */
+ud_status ud_app_output(const ud_app *app, bool err, char **out_text);
+
+/**
+ * As `ud_launch_app`, keeping what the app writes on stdout and stderr for
+ * `ud_app_output` (browsers and office apps lose the extra switches
+ * `ud_launch_app` gives them).
+ *
+ * # Safety
+ * As `ud_launch_app`.
+ */
+ud_status ud_launch_app_captured(const char *const *argv, const char *const *env, uint32_t timeout_ms, ud_app **out_app);
+
+/**
  * Sets how long locators made from this handle wait from now on:
  * `action_ms` for their actions and strict reads (10 000 at first),
  * `expect_ms` for `ud_expect_*` (5 000 at first). 0 keeps a value as it is.
@@ -507,6 +552,16 @@ ud_status ud_desktop_launch(const ud_desktop *desktop, const char *const *argv, 
  * NUL-terminated strings.
  */
 ud_status ud_desktop_launch_env(const ud_desktop *desktop, const char *const *argv, const char *const *env, uint32_t timeout_ms, ud_app **out_app);
+
+/**
+ * As `ud_desktop_launch`, keeping what the app writes on stdout and stderr
+ * for `ud_app_output` — a dialog that answers on stdout (zenity) can be
+ * tested without spawning it yourself.
+ *
+ * # Safety
+ * As `ud_desktop_launch`.
+ */
+ud_status ud_desktop_launch_captured(const ud_desktop *desktop, const char *const *argv, uint32_t timeout_ms, ud_app **out_app);
 
 /**
  * Attaches to the app with process id `pid` running on this desktop,

@@ -269,6 +269,35 @@ int main(void) {
     ud_locator_free(result);
     ud_locator_free(fields);
 
+    /* A dialog that answers on stdout: zenity prints the entry's text and exits 0. */
+    const char *entry[] = {"zenity", "--entry", "--title=Name", "--text=Your name", NULL};
+    ud_app *dialog = NULL;
+    ud_locator *field = NULL, *ok = NULL;
+    if (!failed && ud_desktop_launch_captured(desktop, entry, 60000, &dialog) != UD_OK)
+        failed = fail("ud_desktop_launch_captured");
+    if (!failed && ud_app_get_by_role(dialog, "textField", NULL, UD_MATCH_SUBSTRING, &field) != UD_OK)
+        failed = fail("ud_app_get_by_role(dialog textField)");
+    if (!failed && ud_locator_fill(field, "Ada", NULL) != UD_OK) failed = fail("ud_locator_fill");
+    if (!failed && ud_app_get_by_role(dialog, "button", "OK", UD_MATCH_EXACT, &ok) != UD_OK)
+        failed = fail("ud_app_get_by_role(OK)");
+    if (!failed && ud_locator_click(ok, NULL) != UD_OK) failed = fail("ud_locator_click(OK)");
+    int32_t code = -1;
+    if (!failed && ud_app_wait(dialog, 10000, &code) != UD_OK) failed = fail("ud_app_wait");
+    char *answer = NULL;
+    if (!failed && ud_app_output(dialog, false, &answer) != UD_OK) failed = fail("ud_app_output");
+    if (!failed) {
+        if (code != 0 || strcmp(answer, "Ada\n") != 0) {
+            fprintf(stderr, "calculator: zenity exited %d and printed \"%s\"\n", code, answer);
+            failed = 1;
+        } else {
+            printf("zenity exited 0 and printed Ada\n");
+        }
+    }
+    ud_string_free(answer);
+    ud_locator_free(ok);
+    ud_locator_free(field);
+    ud_app_free(dialog);
+
     ud_app_free(app);           /* SIGTERM, then SIGKILL after a grace period */
     ud_desktop_free(desktop);   /* the registry, the buses, Xvfb, the folder */
 

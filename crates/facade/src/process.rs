@@ -95,6 +95,18 @@ impl Process {
         *exit
     }
 
+    /// How it ended as last seen (no new check): for after the app is closed.
+    pub fn last_exit(&self) -> Option<ExitCode> {
+        *self.exit.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// What it wrote on stdout or stderr, as last read, without the App (for
+    /// after it is closed, when everything has been read).
+    pub fn output(&self, stderr: bool) -> Option<String> {
+        let pipe = if stderr { &self.stderr } else { &self.stdout };
+        pipe.as_ref().map(|p| p.text(self.last_exit().is_some()))
+    }
+
     /// Waits up to `timeout` for the process to end; its exit code, or `timeout`.
     pub fn wait(&self, app: &App, timeout: Duration) -> Result<ExitCode> {
         let deadline = Instant::now() + timeout;
