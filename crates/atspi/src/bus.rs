@@ -145,9 +145,7 @@ pub async fn open_peer(conn: &Connection, app_bus: &str) -> Option<Connection> {
         .ok()
         .flatten()?;
     // The app's own connection is as safe for bulk reads as the app itself.
-    if bulk_safe(conn, app_bus) {
-        mark_bulk_safe(&peer, "");
-    }
+    mark_bulk(&peer, "", bulk(conn, app_bus));
     Some(peer)
 }
 
@@ -266,25 +264,43 @@ pub async fn get_props(
     Ok(props)
 }
 
-/// Apps (by the bus they are on and their name there; a peer connection's
-/// own server and an empty name) whose toolkit answers `Properties.GetAll`
-/// safely.
-static BULK_SAFE: std::sync::Mutex<Vec<(String, String)>> = std::sync::Mutex::new(Vec::new());
-
-/// Records that the app at `dest` answers `Properties.GetAll` without harm:
-/// only GTK's bridges were tested to (see docs/apps.md).
-pub fn mark_bulk_safe(conn: &Connection, dest: &str) {
-    let key = (conn.server_guid().to_string(), dest.to_string());
-    let mut safe = BULK_SAFE.lock().unwrap_or_else(|e| e.into_inner());
-    if !safe.contains(&key) {
-        safe.push(key);
-    }
+/// Which bulk reads an app's toolkit was tested to answer without harm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Bulk {
+    /// One property or action name at a time (Qt crashes on
+    /// `GetAll(Accessible)`, and its cache is empty).
+    None,
+    /// The cache (`Cache.GetItems`), but no `GetAll` or `GetActions`
+    /// (Chromium crashes on `GetAll(Value)`, Firefox on `GetActions`).
+    Cache,
+    /// Everything: GTK's bridges.
+    All,
 }
 
+/// The bulk reads of apps, by the bus they are on and their name there (a
+/// peer connection's own server and an empty name).
+static BULK: std::sync::Mutex<Vec<((String, String), Bulk)>> = std::sync::Mutex::new(Vec::new());
+
+/// Records which bulk reads the app at `dest` answers without harm (see docs/apps.md).
+pub fn mark_bulk(conn: &Connection, dest: &str, bulk: Bulk) {
+    let key = (conn.server_guid().to_string(), dest.to_string());
+    let mut known = BULK.lock().unwrap_or_else(|e| e.into_inner());
+    known.retain(|(k, _)| *k != key);
+    known.push((key, bulk));
+}
+
+/// The bulk reads the app at `dest` answers without harm; none unless marked.
+pub fn bulk(conn: &Connection, dest: &str) -> Bulk {
+    let known = BULK.lock().unwrap_or_else(|e| e.into_inner());
+    known
+        .iter()
+        .find(|((guid, name), _)| name == dest && *guid == conn.server_guid().as_str())
+        .map_or(Bulk::None, |(_, bulk)| *bulk)
+}
+
+/// Whether `Properties.GetAll` and `Action.GetActions` are safe for the app.
 pub fn bulk_safe(conn: &Connection, dest: &str) -> bool {
-    let safe = BULK_SAFE.lock().unwrap_or_else(|e| e.into_inner());
-    safe.iter()
-        .any(|(guid, name)| name == dest && *guid == conn.server_guid().as_str())
+    bulk(conn, dest) == Bulk::All
 }
 
 /// AT-SPI's "no object", as child lists and relations may hold it.

@@ -113,11 +113,7 @@ pub async fn describe_app(conn: &Connection, bus_name: &str) -> Result<AppRef> {
             .unwrap_or_default()
     };
     let (toolkit_name, version) = (text(toolkit), text(version));
-    // Only GTK's bridges were tested to answer bulk reads (`Properties.GetAll`,
-    // the cache) without harm; Qt and Chromium crash on some of them.
-    if toolkit_name.eq_ignore_ascii_case("gtk") {
-        bus::mark_bulk_safe(conn, bus_name);
-    }
+    bus::mark_bulk(conn, bus_name, bulk_reads(&toolkit_name));
     let toolkit = if toolkit_name.eq_ignore_ascii_case("gtk") && version.starts_with("4.") {
         Toolkit::Gtk4
     } else {
@@ -130,6 +126,17 @@ pub async fn describe_app(conn: &Connection, bus_name: &str) -> Result<AppRef> {
         toolkit,
         toolkit_name,
     })
+}
+
+/// The bulk reads each toolkit was tested to answer without harm (Debian 12:
+/// GTK 3.24 and 4.8, Qt 5.15 and 6.4, Firefox ESR 153, Chromium 156; by the
+/// compatibility suite and by asking each `Cache.GetItems` again and again).
+fn bulk_reads(toolkit_name: &str) -> bus::Bulk {
+    match toolkit_name.to_ascii_lowercase().as_str() {
+        "gtk" => bus::Bulk::All,
+        "gecko" | "chromium" => bus::Bulk::Cache,
+        _ => bus::Bulk::None,
+    }
 }
 
 /// Every app on the registry, described; apps that vanish meanwhile are left out.

@@ -79,11 +79,11 @@ type CacheTuple = (
 ///
 /// Used for role, name and states only: which objects are in the tree comes
 /// from walking `GetChildren`, since caches keep objects that left the tree
-/// and leave out others. Asked only of toolkits tested safe for bulk reads
-/// (GTK): a cache walks the whole app in one go.
+/// and leave out others. Asked only of toolkits tested safe for it (GTK,
+/// Firefox, Chromium; Qt's is empty): a cache walks the whole app in one go.
 pub async fn cache_items(link: &Link, bus_name: &str) -> HashMap<String, CachedItem> {
     let (conn, bus_name) = link.route(bus_name);
-    if !bus::bulk_safe(conn, bus_name) {
+    if bus::bulk(conn, bus_name) < bus::Bulk::Cache {
         return HashMap::new();
     }
     let items: Result<Vec<CacheTuple>> = call(
@@ -248,7 +248,7 @@ pub async fn prefetch_children(
 ) -> HashMap<String, Vec<ObjRef>> {
     let (conn, dest) = link.route(bus_name);
     let parents = cache.iter().filter(|(path, c)| {
-        c.child_count != 0
+        (c.child_count != 0 || roles::is_plain_container(c.role))
             && visible::walkable(c.states, c.child_count)
             && !known.contains_key(*path)
     });
@@ -287,6 +287,11 @@ pub async fn fetch_basics(
             node.states = c.states;
             node.ifaces = c.ifaces;
             node.child_count = c.child_count;
+            // A cache may keep an old count of none for a container that has
+            // children now (LibreOffice Calc's formula bar): containers are asked.
+            if c.child_count == 0 && roles::is_plain_container(c.role) {
+                node.child_count = -1;
+            }
             // GTK 3's cache may count none for an element that manages its descendants.
             if c.states.has(st::MANAGES_DESCENDANTS) {
                 let count = bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "ChildCount").await;

@@ -143,7 +143,8 @@ pub fn protocol_role(atspi_role: u32) -> Role {
 
 /// Roles whose object is a top-level window of an app.
 pub fn is_window_role(atspi_role: u32) -> bool {
-    matches!(atspi_role, 2 | 16 | 19 | 22 | 23 | 28 | 69 | 101)
+    // 37 (filler): a Qt 6 window that is only a widget (qt6ct's) shows as one.
+    matches!(atspi_role, 2 | 16 | 19 | 22 | 23 | 28 | 37 | 69 | 101)
 }
 
 /// Roles whose text is the element's value rather than its label.
@@ -186,11 +187,18 @@ pub fn is_adjustable_range(atspi_role: u32) -> bool {
     matches!(atspi_role, 15 | 48 | 51 | 52 | 114)
 }
 
-/// Roles whose Value interface means something: ranges a person moves, and
-/// progress bars, level bars and split panes that show one. (LibreOffice's
-/// menu items implement Value too, with nothing in it.)
+/// Containers with no other job (fillers, panels), whose children a stale
+/// cache may miss.
+pub fn is_plain_container(atspi_role: u32) -> bool {
+    matches!(atspi_role, 37 | 39)
+}
+
+/// Roles whose Value interface means something: ranges a person moves,
+/// progress bars, level bars and split panes that show one, and table cells
+/// (a spreadsheet's number). LibreOffice's menu items implement Value too,
+/// with nothing in it.
 pub fn has_range_value(atspi_role: u32) -> bool {
-    is_adjustable_range(atspi_role) || matches!(atspi_role, 42 | 53 | 103)
+    is_adjustable_range(atspi_role) || matches!(atspi_role, 42 | 53 | 56 | 103)
 }
 
 /// Whether elements of the role can offer actions worth asking for. GTK 4

@@ -81,10 +81,8 @@ fn undouble(label: &str) -> &str {
     let len = label.len();
     if len >= 3 && len % 2 == 1 {
         let half = len / 2;
-        if label.is_char_boundary(half)
-            && &label[half..half + 1] == " "
-            && label[..half] == label[half + 1..]
-        {
+        // A space in the middle: one byte, so both halves end on char boundaries.
+        if label.as_bytes()[half] == b' ' && label[..half] == label[half + 1..] {
             return &label[..half];
         }
     }
@@ -226,6 +224,10 @@ mod tests {
         assert_eq!(clean_label("a_b_c", &Role::Button), "a_b_c");
         assert_eq!(clean_label("snake_case", &Role::Cell), "snake_case");
         assert_eq!(clean_label("Go Go Go", &Role::Button), "Go Go Go");
+        // Multi-byte characters around the middle (kcalc's `+/−`) are no pair.
+        assert_eq!(clean_label("+/−", &Role::Button), "+/−");
+        assert_eq!(clean_label("√ √", &Role::Button), "√");
+        assert_eq!(clean_label("x−−", &Role::Button), "x−−");
     }
 
     #[test]
