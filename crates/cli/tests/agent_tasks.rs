@@ -603,6 +603,13 @@ fn errors_name_the_command_and_the_refs_given() {
         "check took {:?}",
         started.elapsed()
     );
+    // A selector that matches one element now is checked the same way.
+    let (ok, text) = cli.exec(&["check".into(), r#"role=button name="7""#.into()]);
+    assert!(!ok, "{text}");
+    assert!(
+        text.starts_with(&format!("error: unsupported: check: {seven} [button]")),
+        "{text}"
+    );
     let (ok, text) = cli.exec(&[
         "--action-timeout".into(),
         "1000".into(),

@@ -107,9 +107,10 @@ fn is_item(node: &Node) -> bool {
 const REACH: usize = 3;
 
 /// A locator for the element of `target` that takes what `want` needs. For a
-/// ref, its element is checked now: a part of a compound widget becomes the
-/// widget's element that takes the action, and an element with none near it
-/// fails at once. Selectors are left to the locator, which waits for them.
+/// ref (or a selector that matches one element now), its element is checked
+/// now: a part of a compound widget becomes the widget's element that takes
+/// the action, and an element with none near it fails at once. A selector
+/// that matches nothing yet is left to the locator, which waits for it.
 pub fn locate(
     ctx: &mut Ctx,
     target: &str,
@@ -117,23 +118,33 @@ pub fn locate(
     want: Want,
 ) -> Result<Locator, CliError> {
     let locator = ctx.locator(target, window)?;
-    let Ok(TargetSpec::Ref(r)) = target::parse(target) else {
-        return Ok(locator);
+    // The element now: a ref's, or the one element a selector matches now
+    // (a selector that matches none or several is left to the locator).
+    let found = match target::parse(target) {
+        Ok(TargetSpec::Ref(r)) => match ctx.state.refs.resolve(r) {
+            Ok(t) => Some((Some(t.window), Some(t.id))),
+            Err(_) => None,
+        },
+        Ok(TargetSpec::Selector(_)) if locator.count().ok() == Some(1) => {
+            Some((ctx.window(window), locator.node().ok().map(|n| n.id)))
+        }
+        _ => None,
     };
-    let Ok(found) = ctx.state.refs.resolve(r).cloned() else {
+    let Some((in_window, Some(id))) = found else {
         return Ok(locator);
     };
     let app = ctx.app()?;
-    let Ok(tree) = app.tree(Some(found.window)) else {
+    let Ok(tree) = app.tree(in_window) else {
         return Ok(locator);
     };
+    let window_id = tree.window;
     let at: HashMap<_, usize> = tree
         .nodes
         .iter()
         .enumerate()
         .map(|(i, n)| (n.id, i))
         .collect();
-    let Some(&me) = at.get(&found.id) else {
+    let Some(&me) = at.get(&id) else {
         return Ok(locator);
     };
     let nodes = &tree.nodes;
@@ -175,9 +186,9 @@ pub fn locate(
     if let Some(&better) = order.iter().find(|&&i| takes(i)) {
         let driver = app.driver().clone();
         let timeouts = app.timeouts();
-        return Ok(WindowRef::new(driver, Some(found.window), timeouts).get_by_id(nodes[better].id));
+        return Ok(WindowRef::new(driver, Some(window_id), timeouts).get_by_id(nodes[better].id));
     }
-    let line = node_line(Some(r), &nodes[me]);
+    let line = node_line(ctx.state.refs.ref_of(window_id, id), &nodes[me]);
     let hint = match want {
         Want::Check => "press or click it instead, or check the snapshot for the check box",
         Want::Fill => "click it and use `type`, or check the snapshot for the field",
