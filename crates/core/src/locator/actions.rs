@@ -97,11 +97,30 @@ impl Locator {
     /// Presses the element as assistive technology does: its own press
     /// action, else a click at its centre. (`press` in the CLI; `click` is
     /// the real click a person makes.)
+    /// A check box, toggle or radio button pressed this way must change its
+    /// checked state: when the action left it as it was, a real click follows,
+    /// and the press fails with `failed` if the state still stays.
     pub fn activate(&self) -> Result<ActionOutcome> {
-        self.perform("press", Needs::POINTER, |ready, _| {
+        let what = "press";
+        let mut poller = self.poller(self.action_timeout());
+        let done = self.perform_with(what, Needs::POINTER, &mut poller, |ready, _| {
             let route = self.press_else_click(ready.window(), ready.node())?;
             Ok(outcome(ready, route))
-        })
+        })?;
+        let before = &done.element;
+        let toggles = matches!(
+            before.role,
+            Role::CheckBox
+                | Role::ToggleButton
+                | Role::Switch
+                | Role::MenuItemCheckBox
+                | Role::MenuItemRadio
+        ) || (before.role == Role::Radio && !before.has_state(&State::Checked));
+        if !toggles {
+            return Ok(done);
+        }
+        let checked = !before.has_state(&State::Checked);
+        self.confirm_checked(what, poller, done, checked)
     }
 
     /// A real double click at the element's centre.
@@ -311,6 +330,19 @@ impl Locator {
         if done.route == Route::NotNeeded {
             return Ok(done);
         }
+        self.confirm_checked(what, poller, done, checked)
+    }
+
+    /// Waits until the element acted on by `done` reads as `checked`; when a
+    /// semantic action left it as it was, clicks it and waits again; fails
+    /// with `failed` and what it reads when the state never comes.
+    fn confirm_checked(
+        &self,
+        what: &str,
+        poller: Poller,
+        done: ActionOutcome,
+        checked: bool,
+    ) -> Result<ActionOutcome> {
         let wanted = if checked { "checked" } else { "unchecked" };
         let holds = |node: &Node| node.has_state(&State::Checked) == checked;
         let Route::Semantic(_) = &done.route else {
@@ -1432,6 +1464,22 @@ mod tests {
             .edit(|ui| ui.windows[0].keyed("subscribe").has_state(&State::Checked));
         assert!(checked);
         assert_eq!(driver.swallowed(), ["act press"]);
+    }
+
+    #[test]
+    fn press_on_a_check_box_clicks_when_its_action_changed_nothing() {
+        let driver = Swallowing::new(&[Action::Press], false);
+        let done = app(&driver).get_by_key("subscribe").activate().unwrap();
+        assert_eq!(done.route, Route::Input);
+        let checked = driver
+            .app
+            .edit(|ui| ui.windows[0].keyed("subscribe").has_state(&State::Checked));
+        assert!(checked, "a real click checked it");
+        assert_eq!(driver.swallowed(), ["act press"]);
+        // Taken at its word where the action works: one press, no click.
+        let driver = Swallowing::new(&[], false);
+        let done = app(&driver).get_by_key("subscribe").activate().unwrap();
+        assert_eq!(done.route, Route::Semantic(Action::Press));
     }
 
     #[test]
