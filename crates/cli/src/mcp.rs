@@ -497,3 +497,39 @@ pub fn run(args: McpArgs, session: Option<String>) -> Result<(), Error> {
     }
     served
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn command_lines_read_as_tools_and_arguments() {
+        assert_eq!(
+            mcp_terms("take a new snapshot (`uidrive snapshot -i`)"),
+            "take a new snapshot (the `snapshot` tool with interactive: true)"
+        );
+        assert_eq!(
+            mcp_terms("run `uidrive close`, then `uidrive open ...` again"),
+            "run the `close` tool, then the `open` tool again"
+        );
+        assert_eq!(
+            mcp_terms("or wait longer with --timeout; use --window ID"),
+            "or wait longer with timeout; use `window`"
+        );
+        // Not a tool: left as it is; a dash inside a word is no flag.
+        assert_eq!(
+            mcp_terms("see `uidrive trace show FILE`, a built-in"),
+            "see `uidrive trace show FILE`, a built-in"
+        );
+    }
+
+    #[test]
+    fn tools_list_is_short_and_names_no_flags() {
+        let tools: Vec<Tool> = offered(false).map(tool).collect();
+        let listed = serde_json::to_string(&tools).unwrap();
+        assert!(listed.len() < 8_000, "{} characters", listed.len());
+        for flag in ["--window", "--into", "--settle", " -i "] {
+            assert!(!listed.contains(flag), "tools/list says {flag}");
+        }
+    }
+}
