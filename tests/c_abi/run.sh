@@ -141,6 +141,11 @@ step "Go harness (cgo, pkg-config) runs the main scenario" \
 step "calculator.c under AddressSanitizer: headless desktop, gnome-calculator 7 × 6 = 42, nothing left behind" \
     bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/calculator.c \$(pkg-config --cflags --libs uidrive) -o '$work/calculator' &&
              ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/calculator'"
+# The keyboard on a real app: gtk3-widget-factory's entry, typed into key by
+# key through a locator, then chords and text into the focused element.
+step "keyboard.c under AddressSanitizer: gtk3-widget-factory's entry through ud_locator_press_sequentially, ud_keyboard_type and ud_press_key" \
+    bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/keyboard.c \$(pkg-config --cflags --libs uidrive) -o '$work/keyboard' &&
+             ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/keyboard'"
 step "Go calculator (cgo): the same scenario, nothing left behind" \
     env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
     bash -c "cd tests/c_abi/go && go build -o '$work/go_calculator' ./calculator && timeout 300 '$work/go_calculator'"
