@@ -1,19 +1,37 @@
-"""Benchmark: reading a whole window, uidrive's AT-SPI driver against pyatspi.
+"""Benchmark: uidrive's AT-SPI driver against the Python clients a user would
+pick instead (pyatspi, dogtail), on the same apps in the same run.
 
-Starts a private Xvfb + D-Bus session, launches gtk3-widget-factory,
-gnome-calculator and gtk4-demo on it one after the other, and for each reads
-the full tree (role, name, states, bounds of every element) with uidrive's
-`tree` and with pyatspi walking the same fields, in the same run. Prints the
-median of RUNS reads for each, the node counts (which must match) and the
-ratio; then the time of `act` (press) + `idle` on one button of each app.
+Starts a private Xvfb + D-Bus session and launches gtk3-widget-factory,
+gnome-calculator, gtk4-demo and LibreOffice Writer on it one after the other.
+Prints the median of RUNS for each row, and the ratio (peer / uidrive):
+
+- full-tree read: role, name, states and bounds of every element, uidrive's
+  `tree` against pyatspi walking the same fields (node counts must match on
+  the GTK apps). For Writer it also prints the app's own answer time: one
+  Cache.GetItems call (the whole cache in one answer) and one round trip.
+- click to settled: a locator's `click()` then `expect` until the effect
+  shows (uidrive), against pyatspi's doAction then polling the tree until it
+  shows, and dogtail's click() (with its default delays) then the same poll.
+  gnome-calculator: button 7, the equation gains a 7; gtk3-widget-factory: the
+  toggle button's checked state; gtk4-demo: the demo list's Benchmark row's
+  expander (its expanded state). Also uidrive's click + `idle` + one read
+  (what `click --settle` does), with how often that one read saw the change,
+  and where a click's time can go: one window read, the hit test, an idle.
+- typing: "hello" into gtk3-widget-factory's entry, read back: uidrive's
+  press_sequentially and keyboard.type against pyatspi (generateKeyboardEvent
+  per character, then polling) and dogtail's typeText.
+- act(press) + idle on one button of each GTK app (the driver's calls alone).
 
 usage (from the repository root):
-    bash scripts/install-bench-deps.sh      # pyatspi and the apps, once
+    bash scripts/install-bench-deps.sh      # pyatspi, dogtail and the apps, once
     cargo build --release -p uidrive-atspi --example atspi_tree
     /usr/bin/python3 bench/atspi_tree.py [RUNS]     # Debian's python3, for pyatspi
 
-The example binary is looked up in $CARGO_TARGET_DIR (else target/) under
-release/examples/atspi_tree, or given with UIDRIVE_ATSPI_TREE=/path.
+The uidrive side is the Rust example crates/atspi/examples/atspi_tree.rs
+(locators through uidrive_core::App), looked up in $CARGO_TARGET_DIR (else
+target/) under release/examples/atspi_tree, or given with
+UIDRIVE_ATSPI_TREE=/path. The peers run bench/pyatspi_walk.py and
+bench/peer_act.py. UIDRIVE_BENCH_APPS=soffice,gnome-calculator runs only those.
 """
 import os
 import re
@@ -27,12 +45,54 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 
-# (command line, accessible name, label of a button to press for act + idle)
-APPS = [
-    (["gtk3-widget-factory"], "gtk3-widget-factory", "togglebutton"),
-    (["gnome-calculator"], "gnome-calculator", "7"),
-    (["gtk4-demo"], "gtk4-demo", "Search"),
-]
+TYPED = "hello"
+
+# accessible name -> command line, the label of a button to press for act +
+# idle, the example's flags for click to settled, and whether it has a typing row
+APPS = {
+    "gtk3-widget-factory": (
+        ["gtk3-widget-factory"],
+        "togglebutton",
+        ["--click", 'role=toggleButton[name="togglebutton"] >> first', "--flips", "checked"],
+        True,
+    ),
+    "gnome-calculator": (
+        ["gnome-calculator"],
+        "7",
+        ["--click", 'role=button[name="7"]', "--appends", "7", "--on", "role=textField >> first"],
+        False,
+    ),
+    "gtk4-demo": (
+        ["gtk4-demo"],
+        "Search",
+        [
+            "--click",
+            'role=group[name="Benchmark"] >> role=button[name="Expand"]',
+            "--flips",
+            "expanded",
+            "--on",
+            'role=group[name="Benchmark"]',
+        ],
+        False,
+    ),
+    "soffice": (None, None, None, False),
+}
+TYPE_FIELD = "role=textField[disabled=false] >> nth=2"
+
+
+def writer_argv(profile):
+    """lowriter with a fresh profile that shows no tip of the day (a second window)."""
+    os.makedirs(os.path.join(profile, "user"), exist_ok=True)
+    with open(os.path.join(profile, "user", "registrymodifications.xcu"), "w") as f:
+        f.write(
+            '<?xml version="1.0" encoding="UTF-8"?>\n'
+            '<oor:items xmlns:oor="http://openoffice.org/2001/registry" '
+            'xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">\n'
+            '<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse">'
+            "<value>false</value></prop></item>\n"
+            "</oor:items>\n"
+        )
+    return ["lowriter", "--norestore", f"-env:UserInstallation=file://{profile}"]
 
 
 def example_binary():
@@ -83,8 +143,9 @@ class Desktop:
                 return f":{n}"
         sys.exit("no free X display number")
 
-    def launch(self, argv):
-        self.apps.append(subprocess.Popen(argv, env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+    def launch(self, argv, extra_env=None):
+        env = dict(self.env, **(extra_env or {}))
+        self.apps.append(subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
     def close(self):
         for app in self.apps:
@@ -124,58 +185,157 @@ def runs_of(lines, pattern):
     return [tuple(float(g) for g in m.groups()) for m in (re.search(pattern, l) for l in lines) if m]
 
 
+def run(argv, env, what):
+    done = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=900)
+    if done.returncode != 0:
+        sys.exit(f"{what} failed: {done.stderr.strip()[-2000:]}")
+    return done.stdout.splitlines()
+
+
+def peer(env, *args):
+    return run(["/usr/bin/python3", os.path.join(HERE, "peer_act.py"), *args], env, f"peer_act.py {' '.join(args)}")
+
+
+def route_of(lines):
+    return next((line.split(" ", 1)[1] for line in lines if line.startswith("route ")), "?")
+
+
+def median(values):
+    return statistics.median(values) if values else float("nan")
+
+
 def main():
     runs = int(sys.argv[1]) if len(sys.argv) > 1 else 5
     binary = example_binary()
+    wanted = [a for a in os.environ.get("UIDRIVE_BENCH_APPS", ",".join(APPS)).split(",") if a]
     desktop = Desktop()
-    rows = []
+    trees, clicks, typing, presses, caps = [], [], [], [], {}
     try:
-        for argv, name, button in APPS:
-            desktop.launch(argv)
+        for name in wanted:
+            argv, button, click, types = APPS[name]
+            flags = []
+            if name == "soffice":
+                profile = os.path.join(desktop.runtime, "lo-profile")
+                desktop.launch(writer_argv(profile), {"SAL_USE_VCLPLUGIN": "gtk3"})
+                env = dict(desktop.env, UIDRIVE_BENCH_TIMEOUT_S="120")
+            else:
+                desktop.launch(argv)
+                env = desktop.env
+                flags = ["--press", button, *click]
+                if types:
+                    flags += ["--type", TYPE_FIELD, TYPED]
             # uidrive waits (up to its timeout) for the app's window; the first read warms both sides up.
-            ours = subprocess.run(
-                [binary, name, str(runs + 1), "--press", button],
-                env=desktop.env,
-                capture_output=True,
-                text=True,
-                timeout=300,
-            )
-            if ours.returncode != 0:
-                sys.exit(f"uidrive failed on {name}: {ours.stderr.strip()}")
-            lines = ours.stdout.splitlines()
-            trees = runs_of(lines, r"^nodes (\d+) ms ([\d.]+)")[1:]
-            presses = runs_of(lines, r"^act ms ([\d.]+) act\+idle ms ([\d.]+)")
-            theirs = subprocess.run(
+            ours = run([binary, name, str(runs + 1), *flags], env, f"uidrive on {name}")
+            theirs = run(
                 ["/usr/bin/python3", os.path.join(HERE, "pyatspi_walk.py"), name, str(runs + 1)],
-                env=desktop.env,
-                capture_output=True,
-                text=True,
-                timeout=600,
+                env,
+                f"pyatspi on {name}",
             )
-            if theirs.returncode != 0:
-                sys.exit(f"pyatspi failed on {name}: {theirs.stderr.strip()}")
-            walks = runs_of(theirs.stdout.splitlines(), r"^nodes (\d+) ms ([\d.]+)")[1:]
-            rows.append((name, trees, walks, presses))
+            trees.append(
+                (name, runs_of(ours, r"^nodes (\d+) ms ([\d.]+)")[1:], runs_of(theirs, r"^nodes (\d+) ms ([\d.]+)")[1:])
+            )
+            if name == "soffice":
+                caps[name] = peer(env, "-", name, str(runs), "cap")[-1]
+                continue
+            presses.append((name, runs_of(ours, r"^act ms ([\d.]+) act\+idle ms ([\d.]+)")))
+            pyatspi_clicks = peer(env, "pyatspi", name, str(runs), "click")
+            dogtail_clicks = peer(env, "dogtail", name, str(runs), "click")
+            clicks.append(
+                (
+                    name,
+                    route_of(ours),
+                    runs_of(ours, r"^click ms ([\d.]+) settled ms ([\d.]+)"),
+                    idle_runs(ours),
+                    runs_of(pyatspi_clicks, r"^ms ([\d.]+)"),
+                    route_of(pyatspi_clicks),
+                    runs_of(dogtail_clicks, r"^ms ([\d.]+)"),
+                    runs_of(ours, r"^phase read ms ([\d.]+) element_at ms ([\d.]+) idle ms ([\d.]+)"),
+                )
+            )
+            if types:
+                typing.append(
+                    (
+                        name,
+                        runs_of(ours, r"^press_sequentially ms ([\d.]+)"),
+                        runs_of(ours, r"^keyboard.type ms ([\d.]+) settled ms ([\d.]+)"),
+                        runs_of(peer(env, "pyatspi", name, str(runs), "type", TYPED), r"^ms ([\d.]+)"),
+                        runs_of(peer(env, "dogtail", name, str(runs), "type", TYPED), r"^ms ([\d.]+)"),
+                    )
+                )
     finally:
         desktop.close()
+    report(runs, trees, clicks, typing, presses, caps)
 
+
+def idle_runs(lines):
+    found = []
+    for line in lines:
+        m = re.search(r"^click ms ([\d.]+) idle ms ([\d.]+) read ms ([\d.]+) seen (\w+)", line)
+        if m:
+            found.append((float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4)))
+    return found
+
+
+def report(runs, trees, clicks, typing, presses, caps):
     print(f"full-tree read, median of {runs} (after one warm-up read each)")
     print(f"{'app':<22}{'nodes':>7}{'uidrive ms':>12}{'pyatspi nodes':>15}{'pyatspi ms':>12}{'ratio':>8}")
-    mismatch = False
-    for name, trees, walks, _ in rows:
-        nodes = int(statistics.median(n for n, _ in trees))
-        their_nodes = int(statistics.median(n for n, _ in walks))
-        ours_ms = statistics.median(ms for _, ms in trees)
-        theirs_ms = statistics.median(ms for _, ms in walks)
-        mismatch |= nodes != their_nodes
+    mismatch = []
+    for name, ours, theirs in trees:
+        nodes = int(median([n for n, _ in ours]))
+        their_nodes = int(median([n for n, _ in theirs]))
+        ours_ms = median([ms for _, ms in ours])
+        theirs_ms = median([ms for _, ms in theirs])
+        if nodes != their_nodes:
+            mismatch.append(name)
         print(f"{name:<22}{nodes:>7}{ours_ms:>12.1f}{their_nodes:>15}{theirs_ms:>12.1f}{theirs_ms / ours_ms:>7.1f}x")
-    print()
-    print(f"act(press) + idle, median of {runs}")
-    print(f"{'app':<22}{'act ms':>10}{'act+idle ms':>14}")
-    for name, _, _, presses in rows:
-        print(f"{name:<22}{statistics.median(a for a, _ in presses):>10.1f}{statistics.median(t for _, t in presses):>14.1f}")
-    if mismatch:
-        sys.exit("node counts differ between uidrive and pyatspi")
+    for name, line in caps.items():
+        print(f"{name}: the app's own answer time: {line}")
+    if clicks:
+        print()
+        print(f"click to settled (the effect read back), median of {runs}, ms; ratio = peer / uidrive")
+        print(
+            f"{'app':<22}{'uidrive click':>14}{'settled':>9}{'click+idle+read':>17}{'seen':>6}"
+            f"{'pyatspi':>9}{'ratio':>7}{'dogtail':>9}{'ratio':>7}"
+        )
+        for name, route, settled, idled, pyatspi_ms, _, dogtail_ms, _ in clicks:
+            ours = median([s for _, s in settled])
+            seen = sum(1 for *_, s in idled if s == "true")
+            theirs, dog = median([m for (m,) in pyatspi_ms]), median([m for (m,) in dogtail_ms])
+            print(
+                f"{name:<22}{median([c for c, _ in settled]):>14.1f}{ours:>9.1f}{median([r for _, _, r, _ in idled]):>17.1f}"
+                f"{f'{seen}/{len(idled)}':>6}{theirs:>9.1f}{theirs / ours:>6.1f}x{dog:>9.1f}{dog / ours:>6.1f}x"
+            )
+        for name, route, _, _, _, pyatspi_route, _, _ in clicks:
+            print(f"  {name}: uidrive click route {route}; pyatspi {pyatspi_route}")
+        print("where uidrive's click can spend its time, each alone on the settled window, median ms")
+        print(f"{'app':<22}{'window read':>12}{'hit test':>10}{'idle':>8}")
+        for name, *_, phases in clicks:
+            print(
+                f"{name:<22}{median([r for r, _, _ in phases]):>12.1f}{median([h for _, h, _ in phases]):>10.1f}"
+                f"{median([i for _, _, i in phases]):>8.1f}"
+            )
+    if typing:
+        print()
+        print(f'typing "{TYPED}" into a field and reading it back, median of {runs}, ms; ratio = peer / uidrive press_sequentially')
+        print(f"{'app':<22}{'press_sequentially':>19}{'keyboard.type':>15}{'pyatspi':>9}{'ratio':>7}{'dogtail':>9}{'ratio':>7}")
+        for name, seq, typed, pyatspi_ms, dogtail_ms in typing:
+            ours = median([m for (m,) in seq])
+            theirs, dog = median([m for (m,) in pyatspi_ms]), median([m for (m,) in dogtail_ms])
+            print(
+                f"{name:<22}{ours:>19.1f}{median([s for _, s in typed]):>15.1f}"
+                f"{theirs:>9.1f}{theirs / ours:>6.1f}x{dog:>9.1f}{dog / ours:>6.1f}x"
+            )
+    if presses:
+        print()
+        print(f"act(press) + idle, median of {runs}")
+        print(f"{'app':<22}{'act ms':>10}{'act+idle ms':>14}")
+        for name, rows in presses:
+            print(f"{name:<22}{median([a for a, _ in rows]):>10.1f}{median([t for _, t in rows]):>14.1f}")
+    gtk_mismatch = [n for n in mismatch if n != "soffice"]
+    if "soffice" in mismatch:
+        print("\nnote: Writer's node counts differ between uidrive and pyatspi (see the tree row)")
+    if gtk_mismatch:
+        sys.exit(f"node counts differ between uidrive and pyatspi: {', '.join(gtk_mismatch)}")
 
 
 if __name__ == "__main__":

@@ -1,43 +1,85 @@
-//! Reads an app's window tree with uidrive, for the benchmark script
-//! (bench/atspi_tree.py) and for looking at what an app shows.
+//! Reads an app's window tree with uidrive, and times actions the way a test
+//! writes them, for the benchmark script (bench/atspi_tree.py) and for
+//! looking at what an app shows.
 //!
 //! usage: atspi_tree NAME [RUNS] [--json] [--press LABEL]
+//!                    [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]]
+//!                    [--type SELECTOR TEXT]
 //!   NAME   the app's accessible name (gnome-calculator, gtk3-widget-factory, ...)
-//!   RUNS   how many full reads to time (default 5); prints `nodes N ms M` per run
+//!   RUNS   how many full reads (and actions) to time (default 5); prints `nodes N ms M` per read
 //!   --json prints the last tree as JSON
 //!   --press LABEL times act(press) + idle on the first element labelled LABEL that can be pressed
+//!   --click SELECTOR times a locator's `click()` on the element SELECTOR finds
+//!          (`role=button[name="7"]`), then the read back of its effect: the
+//!          element --on finds (else the clicked one) gets STATE flipped
+//!          (`checked`, `expanded`, `selected`), or its value grows by TEXT.
+//!          Each run prints `click ms A settled ms B` (click, then `expect`
+//!          until the effect shows) and `click ms A idle ms B read ms C seen S`
+//!          (click, `idle`, then one read, as `click --settle` does; S says
+//!          whether that one read showed the effect); then, with the window
+//!          settled, `phase read ms R element_at ms H idle ms I`: a locator's
+//!          read of the window, the hit test at the element's centre, and an
+//!          `idle` with nothing to wait for, each alone.
+//!   --type SELECTOR TEXT times typing TEXT into the field SELECTOR finds, emptied
+//!          first: `press_sequentially` (which reads the text back) prints
+//!          `press_sequentially ms A`; `keyboard.type` then `expect` prints
+//!          `keyboard.type ms A settled ms B`.
+//!
+//! Locators, `expect` and the keyboard go through `uidrive_core::App` over the
+//! driver, as a Rust test would use them.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use uidrive_atspi::{AtspiDriver, LaunchOptions};
-use uidrive_core::protocol::{ActParams, Action, IdleParams, TreeParams};
-use uidrive_core::Driver;
+use uidrive_core::protocol::{ActParams, Action, ElementAtParams, IdleParams, State, TreeParams};
+use uidrive_core::{expect, App, Driver, Locator, TextMatch};
+
+/// What a click should change, to be read back.
+enum Effect {
+    Flips(State),
+    Appends(String),
+}
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(name) = args.first() else {
-        eprintln!("usage: atspi_tree NAME [RUNS] [--json] [--press LABEL]");
+        eprintln!("usage: atspi_tree NAME [RUNS] [--json] [--press LABEL] [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]] [--type SELECTOR TEXT]");
         std::process::exit(2);
     };
     let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(5);
     let json = args.iter().any(|a| a == "--json");
-    let press = args
-        .iter()
-        .position(|a| a == "--press")
-        .and_then(|at| args.get(at + 1));
+    let flag = |name: &str, at: usize| {
+        args.iter()
+            .position(|a| a == name)
+            .and_then(|i| args.get(i + 1 + at))
+            .cloned()
+    };
+    let press = flag("--press", 0);
+    let click = flag("--click", 0);
+    let effect = match (flag("--flips", 0), flag("--appends", 0)) {
+        (Some(state), _) => Some(Effect::Flips(
+            serde_json::from_value(serde_json::Value::String(state.clone()))
+                .unwrap_or_else(|_| fail(format!("--flips {state}: not a state name"))),
+        )),
+        (None, Some(text)) => Some(Effect::Appends(text)),
+        (None, None) => None,
+    };
+    let on = flag("--on", 0);
+    let typed = flag("--type", 0).zip(flag("--type", 1));
+    let timeout = std::env::var("UIDRIVE_BENCH_TIMEOUT_S")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30);
     let opts = LaunchOptions {
         env: Vec::new(),
-        timeout: Duration::from_secs(30),
+        timeout: Duration::from_secs(timeout),
     };
-    let driver = AtspiDriver::attach_name(name, &opts).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(1)
-    });
+    let driver = Arc::new(AtspiDriver::attach_name(name, &opts).unwrap_or_else(|e| fail(&e)));
     let mut last = None;
     for _ in 0..runs {
         let started = Instant::now();
         let tree = driver.tree(&TreeParams::default()).expect("tree");
-        let ms = started.elapsed().as_secs_f64() * 1000.0;
-        println!("nodes {} ms {ms:.2}", tree.nodes.len());
+        println!("nodes {} ms {:.2}", tree.nodes.len(), ms(started));
         last = Some(tree);
     }
     let tree = last.expect("at least one run");
@@ -55,18 +97,161 @@ fn main() {
             driver
                 .act(&ActParams::on(button.id, Action::Press))
                 .expect("press");
-            let acted = started.elapsed().as_secs_f64() * 1000.0;
-            driver
-                .idle(&IdleParams {
-                    window: None,
-                    timeout: Some(10_000),
-                })
-                .expect("idle");
-            let total = started.elapsed().as_secs_f64() * 1000.0;
-            println!("act ms {acted:.2} act+idle ms {total:.2}");
+            let acted = ms(started);
+            idle(driver.as_ref());
+            println!("act ms {acted:.2} act+idle ms {:.2}", ms(started));
         }
+    }
+    let app = App::new(driver.clone());
+    if let Some(selector) = click {
+        let effect =
+            effect.unwrap_or_else(|| fail("--click needs --flips STATE or --appends TEXT"));
+        let target = app.locator(&selector);
+        let watched = on.map_or_else(|| target.clone(), |s| app.locator(&s));
+        time_clicks(driver.as_ref(), &target, &watched, &effect, runs);
+    }
+    if let Some((selector, text)) = typed {
+        time_typing(&app, &app.locator(&selector), &text, runs);
     }
     if json {
         println!("{}", serde_json::to_string_pretty(&tree).expect("json"));
     }
+}
+
+/// Clicks `target` `runs` times each way: until `expect` sees the effect on
+/// `watched`, and with `idle` then a single read.
+fn time_clicks(
+    driver: &dyn Driver,
+    target: &Locator,
+    watched: &Locator,
+    effect: &Effect,
+    runs: usize,
+) {
+    for run in 0..runs {
+        for settle_by_idle in [false, true] {
+            let before = watched.node().unwrap_or_else(|e| fail(&e));
+            let shows = |node: &uidrive_core::protocol::Node| match effect {
+                Effect::Flips(state) => node.has_state(state) != before.has_state(state),
+                Effect::Appends(text) => {
+                    node.value.clone().unwrap_or_default()
+                        == format!("{}{text}", before.value.clone().unwrap_or_default())
+                }
+            };
+            let started = Instant::now();
+            let outcome = target.click().unwrap_or_else(|e| fail(&e));
+            let clicked = ms(started);
+            if run == 0 && !settle_by_idle {
+                println!("route {}", outcome.route.as_str());
+            }
+            if settle_by_idle {
+                idle(driver);
+                let idled = ms(started);
+                let node = watched.node().unwrap_or_else(|e| fail(&e));
+                let read = ms(started);
+                let seen = shows(&node);
+                if !seen {
+                    // Let the effect land before the next run measures from it.
+                    wait_for(watched, effect, &before);
+                }
+                println!("click ms {clicked:.2} idle ms {idled:.2} read ms {read:.2} seen {seen}");
+            } else {
+                wait_for(watched, effect, &before);
+                println!("click ms {clicked:.2} settled ms {:.2}", ms(started));
+            }
+        }
+        // Where a click's time can go, each alone on the settled window: a
+        // full read, the hit test at the element's centre, an idle.
+        let started = Instant::now();
+        let node = target.node().unwrap_or_else(|e| fail(&e));
+        let read = ms(started);
+        let bounds = node
+            .bounds
+            .unwrap_or_else(|| fail("the clicked element has no bounds"));
+        let started = Instant::now();
+        driver
+            .element_at(&ElementAtParams {
+                window: None,
+                x: bounds.x + bounds.width / 2.0,
+                y: bounds.y + bounds.height / 2.0,
+            })
+            .unwrap_or_else(|e| fail(&e));
+        let hit = ms(started);
+        let started = Instant::now();
+        idle(driver);
+        println!(
+            "phase read ms {read:.2} element_at ms {hit:.2} idle ms {:.2}",
+            ms(started)
+        );
+    }
+}
+
+/// `expect` on `watched` until the click's effect shows.
+fn wait_for(watched: &Locator, effect: &Effect, before: &uidrive_core::protocol::Node) {
+    let checked = match effect {
+        Effect::Flips(state) => {
+            let assertion = expect(watched);
+            let assertion = if before.has_state(state) {
+                assertion.not()
+            } else {
+                assertion
+            };
+            assertion.to_have_state(state.clone())
+        }
+        Effect::Appends(text) => expect(watched).to_have_value(TextMatch::exact(format!(
+            "{}{text}",
+            before.value.clone().unwrap_or_default()
+        ))),
+    };
+    checked.unwrap_or_else(|e| fail(&e));
+}
+
+/// Types `text` into the emptied `field` with `press_sequentially`, and with
+/// the app's keyboard after focusing it, `runs` times each.
+fn time_typing(app: &App, field: &Locator, text: &str, runs: usize) {
+    let keyboard = app.keyboard();
+    let original = field
+        .value()
+        .unwrap_or_else(|e| fail(&e))
+        .unwrap_or_default();
+    for _ in 0..runs {
+        field.fill("").unwrap_or_else(|e| fail(&e));
+        let started = Instant::now();
+        field
+            .press_sequentially(text, None)
+            .unwrap_or_else(|e| fail(&e));
+        println!("press_sequentially ms {:.2}", ms(started));
+        expect(field)
+            .to_have_value(TextMatch::exact(text))
+            .unwrap_or_else(|e| fail(&e));
+
+        field.fill("").unwrap_or_else(|e| fail(&e));
+        field.focus().unwrap_or_else(|e| fail(&e));
+        let started = Instant::now();
+        keyboard.type_text(text, None).unwrap_or_else(|e| fail(&e));
+        let typed = ms(started);
+        expect(field)
+            .to_have_value(TextMatch::exact(text))
+            .unwrap_or_else(|e| fail(&e));
+        println!("keyboard.type ms {typed:.2} settled ms {:.2}", ms(started));
+    }
+    // The peers find the field by what it read before.
+    field.fill(&original).unwrap_or_else(|e| fail(&e));
+}
+
+fn idle(driver: &dyn Driver) {
+    driver
+        .idle(&IdleParams {
+            window: None,
+            timeout: Some(10_000),
+        })
+        .expect("idle");
+}
+
+fn ms(since: Instant) -> f64 {
+    since.elapsed().as_secs_f64() * 1000.0
+}
+
+fn fail(what: impl std::fmt::Display) -> ! {
+    eprintln!("{what}");
+    std::process::exit(1)
 }
