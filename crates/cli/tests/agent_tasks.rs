@@ -14,8 +14,9 @@
 //!   as the session's; Copy, then Paste shows what was copied;
 //! - gtk3-widget-factory: page 3 shown (its diff at most 3,000 characters),
 //!   a toggle checked and two fields filled, each change read in the diff;
-//! - mousepad: text typed, Search > Find, the word typed in the find bar
-//!   and Enter, and the editor's selection read as the match.
+//! - mousepad: text typed into the editor, Search > Find, the word typed
+//!   into the find bar and Enter, and the editor's selection read as the
+//!   match.
 //!
 //! The apps come from Debian's packages (scripts/install-deps.sh installs
 //! them); a missing app fails the test.
@@ -484,12 +485,18 @@ fn widget_factory(agent: &mut dyn Agent) {
 /// mousepad: find a word in what was typed.
 fn mousepad(agent: &mut dyn Agent) {
     open(agent, "mousepad");
+    let seen = controls(agent);
+    let editor = ref_of(&seen, r#"\[textField\].* focused"#);
+    // Typed into the editor and read back before the answer.
     let typed = agent.run(step(
-        &["type", "one two three two", "--settle"],
+        &["type", "one two three two", "--into", &editor, "--settle"],
         "type",
-        json!({"text": "one two three two", "settle": true}),
+        json!({"text": "one two three two", "into": editor, "settle": true}),
     ));
-    let editor = ref_of(&typed, r#"\[textField\] value="one two three two""#);
+    assert!(
+        typed.contains(&format!("{editor} [textField] value=\"one two three two\"")),
+        "{typed}"
+    );
     let found = agent.run(step(
         &["menu", "Search", "Find", "--settle"],
         "menu",
@@ -499,12 +506,16 @@ fn mousepad(agent: &mut dyn Agent) {
         matches(&found, r"(?m)^\+ @e\d+ \[toolbar\]"),
         "the find bar did not come:\n{found}"
     );
-    // The word in the find bar (where the focus is now), then Enter: the
-    // editor selects the first match.
+    // The find bar's field has the focus, so its line is in the diff.
+    let field = ref_of(&found, r"\[textField\] focused");
+    // The word in the find bar, then Enter: the editor selects the first match.
     let matched = batch(
         agent,
         &[
-            (&["type", "two"], json!({"tool": "type", "text": "two"})),
+            (
+                &["type", "two", "--into", &field],
+                json!({"tool": "type", "text": "two", "into": field}),
+            ),
             (&["key", "Enter"], json!({"tool": "key", "keys": ["Enter"]})),
         ],
     );

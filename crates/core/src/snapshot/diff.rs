@@ -159,7 +159,8 @@ pub fn diff(old: &Snapshot, new: &Snapshot, context: usize) -> Diff {
 /// in either (elements hidden in both are left out, so a toolkit flipping
 /// flags on things nobody sees is not a change), and an element that came
 /// or went with things inside it is one line, `(+N)` counting those (but a
-/// menu that came keeps its items' lines: they are what it opened for). Context
+/// menu that came keeps its items' lines, and the focused element its own).
+/// Context
 /// lines (`=`) skip nameless groups. [`diff`] keeps every element's line.
 pub fn brief(old: &Snapshot, new: &Snapshot, context: usize) -> Diff {
     let old = on_screen(old);
@@ -203,8 +204,9 @@ enum Fold {
     Top(usize),
     /// Inside another one that came (or went).
     Inside,
-    /// An item of a menu that came: shown on its own line, since choosing
-    /// one is what a menu opens for.
+    /// An item of a menu that came, or the focused element inside what came:
+    /// shown on its own line, since choosing an item is what a menu opens
+    /// for, and keys go to the focused element.
     Item,
 }
 
@@ -221,7 +223,8 @@ fn folds(snapshot: &Snapshot, changed: impl Fn(Ref) -> bool, items: bool) -> Has
         }
         let menu_like = items && matches!(e.role, Role::Menu | Role::Popup | Role::MenuBar);
         match e.parent.and_then(|p| top_of.get(&p).copied()) {
-            Some(top) if menus.contains(&top) && e.interactive => {
+            // The focused element keeps its line too: keys go to it.
+            Some(top) if (menus.contains(&top) && e.interactive) || (items && e.is_focused()) => {
                 top_of.insert(e.r, top);
                 out.insert(e.r, Fold::Item);
             }

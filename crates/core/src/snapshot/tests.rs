@@ -447,3 +447,25 @@ fn a_menu_that_opens_shows_its_items_in_a_brief_diff() {
         "+ @e10 [menu] (+1)\n+ @e12 [menuItem] \"Basic\"\n+ @e13 [menuItem] \"Advanced\"\n"
     );
 }
+
+#[test]
+fn the_focused_element_inside_what_came_keeps_its_line() {
+    let mut refs = RefMap::new();
+    let before = clipboard_demo();
+    let old = Snapshot::take(&before, &mut refs);
+    let mut after = before.clone();
+    let at = Some(crate::protocol::Bounds::new(0.0, 0.0, 10.0, 10.0));
+    let mut bar = node(40, Some(1), Role::Toolbar, "");
+    bar.bounds = at;
+    let mut field = node(41, Some(40), Role::TextField, "");
+    field.bounds = at;
+    let mut up = node(42, Some(40), Role::Button, "Up");
+    up.bounds = at;
+    after.nodes.extend([bar, field, up]);
+    after.focus = Some(ElementId(41));
+    let new = Snapshot::take(&after, &mut refs);
+    assert_eq!(
+        brief(&old, &new, 0).render(),
+        "+ @e10 [toolbar] (+1)\n+ @e11 [textField] focused\n"
+    );
+}
