@@ -440,6 +440,10 @@ fn widget_factory(agent: &mut dyn Agent) {
         "the page switch reads {} characters:\n{diff}",
         diff.chars().count()
     );
+    println!(
+        "gtk3-widget-factory: the switch to page 3 read {} characters",
+        diff.chars().count()
+    );
     let seen = controls(agent);
     let record = ref_of(&seen, r#"\[toggleButton\] "Record""#);
     let first = ref_of(&seen, r#"\[textField\] "First Name""#);
