@@ -190,6 +190,10 @@ pub struct FetchPlan {
     /// tree (SHOWING where the toolkit sets it): a closed menu's hundreds of
     /// items are read on demand ([`actions_of`]) when one is acted on.
     pub actions_need: Option<u32>,
+    /// Whether a cached element that shows has its states asked again: a
+    /// cache the bridge keeps from events goes stale where the app sends
+    /// none. GTK 4 builds its cache at each read.
+    pub fresh_states: bool,
 }
 
 /// The children of cached elements as the cache itself gives them (each
@@ -267,11 +271,15 @@ pub async fn prefetch_children(
 /// cache when it has the element, else from the element itself. The children
 /// of an element that manages its descendants, or has too many to walk, are
 /// only those on screen, and the element is marked truncated.
+///
+/// With `fresh_states`, a cached element's states are asked again too, for
+/// an app whose cache keeps old states (LibreOffice's).
 pub async fn fetch_basics(
     link: &Link,
     obj: &ObjRef,
     cached: Option<&CachedItem>,
     prefetched: Option<&Vec<ObjRef>>,
+    fresh_states: bool,
 ) -> Result<RawNode> {
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
@@ -326,16 +334,36 @@ pub async fn fetch_basics(
         }
     }
     let unknown_count = node.child_count == -1 && !node.states.has(st::MANAGES_DESCENDANTS);
-    node.children = if let Some(children) = prefetched {
-        children.clone()
-    } else if node.child_count == 0 {
-        Vec::new()
-    } else if unknown_count || visible::walkable(node.states, node.child_count) {
-        children_of(conn, dest, path).await?
-    } else {
-        node.truncated = true;
-        visible::visible_children(link, obj, node.ifaces, node.child_count).await
+    // The states asked again alongside the children, which go by the cache's.
+    let states = async {
+        if fresh_states && cached.is_some() {
+            call::<Vec<u32>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetState", &())
+                .await
+                .map(|words| Some(StateSet::from_words(&words)))
+        } else {
+            Ok(None)
+        }
     };
+    let walk = visible::walkable(node.states, node.child_count);
+    let children = async {
+        if let Some(children) = prefetched {
+            Ok((children.clone(), false))
+        } else if node.child_count == 0 {
+            Ok((Vec::new(), false))
+        } else if unknown_count || walk {
+            children_of(conn, dest, path).await.map(|c| (c, false))
+        } else {
+            Ok((
+                visible::visible_children(link, obj, node.ifaces, node.child_count).await,
+                true,
+            ))
+        }
+    };
+    let (states, children) = tokio::join!(states, children);
+    if let Some(states) = states? {
+        node.states = states;
+    }
+    (node.children, node.truncated) = children?;
     Ok(node)
 }
 
@@ -372,11 +400,29 @@ pub async fn fetch_extras(link: &Link, node: &mut RawNode, cached: bool, plan: F
     };
     // An element read without the cache already has its id.
     let id = accessible_id(conn, dest, path, plan.ids && cached);
+    let states = async {
+        if cached && plan.fresh_states && node.states.has(st::SHOWING) {
+            call::<Vec<u32>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetState", &())
+                .await
+                .ok()
+                .map(|words| StateSet::from_words(&words))
+        } else {
+            None
+        }
+    };
     let mut details = node.clone();
     details.actions_unread = plan
         .actions_need
         .is_some_and(|state| !node.states.has(state));
-    let (ext, id, ()) = tokio::join!(extents, id, fetch_details(conn, dest, path, &mut details));
+    let (ext, id, states, ()) = tokio::join!(
+        extents,
+        id,
+        states,
+        fetch_details(conn, dest, path, &mut details)
+    );
+    if let Some(states) = states {
+        details.states = states;
+    }
     *node = RawNode {
         extents: ext,
         accessible_id: if cached {
@@ -514,12 +560,14 @@ async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut Raw
 /// The element's action names. `GetActions` answers every action's name,
 /// description and key binding at once; Firefox's bridge answers it with one
 /// string in all three places, and crashes on some menu items, so apps not
-/// tested safe for bulk reads are asked `NActions`, then each `GetName`.
+/// tested safe for bulk reads are asked `NActions`, then each `GetName`; and
+/// so is any app whose `GetActions` leaves a name empty (LibreOffice's Bold
+/// toggle answers `("", "", "")` where `GetName(0)` says `press`).
 async fn read_actions(conn: &Connection, dest: &str, path: &str) -> Vec<String> {
     /// More actions than any control has: a bound on what an app may claim.
     const MAX_ACTIONS: i32 = 32;
     if bus::bulk_safe(conn, dest) {
-        return call::<Vec<(String, String, String)>, _>(
+        let names: Vec<String> = call::<Vec<(String, String, String)>, _>(
             conn,
             dest,
             path,
@@ -530,6 +578,9 @@ async fn read_actions(conn: &Connection, dest: &str, path: &str) -> Vec<String> 
         .await
         .map(|list| list.into_iter().map(|(name, _, _)| name).collect())
         .unwrap_or_default();
+        if names.iter().all(|name| !name.is_empty()) {
+            return names;
+        }
     }
     let count = bus::get_prop(conn, dest, path, IFACE_ACTION, "NActions")
         .await

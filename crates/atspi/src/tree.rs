@@ -97,7 +97,7 @@ async fn walk_and_fetch(
         };
         let children = cached.and_then(|_| prefetched.get(obj.1.as_str()));
         async move {
-            let node = fetch_basics(link, &obj, cached, children).await;
+            let node = fetch_basics(link, &obj, cached, children, app.stale_cache_states()).await;
             (parent, position, node, cached.is_some())
         }
     };
@@ -183,6 +183,7 @@ pub fn plan_for(app: &AppRef) -> FetchPlan {
             Toolkit::Other => None,
         },
         actions_need: app.toolkit.sets_showing().then_some(st::SHOWING),
+        fresh_states: app.toolkit != Toolkit::Gtk4,
         ids: app.has_ids(),
         coords: if app.toolkit.window_relative_extents() {
             1
