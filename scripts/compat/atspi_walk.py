@@ -10,6 +10,9 @@ the one named TITLE, else the only showing one. Prints one JSON line:
 element that manages its descendants or reports more than LIMIT children (a
 spreadsheet's cells, a big list) are not read, as screen readers do not read
 them and uidrive reads only the visible ones; "limited" counts such elements.
+An element below the window that the app marks defunct (gone; LibreOffice
+Calc's formula bar "Input line" says so of itself) is not counted, with what
+is below it, as uidrive leaves such elements out; "defunct" counts them.
 """
 import json
 import os
@@ -68,12 +71,16 @@ class Walk:
         self.dump = dump
         self.nodes = 0
         self.limited = 0
+        self.defunct = 0
 
     def visit(self, node, depth):
+        states = node.getState()
+        if depth > 0 and states.contains(pyatspi.STATE_DEFUNCT):
+            self.defunct += 1
+            return
         self.nodes += 1
         role = node.getRoleName()
         name = node.name
-        states = node.getState()
         try:
             node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
         except NotImplementedError:
@@ -101,7 +108,7 @@ def main():
     walk.visit(window, 0)
     ms = (time.perf_counter() - started) * 1000
     print(json.dumps({"nodes": walk.nodes, "ms": round(ms, 1), "window": window.name,
-                      "limited": walk.limited}))
+                      "limited": walk.limited, "defunct": walk.defunct}))
 
 
 if __name__ == "__main__":

@@ -340,6 +340,8 @@ class App:
             if truncated or peer.get("limited"):
                 detail += (f"; children of elements that manage their descendants left out "
                            f"(uidrive marks {truncated} truncated, pyatspi finds {peer['limited']})")
+            if peer.get("defunct"):
+                detail += f"; {peer['defunct']} element(s) the app marks defunct left out on both sides"
             if ours == peer["nodes"] and accounted == len(nodes):
                 return detail
             time.sleep(1)

@@ -143,8 +143,8 @@ pub fn protocol_role(atspi_role: u32) -> Role {
 
 /// Roles whose object is a top-level window of an app.
 pub fn is_window_role(atspi_role: u32) -> bool {
-    // 37 (filler): a Qt 6 window that is only a widget (qt6ct's) shows as one.
-    matches!(atspi_role, 2 | 16 | 19 | 22 | 23 | 28 | 37 | 69 | 101)
+    // 20 (filler): a Qt 6 window that is only a widget (qt6ct's) shows as one.
+    matches!(atspi_role, 2 | 16 | 19 | 20 | 22 | 23 | 28 | 69 | 101)
 }
 
 /// Roles whose text is the element's value rather than its label.
@@ -190,7 +190,7 @@ pub fn is_adjustable_range(atspi_role: u32) -> bool {
 /// Containers with no other job (fillers, panels), whose children a stale
 /// cache may miss.
 pub fn is_plain_container(atspi_role: u32) -> bool {
-    matches!(atspi_role, 37 | 39)
+    matches!(atspi_role, 20 | 39)
 }
 
 /// Roles whose Value interface means something: ranges a person moves,
