@@ -99,7 +99,9 @@ impl Locator {
     /// the real click a person makes.)
     /// A check box, toggle or radio button pressed this way must change its
     /// checked state: when the action left it as it was, a real click follows,
-    /// and the press fails with `failed` if the state still stays.
+    /// and the press fails with `failed` if the state still stays. (A menu's
+    /// check item is not read back: choosing it closes its menu, and with it
+    /// the item, until the menu opens again.)
     pub fn activate(&self) -> Result<ActionOutcome> {
         let what = "press";
         let mut poller = self.poller(self.action_timeout());
@@ -110,11 +112,7 @@ impl Locator {
         let before = &done.element;
         let toggles = matches!(
             before.role,
-            Role::CheckBox
-                | Role::ToggleButton
-                | Role::Switch
-                | Role::MenuItemCheckBox
-                | Role::MenuItemRadio
+            Role::CheckBox | Role::ToggleButton | Role::Switch
         ) || (before.role == Role::Radio && !before.has_state(&State::Checked));
         if !toggles {
             return Ok(done);
