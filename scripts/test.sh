@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test of uidrive on a fresh Debian machine: installs what it needs,
 # then checks formatting and lints, builds the whole workspace once, and runs
-# the Rust, C, Go, Python, Node and MCP suites on that one build. Each suite
+# the Rust, C, Go, Python, Node and MCP suites on that one build, then the
+# compatibility suite (scripts/compat: Qt 5 and 6, Firefox, Chromium,
+# LibreOffice, GTK 4/libadwaita and GTK 3 apps, each on its own desktop). Each suite
 # starts its own private headless desktop (Xvfb, D-Bus session bus, AT-SPI
 # bus) where it drives real apps.
 #
@@ -99,7 +101,7 @@ run "cargo fmt" cargo fmt --all -- --check
 run "cargo build (every crate, once, linted by clippy)" cargo build --workspace --all-targets --locked "${features[@]}"
 run "clippy" no_warnings
 run "cargo test" cargo test --workspace --locked "${features[@]}"
-for suite in tests/c_abi/run.sh bindings/python/test.sh bindings/node/test.sh crates/cli/tests/mcp.sh; do
+for suite in tests/c_abi/run.sh bindings/python/test.sh bindings/node/test.sh crates/cli/tests/mcp.sh scripts/compat/run.sh; do
   if [ -f "$suite" ]; then
     run "$suite" bash "$root/$suite"
   fi
