@@ -36,6 +36,18 @@ WORK = tempfile.mkdtemp(prefix="uidrive-compat-")
 STARTED = time.time()
 
 
+def rss_mib(pid):
+    """The resident memory of process `pid` in MiB, or None when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        return None
+    return None
+
+
 class StepFailed(Exception):
     pass
 
@@ -317,6 +329,28 @@ class App:
         hidden = sum(int(m) for m in re.findall(r"\(\+(\d+)\)$", lines, re.M))
         return len(lines.splitlines()) + hidden, ms
 
+    def memory_stays_flat(self, window):
+        """Five more full reads of the window leave the app alive and its memory where it was
+        (the first reads may build the app's accessible objects; these must not add more)."""
+        reads = 5
+        before = self.app_rss_mib()
+        for _ in range(reads):
+            self.full_tree(window)
+        if rss_mib(self.app_pid) is None:
+            raise StepFailed(f"the app (process {self.app_pid}) is gone after {reads} reads")
+        after = self.app_rss_mib()
+        allowed = max(32.0, before * 0.10)
+        if after - before > allowed:
+            raise StepFailed(f"the app grew from {before:.0f} to {after:.0f} MiB over {reads} reads "
+                             f"(more than {allowed:.0f} MiB)")
+        return f"; memory {before:.0f} -> {after:.0f} MiB over {reads} more reads"
+
+    def app_rss_mib(self):
+        """The resident memory of the app's processes (LibreOffice's soffice.bin runs under
+        its launcher, a browser's renderers under the browser), in MiB."""
+        pids = [self.app_pid, *descendants(self.app_pid)]
+        return sum(rss_mib(pid) or 0.0 for pid in set(pids))
+
     def nodes_step(self):
         """uidrive's element count against a pyatspi walk of the same window, read again if they
         differ; and `snapshot` must account for every element of the tree (shown, or counted hidden)."""
@@ -343,7 +377,7 @@ class App:
             if peer.get("defunct"):
                 detail += f"; {peer['defunct']} element(s) the app marks defunct left out on both sides"
             if ours == peer["nodes"] and accounted == len(nodes):
-                return detail
+                return detail + self.memory_stays_flat(window["id"])
             time.sleep(1)
         raise StepFailed(detail + ": the counts differ")
 

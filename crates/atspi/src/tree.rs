@@ -111,6 +111,9 @@ async fn walk_and_fetch(
             Err(e) => return Err(e),
         };
         if node.states.has(st::DEFUNCT) && parent.is_some() {
+            if let Some(obj) = &node.obj {
+                crate::visible::forget_cell(obj);
+            }
             continue;
         }
         let me = read.len();

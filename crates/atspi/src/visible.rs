@@ -11,6 +11,7 @@ use crate::bus::{self, call, Link, ObjRef, IFACE_ACCESSIBLE, IFACE_COMPONENT, IF
 use crate::fetch::Ifaces;
 use crate::states::{st, StateSet};
 use futures_util::future::join_all;
+use std::collections::HashMap;
 
 /// Above this many children an element's child list is never asked for.
 pub const MAX_CHILDREN: i32 = 5_000;
@@ -98,6 +99,24 @@ async fn child_at(link: &Link, obj: &ObjRef, x: i32, y: i32) -> Option<i32> {
     .filter(|i: &i32| *i >= 0)
 }
 
+/// A table's cells as `GetAccessibleAt` gave them, by (bus, app, table,
+/// row, column): LibreOffice Calc makes a new object at every ask for a cell
+/// and keeps them all (its memory grew 3.5 MiB a read), so each cell is
+/// asked once and its object read again after.
+type CellKey = (String, String, String, i32, i32);
+static CELLS: std::sync::LazyLock<std::sync::Mutex<HashMap<CellKey, ObjRef>>> =
+    std::sync::LazyLock::new(Default::default);
+/// More cells than any screen shows, many times over.
+const MAX_KNOWN_CELLS: usize = 50_000;
+
+/// Forgets a cell that went (a later read asks the table for it again).
+pub fn forget_cell(cell: &ObjRef) {
+    CELLS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .retain(|_, known| known != cell);
+}
+
 /// The deepest element under a point of `window` (window coordinates), by
 /// the toolkit's own hit test, level by level; `unsupported` when the
 /// toolkit has none.
@@ -178,17 +197,31 @@ async fn table_cells(link: &Link, obj: &ObjRef, area: Area) -> Vec<ObjRef> {
     let headers = (col0..=col1).map(|col| async move {
         call::<ObjRef, _>(conn, dest, path, IFACE_TABLE, "GetColumnHeader", &(col,)).await
     });
+    let guid = conn.server_guid().to_string();
     let cells = (row0..=row1).flat_map(|row| {
-        (col0..=col1).map(move |col| async move {
-            call::<ObjRef, _>(
-                conn,
-                dest,
-                path,
-                IFACE_TABLE,
-                "GetAccessibleAt",
-                &(row, col),
-            )
-            .await
+        let guid = guid.clone();
+        (col0..=col1).map(move |col| {
+            let key = (guid.clone(), obj.0.clone(), path.to_string(), row, col);
+            async move {
+                if let Some(cell) = CELLS.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+                    return Ok(cell.clone());
+                }
+                let cell = call::<ObjRef, _>(
+                    conn,
+                    dest,
+                    path,
+                    IFACE_TABLE,
+                    "GetAccessibleAt",
+                    &(row, col),
+                )
+                .await?;
+                let mut known = CELLS.lock().unwrap_or_else(|e| e.into_inner());
+                if known.len() >= MAX_KNOWN_CELLS {
+                    known.clear();
+                }
+                known.insert(key, cell.clone());
+                Ok(cell)
+            }
         })
     });
     let (headers, cells) = tokio::join!(join_all(headers), join_all(cells));
