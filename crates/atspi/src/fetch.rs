@@ -190,10 +190,6 @@ pub struct FetchPlan {
     /// tree (SHOWING where the toolkit sets it): a closed menu's hundreds of
     /// items are read on demand ([`actions_of`]) when one is acted on.
     pub actions_need: Option<u32>,
-    /// Whether a cached element that shows has its states asked again: a
-    /// cache the bridge keeps from events goes stale where the app sends
-    /// none. GTK 4 builds its cache at each read.
-    pub fresh_states: bool,
 }
 
 /// The children of cached elements as the cache itself gives them (each
@@ -400,29 +396,11 @@ pub async fn fetch_extras(link: &Link, node: &mut RawNode, cached: bool, plan: F
     };
     // An element read without the cache already has its id.
     let id = accessible_id(conn, dest, path, plan.ids && cached);
-    let states = async {
-        if cached && plan.fresh_states && node.states.has(st::SHOWING) {
-            call::<Vec<u32>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetState", &())
-                .await
-                .ok()
-                .map(|words| StateSet::from_words(&words))
-        } else {
-            None
-        }
-    };
     let mut details = node.clone();
     details.actions_unread = plan
         .actions_need
         .is_some_and(|state| !node.states.has(state));
-    let (ext, id, states, ()) = tokio::join!(
-        extents,
-        id,
-        states,
-        fetch_details(conn, dest, path, &mut details)
-    );
-    if let Some(states) = states {
-        details.states = states;
-    }
+    let (ext, id, ()) = tokio::join!(extents, id, fetch_details(conn, dest, path, &mut details));
     *node = RawNode {
         extents: ext,
         accessible_id: if cached {

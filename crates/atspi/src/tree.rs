@@ -186,7 +186,6 @@ pub fn plan_for(app: &AppRef) -> FetchPlan {
             Toolkit::Other => None,
         },
         actions_need: app.toolkit.sets_showing().then_some(st::SHOWING),
-        fresh_states: app.toolkit != Toolkit::Gtk4,
         ids: app.has_ids(),
         coords: if app.toolkit.window_relative_extents() {
             1
