@@ -389,7 +389,12 @@ pub async fn do_action(
         &(index as i32,),
     )
     .await?;
-    inner.activity.acted(&inner.app.bus, latency);
+    let earliest = if latency.is_zero() {
+        Duration::ZERO
+    } else {
+        inner.app.toolkit.action_earliest()
+    };
+    inner.activity.acted_late(&inner.app.bus, earliest, latency);
     ok_or_failed(done, path, "do the action")
 }
 

@@ -38,6 +38,15 @@ impl Toolkit {
             Toolkit::Other => Duration::from_millis(0),
         }
     }
+
+    /// How soon after a `DoAction` returns its effect can land at the
+    /// earliest: GTK 4 holds a button's activation for 250 ms to animate it.
+    pub fn action_earliest(self) -> Duration {
+        match self {
+            Toolkit::Gtk4 => Duration::from_millis(200),
+            Toolkit::Other => Duration::ZERO,
+        }
+    }
 }
 
 /// An app on the accessibility bus.

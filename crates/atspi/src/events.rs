@@ -28,12 +28,20 @@ const MEMBERS: [&str; 4] = [
     "TextChanged",
 ];
 
+/// An action whose effect is still to show: from when an event can be its
+/// effect, and the latest moment it may land.
+#[derive(Debug, Clone, Copy)]
+struct Awaited {
+    shows_from: Instant,
+    until: Instant,
+}
+
 /// Per app (by bus name): how many events it sent, and the action whose
-/// effect is still to show, with the latest moment it may land.
+/// effect is still to show.
 #[derive(Debug, Default)]
 pub struct Activity {
     seen: Mutex<HashMap<String, u64>>,
-    awaiting: Mutex<HashMap<String, Instant>>,
+    awaiting: Mutex<HashMap<String, Awaited>>,
     /// Woken at every event, for waits that end at the next one.
     event: Notify,
 }
@@ -56,30 +64,49 @@ impl Activity {
             .unwrap()
             .entry(bus_name.to_string())
             .or_default() += 1;
-        // The first event after an action is its effect showing.
-        self.awaiting.lock().unwrap().remove(bus_name);
+        // The first event that can be the last action's effect shows it.
+        let mut awaiting = self.awaiting.lock().unwrap();
+        if awaiting
+            .get(bus_name)
+            .is_some_and(|a| Instant::now() >= a.shows_from)
+        {
+            awaiting.remove(bus_name);
+        }
+        drop(awaiting);
         self.event.notify_waiters();
     }
 
     /// Notes an action on the app whose effect may land up to `latency`
     /// from now, unless an event shows it sooner.
     pub fn acted(&self, bus_name: &str, latency: Duration) {
-        if latency.is_zero() {
+        self.acted_late(bus_name, Duration::ZERO, latency);
+    }
+
+    /// Notes an action whose effect lands no sooner than `earliest` and at
+    /// most `latest` from now (GTK 4 runs a `DoAction` about 250 ms after
+    /// answering it): events before `earliest` belong to what came before,
+    /// so several such actions in a row are awaited until the last one's
+    /// effect, not the first one's.
+    pub fn acted_late(&self, bus_name: &str, earliest: Duration, latest: Duration) {
+        if latest.is_zero() {
             return;
         }
-        let until = Instant::now() + latency;
+        let now = Instant::now();
+        let this = Awaited {
+            shows_from: now + earliest.min(latest),
+            until: now + latest,
+        };
         let mut map = self.awaiting.lock().unwrap();
-        let entry = map.entry(bus_name.to_string()).or_insert(until);
-        if *entry < until {
-            *entry = until;
-        }
+        let entry = map.entry(bus_name.to_string()).or_insert(this);
+        entry.shows_from = entry.shows_from.max(this.shows_from);
+        entry.until = entry.until.max(this.until);
     }
 
     /// Until when an action's effect may still land, if one is awaited.
     pub fn awaiting_until(&self, bus_name: &str) -> Option<Instant> {
         let mut map = self.awaiting.lock().unwrap();
         match map.get(bus_name) {
-            Some(until) if *until > Instant::now() => Some(*until),
+            Some(a) if a.until > Instant::now() => Some(a.until),
             Some(_) => {
                 map.remove(bus_name);
                 None
@@ -176,5 +203,12 @@ mod tests {
             "the latency ends it"
         );
         assert_eq!(activity.events_seen(":1.6"), 0);
+        // A late action: an event before its effect can land does not end the wait.
+        activity.acted_late(":1.5", Duration::from_secs(30), Duration::from_secs(60));
+        activity.saw_event(":1.5");
+        assert!(
+            activity.awaiting_until(":1.5").is_some(),
+            "too soon to be its effect"
+        );
     }
 }
