@@ -1105,3 +1105,70 @@ fn locators_work_the_same_over_the_socket() {
     server.stop();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A driver that counts the window reads.
+struct Counting {
+    inner: Arc<MemoryDriver>,
+    trees: std::sync::atomic::AtomicUsize,
+}
+
+impl Driver for Counting {
+    fn hello(&self) -> Result<Hello> {
+        self.inner.hello()
+    }
+    fn windows(&self) -> Result<WindowList> {
+        self.inner.windows()
+    }
+    fn tree(&self, params: &TreeParams) -> Result<Tree> {
+        self.trees.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.inner.tree(params)
+    }
+    fn act(&self, params: &ActParams) -> Result<()> {
+        self.inner.act(params)
+    }
+    fn input(&self, params: &InputParams) -> Result<()> {
+        self.inner.input(params)
+    }
+    fn menu(&self, params: &MenuParams) -> Result<()> {
+        self.inner.menu(params)
+    }
+    fn capture(&self, params: &CaptureParams) -> Result<Capture> {
+        self.inner.capture(params)
+    }
+    fn eval(&self, params: &EvalParams) -> Result<serde_json::Value> {
+        self.inner.eval(params)
+    }
+    fn idle(&self, params: &IdleParams) -> Result<()> {
+        self.inner.idle(params)
+    }
+}
+
+#[test]
+fn an_element_that_held_still_since_the_last_read_takes_the_action_on_one_read() {
+    let driver = Arc::new(Counting {
+        inner: Arc::new(MemoryDriver::new()),
+        trees: Default::default(),
+    });
+    let app = App::new(driver.clone());
+    let reads = || driver.trees.load(std::sync::atomic::Ordering::SeqCst);
+    // A first action reads the window twice: its bounds must be the same in two reads.
+    app.get_by_key("add").click().unwrap();
+    let first = reads();
+    assert_eq!(first, 2, "two reads for an element seen for the first time");
+    // The next one, moments later, compares with the read before it: one read.
+    app.get_by_key("add").click().unwrap();
+    assert_eq!(
+        reads() - first,
+        1,
+        "one read when nothing moved since the last"
+    );
+    // A move since the last read still needs the second look.
+    let at = driver.inner.edit(|ui| ui.tree_reads);
+    move_add_until(&driver.inner, at + 2);
+    let before = reads();
+    app.get_by_key("add").click().unwrap();
+    assert!(reads() - before >= 2, "a moved element is read again");
+    expect(&app.get_by_key("count"))
+        .to_have_text("Count: 3")
+        .unwrap();
+}

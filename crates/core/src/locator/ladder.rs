@@ -194,7 +194,14 @@ impl Locator {
                             let at = read.matches[0];
                             let node = read.node(at);
                             let now = (node.id, node.bounds);
-                            let steady = previous == Some(now);
+                            // Two reads in a row with the same bounds: this wait's
+                            // own, or on its first read the window's read before
+                            // (an earlier action's or check's, moments ago).
+                            let seen_before = read.before.as_ref().and_then(|b| b.get(&node.id));
+                            let steady = previous == Some(now)
+                                || (previous.is_none()
+                                    && node.bounds.is_some()
+                                    && seen_before == node.bounds.as_ref());
                             let before = previous.filter(|(id, _)| *id == node.id);
                             previous = Some(now);
                             if let Some(rung) = needs.failing(node) {

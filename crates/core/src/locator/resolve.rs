@@ -5,7 +5,8 @@ use super::matching::{is_shown, TreeIndex};
 use super::{Locator, WindowChoice};
 use crate::driver::Driver;
 use crate::error::{Error, ErrorCode, Result};
-use crate::protocol::{IdleParams, Node, Tree, TreeParams, WindowId};
+use crate::protocol::{Bounds, ElementId, IdleParams, Node, Tree, TreeParams, WindowId};
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -14,6 +15,9 @@ pub(crate) struct Read {
     pub tree: Tree,
     /// Positions in `tree.nodes` of the matches, in tree order.
     pub matches: Vec<usize>,
+    /// The elements' bounds as the read of this window before this one saw
+    /// them, when that read was recent (see [`seen_before`]).
+    pub before: Option<Arc<HashMap<ElementId, Bounds>>>,
 }
 
 impl Read {
@@ -40,7 +44,12 @@ impl Locator {
         self.check_valid()?;
         let tree = self.read_tree()?;
         let matches = TreeIndex::new(&tree).select(&self.steps, self.include_hidden);
-        Ok(Read { tree, matches })
+        let before = seen_before(&self.driver, &tree);
+        Ok(Read {
+            tree,
+            matches,
+            before,
+        })
     }
 
     /// The hidden elements the locator would match if it included them: said
@@ -101,6 +110,35 @@ impl Locator {
     pub(crate) fn poller(&self, timeout: Duration) -> Poller {
         Poller::new(self.driver.clone(), timeout)
     }
+}
+
+/// How recent the read before must be for its bounds to count.
+const RECENT: Duration = Duration::from_secs(2);
+
+type SeenKey = (usize, WindowId);
+type Seen = HashMap<SeenKey, (Instant, Arc<HashMap<ElementId, Bounds>>)>;
+
+/// The bounds of the last read of each window, by the driver that read it.
+static SEEN: std::sync::LazyLock<std::sync::Mutex<Seen>> =
+    std::sync::LazyLock::new(Default::default);
+
+/// Remembers `tree`'s bounds as the last read of its window through
+/// `driver`, and gives those of the read before it if that one was recent:
+/// the stability rung compares an element's bounds across two reads in a
+/// row, and the read before may be an earlier action's or check's, which
+/// spares a second read of the whole window when nothing moved.
+fn seen_before(driver: &Arc<dyn Driver>, tree: &Tree) -> Option<Arc<HashMap<ElementId, Bounds>>> {
+    let key = (Arc::as_ptr(driver) as *const () as usize, tree.window);
+    let now = Instant::now();
+    let bounds: HashMap<ElementId, Bounds> = tree
+        .nodes
+        .iter()
+        .filter_map(|n| n.bounds.map(|b| (n.id, b)))
+        .collect();
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    seen.retain(|_, (at, _)| now.duration_since(*at) < RECENT);
+    seen.insert(key, (now, Arc::new(bounds)))
+        .map(|(_, before)| before)
 }
 
 /// Driver errors worth another read: the window or element may come yet.
