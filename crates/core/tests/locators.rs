@@ -557,10 +557,11 @@ fn reads_need_only_the_element_not_the_ladder() {
 type Change = Box<dyn FnOnce(&mut Ui) + Send>;
 
 /// A driver whose next `act` first runs a change, as if the app changed
-/// between the locator's read and its action.
+/// between the locator's read and its action; it counts the window reads.
 struct Racy {
     inner: Arc<MemoryDriver>,
     before_act: Mutex<Option<Change>>,
+    trees: std::sync::atomic::AtomicUsize,
 }
 
 impl Driver for Racy {
@@ -571,6 +572,7 @@ impl Driver for Racy {
         self.inner.windows()
     }
     fn tree(&self, params: &TreeParams) -> Result<Tree> {
+        self.trees.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
         self.inner.tree(params)
     }
     fn act(&self, params: &ActParams) -> Result<()> {
@@ -601,6 +603,7 @@ fn racy(change: impl FnOnce(&mut Ui) + Send + 'static) -> (Arc<MemoryDriver>, Ap
     let driver = Racy {
         inner: inner.clone(),
         before_act: Mutex::new(Some(Box::new(change))),
+        trees: Default::default(),
     };
     (inner, App::new(Arc::new(driver)))
 }
@@ -1106,47 +1109,11 @@ fn locators_work_the_same_over_the_socket() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A driver that counts the window reads.
-struct Counting {
-    inner: Arc<MemoryDriver>,
-    trees: std::sync::atomic::AtomicUsize,
-}
-
-impl Driver for Counting {
-    fn hello(&self) -> Result<Hello> {
-        self.inner.hello()
-    }
-    fn windows(&self) -> Result<WindowList> {
-        self.inner.windows()
-    }
-    fn tree(&self, params: &TreeParams) -> Result<Tree> {
-        self.trees.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-        self.inner.tree(params)
-    }
-    fn act(&self, params: &ActParams) -> Result<()> {
-        self.inner.act(params)
-    }
-    fn input(&self, params: &InputParams) -> Result<()> {
-        self.inner.input(params)
-    }
-    fn menu(&self, params: &MenuParams) -> Result<()> {
-        self.inner.menu(params)
-    }
-    fn capture(&self, params: &CaptureParams) -> Result<Capture> {
-        self.inner.capture(params)
-    }
-    fn eval(&self, params: &EvalParams) -> Result<serde_json::Value> {
-        self.inner.eval(params)
-    }
-    fn idle(&self, params: &IdleParams) -> Result<()> {
-        self.inner.idle(params)
-    }
-}
-
 #[test]
 fn an_element_that_held_still_since_the_last_read_takes_the_action_on_one_read() {
-    let driver = Arc::new(Counting {
+    let driver = Arc::new(Racy {
         inner: Arc::new(MemoryDriver::new()),
+        before_act: Mutex::new(None),
         trees: Default::default(),
     });
     let app = App::new(driver.clone());
