@@ -149,40 +149,16 @@ impl Locator {
             Ok(outcome(ready, Route::Input))
         })?;
         let holds = |node: &Node| reads_as(node, text);
-        let seen = match self.read_until(&poller, &done, holds)? {
-            Ok(_) => return Ok(done),
-            Err(seen) => seen,
-        };
-        if done.route == Route::Input {
-            return Err(text_not_taken(
-                what,
-                self,
-                &done,
-                &seen,
-                &format!("typing `{}`", clip(text)),
-            ));
-        }
-        // The app took setValue and kept its text: type it instead.
-        // The check may have used the action's time: the second route gets its own.
-        let mut poller = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
-        let typed = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
-            self.type_over(ready, poller, text)?;
-            Ok(outcome(ready, Route::Input))
-        })?;
-        match self.read_until(&poller, &typed, holds)? {
-            Ok(_) => Ok(typed),
-            Err(seen) => Err(text_not_taken(
-                what,
-                self,
-                &typed,
-                &seen,
-                &format!(
-                    "{} and after typing `{}`",
-                    route_name(&done.route),
-                    clip(text)
-                ),
-            )),
-        }
+        let retry = done.route != Route::Input;
+        self.confirm_text(
+            what,
+            text,
+            poller,
+            done,
+            holds,
+            |_| retry,
+            |ready, poller| self.type_over(ready, poller, text),
+        )
     }
 
     /// Types `text` at the caret: the element's `insertText` action, else focus
@@ -210,14 +186,47 @@ impl Locator {
         }
         let before = done.element.value.clone().unwrap_or_default();
         let holds = |node: &Node| took_typing(node, &before, text);
-        let seen = match self.read_until(&poller, &done, holds)? {
+        // Typed again only where the semantic route left the text as it was.
+        let semantic = done.route != Route::Input;
+        let unchanged = |seen: &Option<Node>| {
+            seen.as_ref()
+                .is_some_and(|n| n.value.clone().unwrap_or_default() == before)
+        };
+        self.confirm_text(
+            what,
+            text,
+            poller,
+            done,
+            holds,
+            |seen| semantic && unchanged(seen),
+            |ready, poller| {
+                self.focus_for_keys(ready, poller)?;
+                self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])
+            },
+        )
+    }
+
+    /// Waits until the element acted on by `done` `holds`. When it does not
+    /// and `retry` (given what it read last) says the text is worth typing
+    /// again, types it with `retype` under a fresh wait and waits again;
+    /// otherwise, or if that fails too, fails with `failed` and what the
+    /// element reads.
+    #[allow(clippy::too_many_arguments)]
+    fn confirm_text(
+        &self,
+        what: &str,
+        text: &str,
+        poller: Poller,
+        done: ActionOutcome,
+        holds: impl Fn(&Node) -> bool,
+        retry: impl Fn(&Option<Node>) -> bool,
+        mut retype: impl FnMut(&Ready, &mut Poller) -> Attempt<()>,
+    ) -> Result<ActionOutcome> {
+        let seen = match self.read_until(&poller, &done, &holds)? {
             Ok(_) => return Ok(done),
             Err(seen) => seen,
         };
-        let unchanged = seen
-            .as_ref()
-            .is_some_and(|n| n.value.clone().unwrap_or_default() == before);
-        if done.route == Route::Input || !unchanged {
+        if !retry(&seen) {
             return Err(text_not_taken(
                 what,
                 self,
@@ -229,11 +238,10 @@ impl Locator {
         // The check may have used the action's time: the second route gets its own.
         let mut poller = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
         let typed = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
-            self.focus_for_keys(ready, poller)?;
-            self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])?;
+            retype(ready, poller)?;
             Ok(outcome(ready, Route::Input))
         })?;
-        match self.read_until(&poller, &typed, holds)? {
+        match self.read_until(&poller, &typed, &holds)? {
             Ok(_) => Ok(typed),
             Err(seen) => Err(text_not_taken(
                 what,
