@@ -331,25 +331,53 @@ class App:
 
     def memory_stays_flat(self, window):
         """Five more full reads of the window leave the app alive and its memory where it was
-        (the first reads may build the app's accessible objects; these must not add more)."""
+        (the first reads may build the app's accessible objects; these must not add more).
+
+        A browser keeps starting helper processes for seconds after its page shows, so the
+        baseline is taken once the app's memory has settled, and the processes that start
+        during the reads are reported but not counted: only those present before are compared."""
         reads = 5
-        before = self.app_rss_mib()
+        before = self.settled_rss()
         for _ in range(reads):
             self.full_tree(window)
         if rss_mib(self.app_pid) is None:
             raise StepFailed(f"the app (process {self.app_pid}) is gone after {reads} reads")
-        after = self.app_rss_mib()
-        allowed = max(32.0, before * 0.10)
-        if after - before > allowed:
-            raise StepFailed(f"the app grew from {before:.0f} to {after:.0f} MiB over {reads} reads "
-                             f"(more than {allowed:.0f} MiB)")
-        return f"; memory {before:.0f} -> {after:.0f} MiB over {reads} more reads"
+        now = self.app_rss()
+        after = {pid: now[pid] for pid in before if pid in now}
+        base, grown = sum(before.values()), sum(after.values())
+        allowed = max(32.0, base * 0.10)
+        if grown - base > allowed:
+            worst = max(after, key=lambda pid: after[pid] - before[pid])
+            raise StepFailed(f"the app grew from {base:.0f} to {grown:.0f} MiB over {reads} reads "
+                             f"(more than {allowed:.0f} MiB; process {worst} "
+                             f"{before[worst]:.0f} -> {after[worst]:.0f} MiB)")
+        detail = f"; memory {base:.0f} -> {grown:.0f} MiB over {reads} more reads"
+        started = {pid: mib for pid, mib in now.items() if pid not in before}
+        if started:
+            detail += (f" ({len(started)} process(es) the app started meanwhile, "
+                       f"{sum(started.values()):.0f} MiB, not counted)")
+        return detail
 
-    def app_rss_mib(self):
-        """The resident memory of the app's processes (LibreOffice's soffice.bin runs under
-        its launcher, a browser's renderers under the browser), in MiB."""
-        pids = [self.app_pid, *descendants(self.app_pid)]
-        return sum(rss_mib(pid) or 0.0 for pid in set(pids))
+    def settled_rss(self, limit_s=20.0):
+        """The app's memory per process once two samples a second apart show the same
+        processes within 2 % (or after `limit_s`, the last sample)."""
+        deadline = time.time() + limit_s
+        last = self.app_rss()
+        while time.time() < deadline:
+            time.sleep(1)
+            now = self.app_rss()
+            total, previous = sum(now.values()), sum(last.values())
+            if now.keys() == last.keys() and abs(total - previous) <= 0.02 * previous:
+                return now
+            last = now
+        return last
+
+    def app_rss(self):
+        """The resident memory of each of the app's processes (LibreOffice's soffice.bin runs
+        under its launcher, a browser's renderers under the browser), in MiB by pid."""
+        pids = {self.app_pid, *descendants(self.app_pid)}
+        sizes = {pid: rss_mib(pid) for pid in pids}
+        return {pid: mib for pid, mib in sizes.items() if mib is not None}
 
     def nodes_step(self):
         """uidrive's element count against a pyatspi walk of the same window, read again if they
