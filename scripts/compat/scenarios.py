@@ -323,18 +323,33 @@ def text_editor(app):
     def line_numbers(els):
         return [e for e in els if e.get("role") == "menuItemCheckBox" and e.get("label") == "Line Numbers"]
 
+    def dark_style(els):
+        return [e for e in els if e.get("role") == "checkBox" and e.get("label") == "Dark style"]
+
     def menu():
-        # libadwaita has no menu bar: its menus are popovers of header bar buttons.
+        # libadwaita has no menu bar: its menus are popovers of header bar
+        # buttons. The items are clicked with the real pointer at their
+        # bounds' centre, so the step passes only where GTK 4's popover
+        # contents are placed where they show.
         view = labelled("button", "View") + " >> nth=0"
         app.cli("press", view)
         item = app.wait_until("the View menu's Line Numbers item", lambda: line_numbers(app.elements()))[0]
         if "checked" in states(item):
             raise StepFailed("Line Numbers is checked before it is chosen")
-        app.cli("press", item["ref"])
+        app.cli("click", item["ref"])
         app.cli("press", view)  # open the menu again to read the item
         app.wait_for("Line Numbers checked", lambda els: [e for e in line_numbers(els) if "checked" in states(e)])
         app.cli("key", "Escape")
-        return "View menu > Line Numbers: the item reads checked when the menu opens again"
+        # The main menu's theme selector: "Dark style" has no action of its own.
+        app.cli("press", labelled("button", "Menu") + " >> nth=0")
+        dark = app.wait_until("the main menu's Dark style item", lambda: dark_style(app.elements()))[0]
+        if "checked" in states(dark):
+            raise StepFailed("Dark style is checked before it is chosen")
+        app.cli("click", dark["ref"])
+        app.wait_for("Dark style checked", lambda els: [e for e in dark_style(els) if "checked" in states(e)])
+        app.cli("key", "Escape")
+        return ("View > Line Numbers and Menu > Dark style, each by a real click on the popover item: "
+                "Line Numbers reads checked when the menu opens again, Dark style at once")
 
     return [("text", text), ("button", button), ("menu", menu)]
 

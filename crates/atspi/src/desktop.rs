@@ -1,14 +1,17 @@
-//! Real input and capture through the X server (uidrive_x11), and where an
-//! AT-SPI window is on screen.
+//! Real input and capture through the X server (uidrive_x11), where an
+//! AT-SPI window is on screen, and where GTK 4's popovers really are.
 
-use crate::discovery::TopLevel;
+use crate::bus::{self, ObjRef, IFACE_COMPONENT};
+use crate::discovery::{AppRef, Toolkit, TopLevel};
 use crate::driver::{AtspiDriver, Inner};
+use crate::tree::Element;
 use crate::windows;
-use std::sync::{Arc, Mutex};
+use std::collections::HashMap;
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
-use uidrive_core::protocol::{Capture, CaptureParams, InputEvent, InputParams};
+use uidrive_core::protocol::{Bounds, Capture, CaptureParams, ElementId, InputEvent, InputParams};
 use uidrive_core::{Error, Result};
-use uidrive_x11::{XWindow, X11};
+use uidrive_x11::{Rect, XWindow, X11};
 
 /// The X connection, opened on first use from the driver's `DISPLAY`.
 #[derive(Default)]
@@ -106,7 +109,11 @@ fn send_input(inner: &Inner, top: &TopLevel, params: &InputParams) -> Result<()>
         // No window manager gives the focus on a bare X server: give it first.
         x11.focus(window.id)?;
     }
-    let origin = (f64::from(window.geometry.x), f64::from(window.geometry.y));
+    let (dx, dy) = content_inset(&x11, &inner.app, top, &window);
+    let origin = (
+        f64::from(window.geometry.x + dx),
+        f64::from(window.geometry.y + dy),
+    );
     x11.send(origin, &params.events)
 }
 
@@ -120,4 +127,345 @@ pub fn capture(driver: &AtspiDriver, params: &CaptureParams) -> Result<Capture> 
         .x11()
         .and_then(|x11| x11.capture_window(x_window_for(&x11, inner.app.pid, &top)?.id));
     captured.map_err(|e| driver.explain(e))
+}
+
+/// Where the window's content starts inside its X window. GTK 4 answers
+/// every position from the corner of its window's content, and on X11 its
+/// window with client-side decorations is bigger than that content by a
+/// frame of its own (a resize border without a compositor, the shadow with
+/// one, which `_GTK_FRAME_EXTENTS` gives). Other toolkits answer screen
+/// positions, so nothing is added for them.
+pub fn content_inset(x11: &X11, app: &AppRef, top: &TopLevel, window: &XWindow) -> (i32, i32) {
+    if app.toolkit != Toolkit::Gtk4 {
+        return (0, 0);
+    }
+    let extra_w = window.geometry.width as i32 - top.extents.2;
+    let extra_h = window.geometry.height as i32 - top.extents.3;
+    if extra_w <= 0 && extra_h <= 0 || top.extents.2 <= 0 || top.extents.3 <= 0 {
+        return (0, 0);
+    }
+    // The shadow as GTK says it, and the rest of the frame (border, padding) alike on both sides.
+    let [left, right, above, below] = x11
+        .frame_extents(window.id)
+        .ok()
+        .flatten()
+        .map(|e| e.map(|v| v as i32))
+        .unwrap_or_default();
+    let inset = |extra: i32, before: i32, after: i32| {
+        (before + (extra - before - after) / 2).clamp(0, extra.max(0))
+    };
+    (inset(extra_w, left, right), inset(extra_h, above, below))
+}
+
+/// The window's content on screen: the X window less GTK 4's frame.
+pub fn content_bounds(inner: &Inner, top: &TopLevel, window: &XWindow) -> Bounds {
+    let g = window.geometry;
+    let (dx, dy) = inner
+        .x11()
+        .map(|x11| content_inset(&x11, &inner.app, top, window))
+        .unwrap_or_default();
+    let (w, h) = if (dx, dy) == (0, 0) {
+        (g.width as i32, g.height as i32)
+    } else {
+        (top.extents.2, top.extents.3)
+    };
+    Bounds::new(
+        f64::from(g.x + dx),
+        f64::from(g.y + dy),
+        f64::from(w),
+        f64::from(h),
+    )
+}
+
+/// A popover's surface is at most this much bigger than the popover on
+/// each axis (its CSS margin, for a tail or a shadow).
+const MAX_POPOVER_MARGIN: i32 = 64;
+/// At most this many elements are asked whether they are a popover in one read.
+const MAX_POPOVER_CANDIDATES: usize = 32;
+/// `Component.GetLayer` of a popup (a popover).
+const LAYER_POPUP: u32 = 5;
+
+/// An open GTK 4 popover of a window, as its last read placed it.
+#[derive(Debug, Clone)]
+struct Placed {
+    popover: ObjRef,
+    /// Its surface, in the window's content coordinates.
+    area: Rect,
+    /// What is added to GTK's positions of the popover and everything in it.
+    shift: (i32, i32),
+}
+
+/// The popovers each window's last read found, by window.
+static PLACED: LazyLock<Mutex<HashMap<String, Vec<Placed>>>> = LazyLock::new(Default::default);
+
+fn placed_key(inner: &Inner, window: &ObjRef) -> String {
+    format!(
+        "{}\n{}\n{}",
+        inner.link.bus.server_guid(),
+        window.0,
+        window.1.as_str()
+    )
+}
+
+/// GTK 4 (up to 4.12 at least) gives the elements inside a popover
+/// positions as if the popover's surface sat where the widget it belongs to
+/// is: it adds up widget offsets up to the window and never adds where the
+/// popover's own surface (an override-redirect window on X11) was placed.
+/// So each shown popover is matched with the app's popup X window it shows
+/// in, and the popover and everything in it are moved by the difference:
+/// their bounds become the window content's coordinates, where a real click
+/// lands on them. A GTK 4 read costs two X round trips more; one with a
+/// popover open, one `GetLayer` for each element that could be a popover
+/// by its size (usually the popover alone).
+pub async fn place_popovers(inner: &Inner, top: &TopLevel, elements: &mut [Element]) {
+    if inner.app.toolkit != Toolkit::Gtk4 {
+        return;
+    }
+    let key = placed_key(inner, &top.obj);
+    let started = std::time::Instant::now();
+    let found = find_popovers(inner, top, elements).await;
+    crate::stats::note(|| format!("{} popovers placed in {:?}", found.len(), started.elapsed()));
+    let mut shift: Vec<Option<(i32, i32)>> = vec![None; elements.len()];
+    for (index, placed) in &found {
+        shift[*index] = Some(placed.shift);
+    }
+    // A parent comes before its children: each takes its nearest popover's shift.
+    for index in 0..elements.len() {
+        if shift[index].is_none() {
+            shift[index] = elements[index].parent.and_then(|p| shift[p]);
+        }
+    }
+    for (element, shift) in elements.iter_mut().zip(shift) {
+        if let (Some((dx, dy)), Some(extents)) = (shift, element.raw.extents.as_mut()) {
+            extents.0 += dx;
+            extents.1 += dy;
+        }
+    }
+    let mut placed = PLACED.lock().unwrap_or_else(|e| e.into_inner());
+    if found.is_empty() {
+        placed.remove(&key);
+        return;
+    }
+    if placed.len() > 1_000 {
+        placed.clear();
+    }
+    placed.insert(key, found.into_iter().map(|(_, p)| p).collect());
+}
+
+/// The shown popovers among `elements` (GTK's positions), each with its surface.
+async fn find_popovers(
+    inner: &Inner,
+    top: &TopLevel,
+    elements: &[Element],
+) -> Vec<(usize, Placed)> {
+    let Ok(x11) = inner.x11() else {
+        return Vec::new();
+    };
+    let popups = match x11.popups_of(inner.app.pid) {
+        Ok(popups) if !popups.is_empty() => popups,
+        _ => return Vec::new(),
+    };
+    let Some(window) = toplevel_window(&x11, inner, top) else {
+        return Vec::new();
+    };
+    let (dx, dy) = content_inset(&x11, &inner.app, top, &window);
+    let origin = (window.geometry.x + dx, window.geometry.y + dy);
+    // An element's extents and its parent's, as GTK answers them.
+    type Box4 = (i32, i32, i32, i32);
+    let place = |index: usize| -> Option<(Box4, Box4)> {
+        let element = &elements[index];
+        let parent = &elements[element.parent?];
+        Some((element.raw.extents?, parent.raw.extents?))
+    };
+    // A popover's surface is the popover and its margin, and the popover
+    // sits that margin away from the widget it belongs to.
+    let fits = |index: usize, popup: &XWindow| {
+        let Some(((x, y, w, h), (px, py, _, _))) = place(index) else {
+            return false;
+        };
+        let (extra_w, extra_h) = (
+            popup.geometry.width as i32 - w,
+            popup.geometry.height as i32 - h,
+        );
+        w > 0
+            && h > 0
+            && (0..=MAX_POPOVER_MARGIN).contains(&extra_w)
+            && (0..=MAX_POPOVER_MARGIN).contains(&extra_h)
+            && (0..=extra_w).contains(&(x - px))
+            && (0..=extra_h).contains(&(y - py))
+    };
+    // In the tree's order, a popover comes before what is inside it, so the
+    // first candidate asked is usually the popover itself.
+    let candidates: Vec<usize> = (1..elements.len())
+        .filter(|&i| popups.iter().any(|p| fits(i, p)))
+        .take(MAX_POPOVER_CANDIDATES)
+        .collect();
+    let mut free: Vec<&XWindow> = popups.iter().collect();
+    let mut found: Vec<(usize, Placed)> = Vec::new();
+    for index in candidates {
+        if !free.iter().any(|p| fits(index, p)) {
+            continue;
+        }
+        let Some(obj) = elements[index].raw.obj.as_ref() else {
+            continue;
+        };
+        let (conn, dest) = inner.link.route(&obj.0);
+        let layer =
+            bus::call::<u32, _>(conn, dest, obj.1.as_str(), IFACE_COMPONENT, "GetLayer", &()).await;
+        if layer.ok() != Some(LAYER_POPUP) {
+            continue;
+        }
+        let Some((_, (px, py, pw, ph))) = place(index) else {
+            continue;
+        };
+        // Where the widget it belongs to is on screen (inside a popover placed already, or not).
+        let mut outer = elements[index].parent;
+        let shift = loop {
+            match outer {
+                Some(at) => match found.iter().find(|(i, _)| *i == at) {
+                    Some((_, p)) => break p.shift,
+                    None => outer = elements[at].parent,
+                },
+                None => break (0, 0),
+            }
+        };
+        let anchor = Rect {
+            x: origin.0 + px + shift.0,
+            y: origin.1 + py + shift.1,
+            width: pw.max(0) as u32,
+            height: ph.max(0) as u32,
+        };
+        let best = free
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| fits(index, p))
+            .min_by_key(|(_, p)| gap(&anchor, &p.geometry))
+            .map(|(at, _)| at);
+        let Some(at) = best else { continue };
+        let surface = free.remove(at).geometry;
+        found.push((
+            index,
+            Placed {
+                popover: obj.clone(),
+                area: Rect {
+                    x: surface.x - origin.0,
+                    y: surface.y - origin.1,
+                    ..surface
+                },
+                shift: (surface.x - origin.0 - px, surface.y - origin.1 - py),
+            },
+        ));
+        if free.is_empty() {
+            break;
+        }
+    }
+    found
+}
+
+/// The X window of each window a read placed popovers in, by window.
+static TOPLEVELS: LazyLock<Mutex<HashMap<String, u32>>> = LazyLock::new(Default::default);
+
+/// The X window showing `top`, where it is now: the one found before while
+/// it is there (one round trip), else found again.
+fn toplevel_window(x11: &X11, inner: &Inner, top: &TopLevel) -> Option<XWindow> {
+    let key = placed_key(inner, &top.obj);
+    let known = TOPLEVELS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+        .copied();
+    if let Some(id) = known {
+        if let Ok(geometry) = x11.window_geometry(id) {
+            return Some(XWindow {
+                id,
+                pid: Some(inner.app.pid),
+                title: top.title.clone(),
+                class: String::new(),
+                geometry,
+                mapped: true,
+                viewable: true,
+                override_redirect: false,
+            });
+        }
+    }
+    let window = x_window_for(x11, inner.app.pid, top).ok()?;
+    let mut known = TOPLEVELS.lock().unwrap_or_else(|e| e.into_inner());
+    if known.len() > 1_000 {
+        known.clear();
+    }
+    known.insert(key, window.id);
+    Some(window)
+}
+
+/// How far apart two rectangles are (0 when they touch or overlap).
+fn gap(a: &Rect, b: &Rect) -> i64 {
+    let apart = |a0: i32, a1: u32, b0: i32, b1: u32| -> i64 {
+        let (a0, b0) = (i64::from(a0), i64::from(b0));
+        (b0 - (a0 + i64::from(a1)))
+            .max(a0 - (b0 + i64::from(b1)))
+            .max(0)
+    };
+    apart(a.x, a.width, b.x, b.width) + apart(a.y, a.height, b.y, b.height)
+}
+
+/// The deepest element under a point of the window's content, by the
+/// toolkit's hit test. On a GTK 4 popover its last read placed there, the
+/// test starts at the popover, in GTK's positions for it: a hit test from
+/// the window never enters a popover.
+pub async fn element_at(
+    inner: &Inner,
+    top: &TopLevel,
+    x: i32,
+    y: i32,
+) -> Result<Option<ElementId>> {
+    let popover = (inner.app.toolkit == Toolkit::Gtk4)
+        .then(|| {
+            let placed = PLACED.lock().unwrap_or_else(|e| e.into_inner());
+            let inside = |p: &&Placed| {
+                x >= p.area.x
+                    && y >= p.area.y
+                    && x < p.area.x + p.area.width as i32
+                    && y < p.area.y + p.area.height as i32
+            };
+            // The last one shown is on top.
+            placed
+                .get(&placed_key(inner, &top.obj))
+                .and_then(|list| list.iter().rev().find(inside).cloned())
+        })
+        .flatten();
+    if let Some(p) = popover {
+        let (gx, gy) = (x - p.shift.0, y - p.shift.1);
+        match crate::visible::deepest_at(&inner.link, &p.popover, gx, gy).await {
+            Ok(Some(hit)) => return Ok(Some(hit)),
+            // On the popover's own margin: the click lands on the popover.
+            Ok(None) => {
+                return Ok(Some(crate::ids::element_id(
+                    &p.popover.0,
+                    p.popover.1.as_str(),
+                )))
+            }
+            // The popover went since: the window answers.
+            Err(_) => {}
+        }
+    }
+    crate::visible::deepest_at(&inner.link, &top.obj, x, y).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gaps_between_rectangles() {
+        let r = |x, y, width, height| Rect {
+            x,
+            y,
+            width,
+            height,
+        };
+        assert_eq!(gap(&r(0, 0, 10, 10), &r(5, 5, 10, 10)), 0);
+        assert_eq!(gap(&r(0, 0, 10, 10), &r(10, 0, 10, 10)), 0);
+        assert_eq!(gap(&r(0, 0, 10, 10), &r(13, 14, 5, 5)), 7);
+        assert_eq!(gap(&r(20, 20, 10, 10), &r(0, 0, 5, 5)), 30);
+    }
 }

@@ -315,7 +315,10 @@ impl Inner {
             kind: WindowKind::Content,
             url: None,
             bounds,
-            content_bounds: bounds,
+            content_bounds: shown_as
+                .as_ref()
+                .map(|w| crate::desktop::content_bounds(self, top, w))
+                .unwrap_or(bounds),
             focused: top.states.has(crate::states::st::ACTIVE),
             visible: top.states.is_shown(self.app.toolkit.sets_showing()),
             extra: Default::default(),
@@ -349,7 +352,8 @@ impl Inner {
                 started.elapsed()
             )
         });
-        let elements = tree::read_elements_with(&self.link, &self.app, &top.obj, cache).await?;
+        let mut elements = tree::read_elements_with(&self.link, &self.app, &top.obj, cache).await?;
+        crate::desktop::place_popovers(self, &top, &mut elements).await;
         self.known.remember(&elements, &top.obj);
         let (nodes, focus) = tree::to_nodes(&elements, &self.app, (top.extents.0, top.extents.1));
         crate::stats::note(|| format!("tree done in {:?}", started.elapsed()));
@@ -482,8 +486,7 @@ impl Driver for AtspiDriver {
         let (wanted, x, y) = (params.window, params.x, params.y);
         self.run(CALL_LIMIT, move |inner| async move {
             let (_, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
-            crate::visible::deepest_at(&inner.link, &top.obj, x.round() as i32, y.round() as i32)
-                .await
+            crate::desktop::element_at(&inner, &top, x.round() as i32, y.round() as i32).await
         })
     }
 

@@ -53,6 +53,7 @@ pub(crate) struct Atoms {
     pub utf8_string: u32,
     pub wm_state: u32,
     pub at_spi_bus: u32,
+    pub gtk_frame_extents: u32,
 }
 
 /// Everything behind the lock: the connection and the keyboard state that
@@ -165,6 +166,111 @@ impl X11 {
             .into_iter()
             .filter(|w| w.pid == Some(pid))
             .collect())
+    }
+
+    /// The shown override-redirect windows of `pid` (menus, popovers,
+    /// tooltips: a toolkit places these itself, outside its windows),
+    /// bottom of the stack first, without their title and class (left
+    /// empty). Every request of a step is sent before its answers are read:
+    /// two round trips when the app shows none, three when it does.
+    pub fn popups_of(&self, pid: u32) -> Result<Vec<XWindow>> {
+        let inner = self.lock();
+        let conn = &inner.conn;
+        fn failed(e: impl Into<XFailure>) -> Error {
+            x_error("listing popup windows", e)
+        }
+        let children = conn
+            .query_tree(inner.root)
+            .map_err(failed)?
+            .reply()
+            .map_err(failed)?
+            .children;
+        let cookies = children
+            .iter()
+            .map(|&w| conn.get_window_attributes(w).map(|c| (w, c)))
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map_err(failed)?;
+        let mut shown = Vec::new();
+        for (window, cookie) in cookies {
+            match cookie.reply() {
+                Ok(a) if a.override_redirect && a.map_state == MapState::VIEWABLE => {
+                    shown.push(window)
+                }
+                Ok(_) => {}
+                Err(e) if is_bad_window(&e) => {}
+                Err(e) => return Err(failed(e)),
+            }
+        }
+        let mut asked = Vec::with_capacity(shown.len());
+        for window in shown {
+            let pid = conn
+                .get_property(
+                    false,
+                    window,
+                    inner.atoms.net_wm_pid,
+                    AtomEnum::CARDINAL,
+                    0,
+                    1,
+                )
+                .map_err(failed)?;
+            let size = conn.get_geometry(window).map_err(failed)?;
+            let origin = conn
+                .translate_coordinates(window, inner.root, 0, 0)
+                .map_err(failed)?;
+            asked.push((window, pid, size, origin));
+        }
+        let mut popups = Vec::new();
+        for (id, pid_cookie, size, origin) in asked {
+            let (pid_reply, size, origin) = (pid_cookie.reply(), size.reply(), origin.reply());
+            // A window that went while it was asked about is not shown.
+            let (pid_reply, size, origin) = match (pid_reply, size, origin) {
+                (Ok(p), Ok(s), Ok(o)) => (p, s, o),
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) if is_bad_window(&e) => continue,
+                (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => return Err(failed(e)),
+            };
+            let owner = pid_reply.value32().and_then(|mut v| v.next());
+            if owner != Some(pid) {
+                continue;
+            }
+            popups.push(XWindow {
+                id,
+                pid: owner,
+                title: String::new(),
+                class: String::new(),
+                geometry: Rect {
+                    x: origin.dst_x as i32,
+                    y: origin.dst_y as i32,
+                    width: size.width as u32,
+                    height: size.height as u32,
+                },
+                mapped: true,
+                viewable: true,
+                override_redirect: true,
+            });
+        }
+        Ok(popups)
+    }
+
+    /// `_GTK_FRAME_EXTENTS` of a window, as (left, right, top, bottom): the
+    /// part of a GTK window with client-side decorations that its shadow
+    /// takes, outside what it shows as the window. `None` when not set.
+    pub fn frame_extents(&self, window: u32) -> Result<Option<[u32; 4]>> {
+        let inner = self.lock();
+        let reply = inner
+            .conn
+            .get_property(
+                false,
+                window,
+                inner.atoms.gtk_frame_extents,
+                AtomEnum::CARDINAL,
+                0,
+                4,
+            )
+            .map_err(|e| x_error("reading _GTK_FRAME_EXTENTS", e))?
+            .reply()
+            .map_err(|e| window_error(window, e))?;
+        let values: Vec<u32> = reply.value32().map(|v| v.collect()).unwrap_or_default();
+        Ok(<[u32; 4]>::try_from(values).ok())
     }
 
     /// Reads one window's details.
@@ -281,6 +387,7 @@ fn intern_atoms(conn: &RustConnection) -> Result<Atoms> {
         "UTF8_STRING",
         "WM_STATE",
         "AT_SPI_BUS",
+        "_GTK_FRAME_EXTENTS",
     ];
     let cookies = names
         .iter()
@@ -302,6 +409,7 @@ fn intern_atoms(conn: &RustConnection) -> Result<Atoms> {
         utf8_string: atoms[2],
         wm_state: atoms[3],
         at_spi_bus: atoms[4],
+        gtk_frame_extents: atoms[5],
     })
 }
 
