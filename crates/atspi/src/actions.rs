@@ -25,7 +25,14 @@ pub async fn act(inner: &Inner, params: &ActParams) -> Result<()> {
     // An element seen in an earlier read of this window is read alone, and
     // checked to be still inside the window; any other needs the whole window.
     if let Some(obj) = params.id.and_then(|id| inner.known.get(id, &top.obj)) {
-        return match read_one(inner, &obj, &top.obj).await? {
+        let mut found = read_one(inner, &obj, &top.obj).await?;
+        if found.is_none() {
+            // A cell asked for by its place may have been dropped by the app since.
+            if let Some(again) = crate::visible::ask_again(&inner.link, &obj).await {
+                found = read_one(inner, &again, &top.obj).await?;
+            }
+        }
+        return match found {
             Some(element) => perform(inner, &element, params, (window, &top)).await,
             None => Err(Error::no_element(format!(
                 "window {window} has no element {} any more",

@@ -12,8 +12,9 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 use uidrive_core::protocol::{
-    ActParams, Bounds, Capture, CaptureParams, ElementAtParams, ElementId, EvalParams, Hello,
-    IdleParams, InputParams, MenuParams, Method, Tree, TreeParams, Window, WindowKind, WindowList,
+    ActParams, Bounds, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId,
+    EvalParams, Hello, IdleParams, InputParams, MenuParams, Method, Node, Tree, TreeParams, Window,
+    WindowKind, WindowList,
 };
 use uidrive_core::{Driver, Error, ErrorCode, Result};
 use zbus::Connection;
@@ -366,6 +367,53 @@ impl Inner {
         })
     }
 
+    /// A table's cell by its place (from 1), asked of the table, with the
+    /// elements inside it: how a cell of a table too big to read whole is found.
+    pub async fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
+        let (_, top) = windows::resolve(&self.link, &self.app, &self.ids, params.window).await?;
+        let table = self.known.get(params.table, &top.obj).ok_or_else(|| {
+            Error::new(
+                ErrorCode::StaleRef,
+                format!("no table {} in the window's last read", params.table),
+            )
+            .with_suggestion("read the window again (`tree`) and give a table's id from it")
+        })?;
+        let place = |n: i64| i32::try_from(n - 1).unwrap_or(i32::MAX);
+        let (row, col) = (place(params.row), place(params.column));
+        // The cell asked for earlier may have gone since (Calc drops the
+        // objects of cells that leave the screen): then the table is asked again.
+        let mut again = true;
+        let mut elements = loop {
+            let Some(cell) = crate::visible::cell_at(&self.link, &table, row, col).await? else {
+                return Ok(Vec::new());
+            };
+            let read =
+                tree::read_elements_with(&self.link, &self.app, &cell, Default::default()).await;
+            let gone = match &read {
+                Ok(elements) => elements
+                    .first()
+                    .is_none_or(|e| e.raw.states.has(crate::states::st::DEFUNCT)),
+                Err(e) => e.code == ErrorCode::NoElement,
+            };
+            if gone && again {
+                crate::visible::forget_cell(&cell);
+                again = false;
+                continue;
+            }
+            break read?;
+        };
+        // A table too big to read whole scrolls to show any of its cells.
+        if let Some(cell) = elements.first_mut() {
+            cell.in_scroller = true;
+        }
+        self.known.remember(&elements, &top.obj);
+        let (mut nodes, _) = tree::to_nodes(&elements, &self.app, (top.extents.0, top.extents.1));
+        if let Some(cell) = nodes.first_mut() {
+            cell.parent = Some(params.table);
+        }
+        Ok(nodes)
+    }
+
     /// Waits until the app has processed what it was sent and gone quiet:
     /// any action still awaited shows its first event (or its latency runs
     /// out), then a round trip to the app sees no new event arrive. The app
@@ -487,6 +535,14 @@ impl Driver for AtspiDriver {
         self.run(CALL_LIMIT, move |inner| async move {
             let (_, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
             crate::desktop::element_at(&inner, &top, x.round() as i32, y.round() as i32).await
+        })
+    }
+
+    fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
+        params.validate()?;
+        let params = params.clone();
+        self.run(CALL_LIMIT, move |inner| async move {
+            inner.cell_at(&params).await
         })
     }
 

@@ -430,7 +430,10 @@ async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut Raw
     let ifaces = node.ifaces;
     let editable = ifaces.has(Ifaces::EDITABLE_TEXT);
     let want_text = ifaces.has(Ifaces::TEXT)
-        && (roles::has_text_value(role) || editable || node.name.is_empty());
+        && (roles::has_text_value(role)
+            || editable
+            || node.name.is_empty()
+            || roles::is_spreadsheet_cell(role, ifaces.has(Ifaces::VALUE)));
     // Relations name an unlabelled control's label; attributes carry levels and set positions.
     let want_relations = node.name.is_empty() && roles::is_labelled_control(role);
     // Unnamed fields may carry a placeholder there.
@@ -532,7 +535,12 @@ async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut Raw
     node.relations = r;
     node.attributes = at;
     node.table = tb;
-    node.cell = c;
+    // Calc's cells have no TableCell interface; their place is known when
+    // the read asked their table for them by place.
+    node.cell = c.or_else(|| {
+        let obj = node.obj.as_ref()?;
+        crate::visible::place_of(obj).map(|(row, col)| (row, col, 1, 1))
+    });
 }
 
 /// The element's action names. `GetActions` answers every action's name,

@@ -201,6 +201,12 @@ pub fn has_range_value(atspi_role: u32) -> bool {
     is_adjustable_range(atspi_role) || matches!(atspi_role, 42 | 53 | 56 | 103)
 }
 
+/// A spreadsheet's cell (Calc's): a table cell with a number in its Value
+/// interface and what it shows, a number or a text, in its Text interface.
+pub fn is_spreadsheet_cell(atspi_role: u32, has_value: bool) -> bool {
+    atspi_role == 56 && has_value
+}
+
 /// Whether elements of the role can offer actions worth asking for. GTK 4
 /// lists the Action interface on every element; labels, panels and other
 /// containers never have an action there, so they are not asked.

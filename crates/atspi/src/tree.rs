@@ -353,12 +353,16 @@ fn to_node(
         label = text_value.clone().unwrap_or_default();
     }
     node.label = Some(label).filter(|l| !l.is_empty());
-    node.value = if roles::has_text_value(raw.role) || raw.ifaces.has(Ifaces::EDITABLE_TEXT) {
-        text_value
+    let number = raw.value.and_then(|v| v.now).map(format_number);
+    node.value = if roles::is_spreadsheet_cell(raw.role, raw.ifaces.has(Ifaces::VALUE)) {
+        // What the cell shows, as a person reads it: its Value is 0 for a
+        // text and for an empty cell alike (the number stays in `now`).
+        text_value.filter(|t| !t.is_empty())
+    } else if roles::has_text_value(raw.role) || raw.ifaces.has(Ifaces::EDITABLE_TEXT) {
+        text_value.or(number)
     } else {
-        None
-    }
-    .or_else(|| raw.value.and_then(|v| v.now).map(format_number));
+        number
+    };
     node.description = Some(raw.description.clone()).filter(|d| !d.is_empty());
     node.bounds = raw.extents.and_then(|(x, y, w, h)| {
         let (dx, dy) = if toolkit.window_relative_extents() {

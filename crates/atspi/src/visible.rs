@@ -70,8 +70,8 @@ async fn extents(link: &Link, obj: &ObjRef) -> Option<Area> {
     .ok()
 }
 
-/// The child under the point, and its place among the element's children.
-async fn child_at(link: &Link, obj: &ObjRef, x: i32, y: i32) -> Option<i32> {
+/// The child the hit test finds under the point.
+async fn hit_child(link: &Link, obj: &ObjRef, x: i32, y: i32) -> Option<ObjRef> {
     let (conn, dest) = link.route(&obj.0);
     let hit: ObjRef = call(
         conn,
@@ -84,37 +84,201 @@ async fn child_at(link: &Link, obj: &ObjRef, x: i32, y: i32) -> Option<i32> {
     .await
     .ok()
     .filter(|o| !bus::is_null(o))?;
-    let hit = with_bus(hit, obj);
-    let (conn, dest) = link.route(&hit.0);
+    Some(with_bus(hit, obj))
+}
+
+/// The element's place among its parent's children, as the app says it.
+async fn index_in_parent(link: &Link, obj: &ObjRef) -> Option<i32> {
+    let (conn, dest) = link.route(&obj.0);
     call(
         conn,
         dest,
-        hit.1.as_str(),
+        obj.1.as_str(),
         IFACE_ACCESSIBLE,
         "GetIndexInParent",
         &(),
     )
     .await
     .ok()
-    .filter(|i: &i32| *i >= 0)
+}
+
+/// The child under the point, and its place among the element's children.
+async fn child_at(link: &Link, obj: &ObjRef, x: i32, y: i32) -> Option<i32> {
+    let hit = hit_child(link, obj, x, y).await?;
+    index_in_parent(link, &hit).await.filter(|i| *i >= 0)
+}
+
+/// The (row, column) of the table's cell under the point: `None` when the
+/// hit test finds nothing there, `Some(None)` when it finds a cell whose
+/// place cannot be told.
+async fn place_under(
+    link: &Link,
+    table: &ObjRef,
+    columns: i32,
+    x: i32,
+    y: i32,
+) -> Option<Option<(i32, i32)>> {
+    let hit = hit_child(link, table, x, y).await?;
+    let Some(index) = index_in_parent(link, &hit).await else {
+        return Some(None);
+    };
+    if index < 0 {
+        return Some(place_from_address(link, &hit, columns, index).await);
+    }
+    let (conn, dest) = link.route(&table.0);
+    let path = table.1.as_str();
+    let index = (index,);
+    let (row, col) = tokio::join!(
+        call::<i32, _>(conn, dest, path, IFACE_TABLE, "GetRowAtIndex", &index),
+        call::<i32, _>(conn, dest, path, IFACE_TABLE, "GetColumnAtIndex", &index),
+    );
+    Some(row.ok().zip(col.ok()).filter(|(r, c)| *r >= 0 && *c >= 0))
+}
+
+/// LibreOffice Calc counts a cell's index as row × 16384 + column in 32
+/// bits, which wraps below the sheet's first 131072 rows; its cells are named
+/// by their address (`A1048526`), which gives the place when it agrees with
+/// the wrapped index.
+async fn place_from_address(
+    link: &Link,
+    cell: &ObjRef,
+    columns: i32,
+    index: i32,
+) -> Option<(i32, i32)> {
+    let (conn, dest) = link.route(&cell.0);
+    let name = bus::get_prop(conn, dest, cell.1.as_str(), IFACE_ACCESSIBLE, "Name")
+        .await
+        .ok()
+        .and_then(|v| String::try_from(v).ok())?;
+    let (row, col) = parse_address(&name)?;
+    let wrapped = (i64::from(row) * i64::from(columns) + i64::from(col)) as i32;
+    (wrapped == index).then_some((row, col))
+}
+
+/// A spreadsheet address such as `AB12` as (row, column) from 0.
+fn parse_address(name: &str) -> Option<(i32, i32)> {
+    let digits = name.find(|c: char| c.is_ascii_digit())?;
+    let (letters, number) = name.split_at(digits);
+    if letters.is_empty() || !letters.chars().all(|c| c.is_ascii_uppercase()) {
+        return None;
+    }
+    let col = letters.bytes().try_fold(0i32, |acc, b| {
+        acc.checked_mul(26)?.checked_add(i32::from(b - b'A') + 1)
+    })?;
+    let row: i32 = number.parse().ok()?;
+    (row >= 1).then_some((row - 1, col - 1))
 }
 
 /// A table's cells as `GetAccessibleAt` gave them, by (bus, app, table,
-/// row, column): LibreOffice Calc makes a new object at every ask for a cell
-/// and keeps them all (its memory grew 3.5 MiB a read), so each cell is
-/// asked once and its object read again after.
+/// row, column), and each cell's place: LibreOffice Calc makes a new object
+/// at every ask for a cell and keeps them all (its memory grew 3.5 MiB a
+/// read), so each cell is asked once and its object read again after; and
+/// Calc's cells do not say where they are, which the place kept here does.
 type CellKey = (String, String, String, i32, i32);
-static CELLS: std::sync::LazyLock<std::sync::Mutex<HashMap<CellKey, ObjRef>>> =
+#[derive(Default)]
+struct Cells {
+    by_place: HashMap<CellKey, ObjRef>,
+    /// Each cell's table and place in it.
+    place_of: HashMap<ObjRef, (ObjRef, i32, i32)>,
+}
+static CELLS: std::sync::LazyLock<std::sync::Mutex<Cells>> =
     std::sync::LazyLock::new(Default::default);
 /// More cells than any screen shows, many times over.
 const MAX_KNOWN_CELLS: usize = 50_000;
 
+fn cells() -> std::sync::MutexGuard<'static, Cells> {
+    CELLS.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// Forgets a cell that went (a later read asks the table for it again).
 pub fn forget_cell(cell: &ObjRef) {
-    CELLS
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .retain(|_, known| known != cell);
+    let mut known = cells();
+    known.by_place.retain(|_, obj| obj != cell);
+    known.place_of.remove(cell);
+}
+
+/// The row and column (from 0) a table gave `cell` at, when it was asked for it by place.
+pub fn place_of(cell: &ObjRef) -> Option<(i32, i32)> {
+    cells().place_of.get(cell).map(|(_, row, col)| (*row, *col))
+}
+
+/// The cell at the place where `cell` was, asked of its table again: Calc
+/// drops the object of a cell off screen once it is idle (the cell is
+/// `transient`). `None` for an element not asked for by place.
+pub async fn ask_again(link: &Link, cell: &ObjRef) -> Option<ObjRef> {
+    let (table, row, col) = cells().place_of.get(cell).cloned()?;
+    forget_cell(cell);
+    cell_object(link, &table, row, col).await.ok()
+}
+
+/// The cell of `table` at (`row`, `col`), from 0: asked of the table once,
+/// then the same object again. `None` outside the table or where it has none.
+pub async fn cell_at(
+    link: &Link,
+    table: &ObjRef,
+    row: i32,
+    col: i32,
+) -> uidrive_core::Result<Option<ObjRef>> {
+    let (rows, cols) = table_size(link, table).await;
+    if row >= rows || col >= cols {
+        return Ok(None);
+    }
+    let cell = cell_object(link, table, row, col).await?;
+    Ok(Some(cell).filter(|cell| !bus::is_null(cell)))
+}
+
+/// A table's rows and columns (0 for what it does not answer).
+async fn table_size(link: &Link, table: &ObjRef) -> (i32, i32) {
+    let (conn, dest) = link.route(&table.0);
+    let path = table.1.as_str();
+    let int = |name: &'static str| async move {
+        bus::get_prop(conn, dest, path, IFACE_TABLE, name)
+            .await
+            .ok()
+            .and_then(|v| i32::try_from(v).ok())
+            .unwrap_or(0)
+    };
+    tokio::join!(int("NRows"), int("NColumns"))
+}
+
+/// `GetAccessibleAt` through the cells already asked for.
+async fn cell_object(
+    link: &Link,
+    table: &ObjRef,
+    row: i32,
+    col: i32,
+) -> uidrive_core::Result<ObjRef> {
+    let (conn, dest) = link.route(&table.0);
+    let path = table.1.as_str();
+    let key = (
+        conn.server_guid().to_string(),
+        table.0.clone(),
+        path.to_string(),
+        row,
+        col,
+    );
+    if let Some(cell) = cells().by_place.get(&key) {
+        return Ok(cell.clone());
+    }
+    let cell = call::<ObjRef, _>(
+        conn,
+        dest,
+        path,
+        IFACE_TABLE,
+        "GetAccessibleAt",
+        &(row, col),
+    )
+    .await?;
+    let cell = with_bus(cell, table);
+    let mut known = cells();
+    if known.by_place.len() >= MAX_KNOWN_CELLS {
+        *known = Cells::default();
+    }
+    known.by_place.insert(key, cell.clone());
+    known
+        .place_of
+        .insert(cell.clone(), (table.clone(), row, col));
+    Ok(cell)
 }
 
 /// The deepest element under a point of `window` (window coordinates), by
@@ -162,34 +326,27 @@ async fn table_cells(link: &Link, obj: &ObjRef, area: Area) -> Vec<ObjRef> {
     let (x, y, w, h) = area;
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
-    let int = |name: &'static str| async move {
-        bus::get_prop(conn, dest, path, IFACE_TABLE, name)
-            .await
-            .ok()
-            .and_then(|v| i32::try_from(v).ok())
-            .unwrap_or(0)
-    };
-    let cell_place = |index: Option<i32>| async move {
-        let index = (index?,);
-        let (row, col) = tokio::join!(
-            call::<i32, _>(conn, dest, path, IFACE_TABLE, "GetRowAtIndex", &index),
-            call::<i32, _>(conn, dest, path, IFACE_TABLE, "GetColumnAtIndex", &index),
-        );
-        Some((row.ok()?.max(0), col.ok()?.max(0)))
-    };
-    let (rows, cols, top_left, bottom_right) = tokio::join!(
-        int("NRows"),
-        int("NColumns"),
-        child_at(link, obj, x + 1, y + 1),
-        child_at(link, obj, x + w - 2, y + h - 2),
-    );
+    let (rows, cols) = table_size(link, obj).await;
     if rows <= 0 || cols <= 0 {
         return Vec::new();
     }
-    let (top_left, bottom_right) = tokio::join!(cell_place(top_left), cell_place(bottom_right));
-    let (row0, col0) = top_left.unwrap_or((0, 0));
-    // Without a hit test for the far corner, a screenful of a usual grid.
-    let (row1, col1) = bottom_right.unwrap_or((row0 + 50, col0 + 26));
+    let (top_left, bottom_right) = tokio::join!(
+        place_under(link, obj, cols, x + 1, y + 1),
+        place_under(link, obj, cols, x + w - 2, y + h - 2),
+    );
+    // Nothing under the top-left corner: the grid from its start. A cell
+    // there (or at the far corner) whose place is unknown: none are read, as
+    // reading cells elsewhere may cost the app dearly (Calc works out an
+    // off-screen cell's box from every row above it).
+    let Some((row0, col0)) = top_left.unwrap_or(Some((0, 0))) else {
+        return Vec::new();
+    };
+    let (row1, col1) = match bottom_right {
+        // Without a hit test for the far corner, a screenful of a usual grid.
+        None => (row0 + 50, col0 + 26),
+        Some(Some(place)) => place,
+        Some(None) => return Vec::new(),
+    };
     let col1 = col1.clamp(col0, cols - 1);
     let width = (col1 - col0 + 1) as usize;
     let most_rows = (MAX_VISIBLE / width).max(1) as i32;
@@ -197,33 +354,8 @@ async fn table_cells(link: &Link, obj: &ObjRef, area: Area) -> Vec<ObjRef> {
     let headers = (col0..=col1).map(|col| async move {
         call::<ObjRef, _>(conn, dest, path, IFACE_TABLE, "GetColumnHeader", &(col,)).await
     });
-    let guid = conn.server_guid().to_string();
-    let cells = (row0..=row1).flat_map(|row| {
-        let guid = guid.clone();
-        (col0..=col1).map(move |col| {
-            let key = (guid.clone(), obj.0.clone(), path.to_string(), row, col);
-            async move {
-                if let Some(cell) = CELLS.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-                    return Ok(cell.clone());
-                }
-                let cell = call::<ObjRef, _>(
-                    conn,
-                    dest,
-                    path,
-                    IFACE_TABLE,
-                    "GetAccessibleAt",
-                    &(row, col),
-                )
-                .await?;
-                let mut known = CELLS.lock().unwrap_or_else(|e| e.into_inner());
-                if known.len() >= MAX_KNOWN_CELLS {
-                    known.clear();
-                }
-                known.insert(key, cell.clone());
-                Ok(cell)
-            }
-        })
-    });
+    let cells = (row0..=row1)
+        .flat_map(|row| (col0..=col1).map(move |col| cell_object(link, obj, row, col)));
     let (headers, cells) = tokio::join!(join_all(headers), join_all(cells));
     headers
         .into_iter()
@@ -306,5 +438,16 @@ mod tests {
         assert!(!walkable(plain, i32::MAX));
         assert!(!walkable(plain, -1));
         assert!(!walkable(managing, 3));
+    }
+
+    #[test]
+    fn spreadsheet_addresses_give_row_and_column() {
+        assert_eq!(parse_address("A1"), Some((0, 0)));
+        assert_eq!(parse_address("U52"), Some((51, 20)));
+        assert_eq!(parse_address("AA3"), Some((2, 26)));
+        assert_eq!(parse_address("XFD1048576"), Some((1_048_575, 16_383)));
+        for not_one in ["", "A", "12", "a1", "A0", "Sheet1", "A1B"] {
+            assert_eq!(parse_address(not_one), None, "{not_one}");
+        }
     }
 }

@@ -345,6 +345,12 @@ impl Driver for Watched {
     ) -> Result<Option<crate::protocol::ElementId>> {
         self.inner.element_at(params).map_err(|e| self.explain(e))
     }
+    fn cell_at(
+        &self,
+        params: &crate::protocol::CellAtParams,
+    ) -> Result<Vec<crate::protocol::Node>> {
+        self.inner.cell_at(params).map_err(|e| self.explain(e))
+    }
     fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         self.inner.call(method, params).map_err(|e| self.explain(e))
     }

@@ -3,8 +3,9 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::wire::decode_params;
 use crate::protocol::{
-    ActParams, Capture, CaptureParams, ElementAtParams, ElementId, EvalParams, Hello, HelloParams,
-    IdleParams, InputParams, MenuParams, Method, NoParams, Tree, TreeParams, WindowList,
+    ActParams, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId, EvalParams, Hello,
+    HelloParams, IdleParams, InputParams, MenuParams, Method, NoParams, Node, Tree, TreeParams,
+    WindowList,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -41,6 +42,18 @@ pub trait Driver: Send + Sync {
     fn element_at(&self, params: &ElementAtParams) -> Result<Option<ElementId>> {
         let _ = params;
         Err(Error::unsupported("this app offers no hit test"))
+    }
+    /// uidrive's addition: a table's cell by its place, through the
+    /// toolkit's own lookup, for tables too big to read whole (a read shows
+    /// only the cells on screen and marks the table `truncated`). Answers the
+    /// cell, its parent the table, then the elements inside it; none when the
+    /// table has no cell there. The default is `unsupported`; a driver that
+    /// wraps another must forward it.
+    fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
+        let _ = params;
+        Err(Error::unsupported(
+            "this app offers no lookup of a cell by its place",
+        ))
     }
 
     /// Any method by name with JSON params, answering JSON: the generic door
@@ -107,6 +120,11 @@ pub fn call_json<D: Driver + ?Sized>(
         Method::ElementAt => driver
             .element_at(&decode_params(name, params)?)
             .map(|id| json!({ "id": id })),
+        Method::CellAt => {
+            let p: CellAtParams = decode_params(name, params)?;
+            p.validate()?;
+            driver.cell_at(&p).map(|nodes| json!({ "nodes": nodes }))
+        }
     }
 }
 
@@ -145,6 +163,9 @@ impl<D: Driver + ?Sized> Driver for std::sync::Arc<D> {
     }
     fn element_at(&self, params: &ElementAtParams) -> Result<Option<ElementId>> {
         (**self).element_at(params)
+    }
+    fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
+        (**self).cell_at(params)
     }
     fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         (**self).call(method, params)

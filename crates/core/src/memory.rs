@@ -402,10 +402,10 @@ impl Driver for MemoryDriver {
         Ok(Hello {
             protocol: PROTOCOL_VERSION,
             server: format!("uidrive {} (memory demo)", env!("CARGO_PKG_VERSION")),
-            // The demo has no hit test.
+            // The demo has no hit test, and its tables are always read whole.
             methods: Method::ALL
                 .iter()
-                .filter(|m| **m != Method::ElementAt)
+                .filter(|m| !matches!(m, Method::ElementAt | Method::CellAt))
                 .map(|m| m.as_str().to_string())
                 .collect(),
             actions: Action::ALL.iter().map(|a| a.as_str().to_string()).collect(),

@@ -4,8 +4,9 @@ use crate::driver::{call_json, Driver};
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::wire::{self, decode_params, decode_result, LineRead, MAX_LINE_BYTES};
 use crate::protocol::{
-    ActParams, Capture, CaptureParams, ElementAtParams, ElementId, EvalParams, EvalResult, Hello,
-    IdleParams, InputParams, MenuParams, Method, Tree, TreeParams, WindowList,
+    ActParams, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId, EvalParams,
+    EvalResult, Hello, IdleParams, InputParams, MenuParams, Method, Node, Tree, TreeParams,
+    WindowList,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -80,6 +81,13 @@ impl SocketDriver {
 
     pub fn options(&self) -> &SocketOptions {
         &self.options
+    }
+
+    /// Whether the server lists `method` in `hello`: an addition is asked
+    /// only of a server that has it, since others may not answer an unknown
+    /// method at once.
+    fn offers(&self, method: Method) -> Result<bool> {
+        Ok(self.hello()?.methods.iter().any(|m| m == method.as_str()))
     }
 
     /// Sends one request and waits up to `timeout` for its answer.
@@ -322,20 +330,28 @@ impl Driver for SocketDriver {
         struct Hit {
             id: Option<ElementId>,
         }
-        // Asked only of a server that says it has the method: others may not
-        // answer an unknown one at once.
-        if !self
-            .hello()?
-            .methods
-            .iter()
-            .any(|m| m == Method::ElementAt.as_str())
-        {
+        if !self.offers(Method::ElementAt)? {
             return Err(Error::unsupported(
                 "the server offers no hit test (`elementAt`)",
             ));
         }
         self.call_typed::<Hit>(Method::ElementAt, params)
             .map(|hit| hit.id)
+    }
+
+    fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
+        #[derive(serde::Deserialize)]
+        struct Cell {
+            nodes: Vec<Node>,
+        }
+        params.validate()?;
+        if !self.offers(Method::CellAt)? {
+            return Err(Error::unsupported(
+                "the server offers no lookup of a cell by its place (`cellAt`)",
+            ));
+        }
+        self.call_typed::<Cell>(Method::CellAt, params)
+            .map(|cell| cell.nodes)
     }
 
     fn eval(&self, params: &EvalParams) -> Result<Value> {

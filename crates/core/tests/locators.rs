@@ -7,8 +7,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use uidrive_core::memory::{node, Ui};
 use uidrive_core::protocol::{
-    ActParams, Action, Bounds, Capture, CaptureParams, ElementId, EvalParams, Hello, IdleParams,
-    InputParams, MenuParams, Node, Role, State, Tree, TreeParams, WindowList,
+    ActParams, Action, Bounds, Capture, CaptureParams, CellAtParams, ElementId, EvalParams, Hello,
+    IdleParams, InputParams, MenuParams, Node, Role, State, Tree, TreeParams, WindowList,
 };
 use uidrive_core::{
     expect, App, Driver, ErrorCode, Filter, MemoryDriver, Result, RoleQuery, Route, TextMatch,
@@ -1138,4 +1138,131 @@ fn an_element_that_held_still_since_the_last_read_takes_the_action_on_one_read()
     expect(&app.get_by_key("count"))
         .to_have_text("Count: 3")
         .unwrap();
+}
+
+// ---- cells of a table too big to read whole ----
+
+/// The demo app with a sheet whose read holds only its first cell (it is
+/// `truncated`); any other cell up to row 1000 is given by `cellAt`, which
+/// counts its asks.
+struct Sheet {
+    inner: Arc<MemoryDriver>,
+    asks: std::sync::atomic::AtomicUsize,
+}
+
+const SHEET: u64 = 900;
+
+fn cell_node(row: i64, column: i64) -> Node {
+    let mut cell = node(
+        10_000 + row as u64 * 100 + column as u64,
+        Some(SHEET),
+        Role::Cell,
+        &format!("R{row}C{column}"),
+        (0.0, 0.0, 0.0, 0.0),
+    );
+    cell.row_index = Some(row);
+    cell.col_index = Some(column);
+    cell.value = Some(format!("value {row}/{column}"));
+    cell.states.push(State::Offscreen);
+    cell
+}
+
+impl Driver for Sheet {
+    fn hello(&self) -> Result<Hello> {
+        self.inner.hello()
+    }
+    fn windows(&self) -> Result<WindowList> {
+        self.inner.windows()
+    }
+    fn tree(&self, params: &TreeParams) -> Result<Tree> {
+        let mut tree = self.inner.tree(params)?;
+        let mut sheet = node(SHEET, None, Role::Table, "Sheet1", (0.0, 0.0, 400.0, 300.0));
+        sheet.truncated = true;
+        let mut first = cell_node(1, 1);
+        first.bounds = Some(Bounds::new(0.0, 0.0, 80.0, 20.0));
+        first.states.clear();
+        tree.nodes.extend([sheet, first]);
+        Ok(tree)
+    }
+    fn act(&self, params: &ActParams) -> Result<()> {
+        self.inner.act(params)
+    }
+    fn input(&self, params: &InputParams) -> Result<()> {
+        self.inner.input(params)
+    }
+    fn menu(&self, params: &MenuParams) -> Result<()> {
+        self.inner.menu(params)
+    }
+    fn capture(&self, params: &CaptureParams) -> Result<Capture> {
+        self.inner.capture(params)
+    }
+    fn eval(&self, params: &EvalParams) -> Result<serde_json::Value> {
+        self.inner.eval(params)
+    }
+    fn idle(&self, params: &IdleParams) -> Result<()> {
+        self.inner.idle(params)
+    }
+    fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
+        self.asks.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(
+            params.table,
+            ElementId(SHEET),
+            "only the truncated table is asked"
+        );
+        Ok(if params.row <= 1000 {
+            vec![cell_node(params.row, params.column)]
+        } else {
+            Vec::new()
+        })
+    }
+}
+
+fn sheet() -> (Arc<Sheet>, App) {
+    let driver = Arc::new(Sheet {
+        inner: Arc::new(MemoryDriver::new()),
+        asks: Default::default(),
+    });
+    let app = App::new(driver.clone());
+    app.set_timeouts(Timeouts {
+        action: Duration::from_millis(300),
+        expect: Duration::from_millis(300),
+    });
+    (driver, app)
+}
+
+fn asks(driver: &Sheet) -> usize {
+    driver.asks.load(std::sync::atomic::Ordering::SeqCst)
+}
+
+#[test]
+fn a_cell_in_the_read_is_found_by_its_place_without_asking() {
+    let (driver, app) = sheet();
+    let first = app.get_by_role(Role::Table, RoleQuery::any()).cell(1, 1);
+    assert_eq!(first.text().unwrap(), "R1C1");
+    assert_eq!(asks(&driver), 0);
+}
+
+#[test]
+fn a_cell_the_read_lacks_is_asked_of_the_table() {
+    let (driver, app) = sheet();
+    let far = app.get_by_role(Role::Table, RoleQuery::any()).cell(500, 2);
+    assert_eq!(far.value().unwrap().as_deref(), Some("value 500/2"));
+    assert_eq!(asks(&driver), 1);
+    // The same through the selector string, and hidden as it is.
+    let node = app.locator("role=table >> cell=500,2").node().unwrap();
+    assert_eq!(node.label.as_deref(), Some("R500C2"));
+    assert_eq!(node.parent, Some(ElementId(SHEET)));
+    expect(&far).to_be_hidden().unwrap();
+}
+
+#[test]
+fn a_place_the_table_lacks_is_no_element_and_row_zero_is_refused() {
+    let (_, app) = sheet();
+    let sheet = app.get_by_role(Role::Table, RoleQuery::any());
+    let err = sheet.cell(2000, 1).text().unwrap_err();
+    assert_eq!(err.code, ErrorCode::NoElement, "{err}");
+    assert!(err.message.contains("cell(2000, 1)"), "{}", err.message);
+    let err = sheet.cell(0, 1).text().unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidRequest, "{err}");
+    assert!(err.message.contains("count from 1"), "{}", err.message);
 }

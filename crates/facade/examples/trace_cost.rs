@@ -78,6 +78,12 @@ impl Driver for Counting {
     fn element_at(&self, params: &ElementAtParams) -> Result<Option<ElementId>> {
         self.inner.element_at(params)
     }
+    fn cell_at(
+        &self,
+        params: &uidrive_core::protocol::CellAtParams,
+    ) -> Result<Vec<uidrive_core::protocol::Node>> {
+        self.inner.cell_at(params)
+    }
 }
 
 const STEPS: u64 = 5;

@@ -549,13 +549,55 @@ impl Locator {
 
     /// Gives the element the keyboard focus: its `focus` action, else a click.
     pub fn focus(&self) -> Result<ActionOutcome> {
-        self.perform("focus", Needs::ATTACHED, |ready, _| {
+        let mut poller = self.poller(self.action_timeout());
+        let done = self.perform_with("focus", Needs::ATTACHED, &mut poller, |ready, _| {
+            if focus_within(&ready.tree, ready.node().id) {
+                return Ok(outcome(ready, Route::NotNeeded));
+            }
             if let Some(route) = self.try_semantic(ready, Action::Focus, None)? {
                 return Ok(outcome(ready, route));
             }
             let route = self.press_or_click(ready.window(), ready.node(), Some(&ready.tree))?;
             Ok(outcome(ready, route))
-        })
+        })?;
+        if done.route == Route::NotNeeded {
+            return Ok(done);
+        }
+        self.confirm_focus(&poller, done)
+    }
+
+    /// Waits until the focus is on the element acted on by `done` or inside
+    /// it; fails with `failed` and where the focus is when it never comes
+    /// (an app may accept the call and leave the focus where it was).
+    fn confirm_focus(&self, poller: &Poller, done: ActionOutcome) -> Result<ActionOutcome> {
+        let mut check = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
+        let mut focus_on = String::from("an element not read");
+        loop {
+            match self.driver.tree(&TreeParams {
+                window: Some(done.window),
+            }) {
+                Ok(tree) if focus_within(&tree, done.element.id) => return Ok(done),
+                Ok(tree) => {
+                    focus_on = tree
+                        .focused()
+                        .map(describe_node)
+                        .unwrap_or_else(|| "nothing in the window".into());
+                }
+                Err(e) if worth_retrying(&e) => {}
+                Err(e) => return Err(e),
+            }
+            if check.expired() {
+                return Err(Error::failed(format!(
+                    "focus: {} on {} but the focus did not come to it after {}; it is on {focus_on}",
+                    done.route.as_str(),
+                    self,
+                    human(check.timeout())
+                ))
+                .with_suggestion("click the element, or press Tab until the focus gets there"));
+            }
+            check.watch(done.window);
+            check.wait()?;
+        }
     }
 
     /// Scrolls the containers around the element to show it. Hidden elements
@@ -1017,6 +1059,19 @@ impl Locator {
             check.wait()?;
         }
     }
+}
+
+/// Whether the window's focus is on the element `id` or inside it.
+fn focus_within(tree: &Tree, id: ElementId) -> bool {
+    let mut at = tree.focused();
+    for _ in 0..tree.nodes.len() {
+        match at {
+            Some(node) if node.id == id => return true,
+            Some(node) => at = node.parent.and_then(|parent| tree.node(parent)),
+            None => return false,
+        }
+    }
+    false
 }
 
 /// The acted-on element in a later read: by id, else the locator's one match.

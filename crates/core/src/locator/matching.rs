@@ -321,6 +321,12 @@ pub(crate) enum Step {
     First,
     Last,
     Filter(Filter),
+    /// The cell at a table's row and column (from 1), inside the current
+    /// elements: shown or not, since its place names it.
+    Cell {
+        row: u32,
+        column: u32,
+    },
 }
 
 impl fmt::Display for Step {
@@ -330,6 +336,7 @@ impl fmt::Display for Step {
             Step::Nth(index) => write!(f, "nth({index})"),
             Step::First => f.write_str("first()"),
             Step::Last => f.write_str("last()"),
+            Step::Cell { row, column } => write!(f, "cell({row}, {column})"),
             Step::Filter(filter) => {
                 let mut parts = Vec::new();
                 if let Some(text) = &filter.has_text {
@@ -445,6 +452,7 @@ impl<'a> TreeIndex<'a> {
                     .into_iter()
                     .filter(|&at| self.passes(at, filter, include_hidden))
                     .collect(),
+                Step::Cell { row, column } => self.cells(current.as_deref(), *row, *column),
             };
             current = Some(picked);
         }
@@ -477,6 +485,19 @@ impl<'a> TreeIndex<'a> {
                 !found
                     .iter()
                     .any(|&inner| inner != outer && self.is_inside(inner, &outer_only))
+            })
+            .collect()
+    }
+
+    /// The cells at (`row`, `column`) inside `scope` (anywhere without one).
+    pub fn cells(&self, scope: Option<&[usize]>, row: u32, column: u32) -> Vec<usize> {
+        let scope: Option<HashSet<usize>> = scope.map(|s| s.iter().copied().collect());
+        (0..self.tree.nodes.len())
+            .filter(|&at| {
+                let node = self.node(at);
+                node.row_index == Some(i64::from(row))
+                    && node.col_index == Some(i64::from(column))
+                    && scope.as_ref().is_none_or(|scope| self.is_inside(at, scope))
             })
             .collect()
     }

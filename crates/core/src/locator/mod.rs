@@ -5,10 +5,12 @@
 //! - `matching`: text matching and the selectors, applied to one tree read.
 //! - `selector_text`: the `role=button[name="Add"] >> nth=1` string form.
 //! - `resolve`: reading the window and the wait between reads.
+//! - `cells`: a big table's cells asked for by place, added to a read.
 //! - `ladder`: the actionability checks run before every action.
 //! - `actions`, `queries`: what a locator does and reads.
 
 mod actions;
+mod cells;
 mod ladder;
 mod matching;
 mod queries;
@@ -305,6 +307,25 @@ impl Locator {
         let mut next = self.clone();
         next.steps.extend(inner.steps.iter().cloned());
         next.invalid = next.invalid.or_else(|| inner.invalid.clone());
+        next
+    }
+
+    /// The cell at `row` and `column` (both from 1) of the tables this
+    /// locator finds. A table too big to read whole (its read is marked
+    /// `truncated`) is asked for the cell through the toolkit's own lookup,
+    /// so a cell scrolled out of view is found too.
+    pub fn cell(&self, row: u32, column: u32) -> Locator {
+        let mut next = self.then(Step::Cell { row, column });
+        if row == 0 || column == 0 {
+            next.invalid = next.invalid.or_else(|| {
+                Some(
+                    Error::invalid_request(format!(
+                        "cell({row}, {column}): rows and columns count from 1"
+                    ))
+                    .with_suggestion("give the first cell as cell(1, 1)"),
+                )
+            });
+        }
         next
     }
 

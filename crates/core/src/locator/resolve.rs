@@ -42,7 +42,8 @@ impl Locator {
     /// (no such window yet, a lost connection) come back as they are.
     pub(crate) fn read(&self) -> Result<Read> {
         self.check_valid()?;
-        let tree = self.read_tree()?;
+        let mut tree = self.read_tree()?;
+        super::cells::fill_in(&*self.driver, &self.steps, self.include_hidden, &mut tree)?;
         let matches = TreeIndex::new(&tree).select(&self.steps, self.include_hidden);
         let before = seen_before(&self.driver, &tree);
         Ok(Read {

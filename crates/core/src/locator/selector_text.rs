@@ -3,7 +3,7 @@
 //!
 //! Parts joined by `>>` search inside the elements before them. A part is
 //! `role=ROLE[attr]...`, `key=K`, `text=T`, `label=T`, `placeholder=T`,
-//! `id=DIGITS`, `nth=N`, `first` or `last`. A text `T` is `"quoted"` (exact),
+//! `id=DIGITS`, `nth=N`, `cell=ROW,COLUMN` (from 1), `first` or `last`. A text `T` is `"quoted"` (exact),
 //! `/regex/i` (a regular expression, `i` ignoring case) or bare (a
 //! case-insensitive substring). Role attributes: `[name=T]`, `[checked]`,
 //! `[checked=false]`, `[disabled]`, `[expanded]`, `[selected]`, `[level=2]`.
@@ -33,7 +33,7 @@ fn parse_part(selector: &str, part: &str) -> Result<Step> {
     let Some((kind, body)) = part.split_once('=') else {
         return Err(invalid(
             selector,
-            &format!("has `{part}`, which is not KIND=VALUE (role, key, text, label, placeholder, id, nth)"),
+            &format!("has `{part}`, which is not KIND=VALUE (role, key, text, label, placeholder, id, nth, cell)"),
         ));
     };
     let body = body.trim();
@@ -54,11 +54,23 @@ fn parse_part(selector: &str, part: &str) -> Result<Step> {
                 &format!("has nth={body}; nth takes a whole number from 0"),
             )
         }),
+        "cell" => parse_cell(body).ok_or_else(|| {
+            invalid(
+                selector,
+                &format!("has cell={body}; cell takes ROW,COLUMN, whole numbers from 1"),
+            )
+        }),
         other => Err(invalid(
             selector,
-            &format!("has `{other}=`; use role, key, text, label, placeholder, id or nth"),
+            &format!("has `{other}=`; use role, key, text, label, placeholder, id, nth or cell"),
         )),
     }
+}
+
+fn parse_cell(body: &str) -> Option<Step> {
+    let (row, column) = body.split_once(',')?;
+    let (row, column) = (row.trim().parse().ok()?, column.trim().parse().ok()?);
+    (row >= 1 && column >= 1).then_some(Step::Cell { row, column })
 }
 
 fn parse_role(selector: &str, body: &str) -> Result<Selector> {
@@ -275,6 +287,10 @@ mod tests {
             shown("label='Na\\'me' >> first"),
             "get_by_label(\"Na'me\" exact).first()"
         );
+        assert_eq!(
+            shown("role=table >> cell=1200, 3"),
+            "get_by_role(\"table\").cell(1200, 3)"
+        );
     }
 
     #[test]
@@ -284,6 +300,8 @@ mod tests {
             ("role=frobnicator", "frobnicator"),
             ("colour=red", "colour"),
             ("nth=-1", "nth=-1"),
+            ("cell=0,1", "cell=0,1"),
+            ("cell=3", "ROW,COLUMN"),
             ("role=button[name=\"x\"", "without its"),
             ("text=/(/", "regular expression"),
             ("key=a >>  >> key=b", "empty part"),

@@ -13,9 +13,9 @@ pub mod wire;
 pub use keys::{Key, KeyChord, Modifier, NamedKey};
 pub use names::{Action, AutoComplete, Current, HasPopup, NameSource, Role, State, WindowKind};
 pub use params::{
-    input_limits, wheel_clicks, ActParams, CaptureParams, ElementAtParams, EvalParams, HelloParams,
-    IdleParams, InputEvent, InputParams, MenuParams, MouseButton, NoParams, PointerButton,
-    TreeParams, WindowParams,
+    input_limits, wheel_clicks, ActParams, CaptureParams, CellAtParams, ElementAtParams,
+    EvalParams, HelloParams, IdleParams, InputEvent, InputParams, MenuParams, MouseButton,
+    NoParams, PointerButton, TreeParams, WindowParams,
 };
 pub use types::{
     Bounds, Capture, ElementId, ElementKey, EvalResult, Hello, Node, Tree, Window, WindowId,
@@ -56,6 +56,7 @@ methods! {
     Eval => "eval",
     Idle => "idle",
     ElementAt => "elementAt",
+    CellAt => "cellAt",
 }
 
 impl Method {

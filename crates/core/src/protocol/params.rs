@@ -462,6 +462,33 @@ pub struct ElementAtParams {
     pub y: f64,
 }
 
+/// Params of `cellAt` (uidrive's addition): a table's cell by its place,
+/// counted from 1 as a cell's `rowIndex` and `colIndex` are.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellAtParams {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<WindowId>,
+    /// The table, as a read of the window gave it.
+    pub table: ElementId,
+    pub row: i64,
+    pub column: i64,
+}
+
+impl CellAtParams {
+    pub fn validate(&self) -> Result<()> {
+        for (field, place) in [("cellAt.row", self.row), ("cellAt.column", self.column)] {
+            if place < 1 {
+                return Err(field_error(
+                    field,
+                    "counts from 1, as rowIndex and colIndex do",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Params of `hello`. Both fields are optional; a server ignores what it does not know.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct HelloParams {

@@ -724,6 +724,12 @@ impl Driver for Traced {
     ) -> Result<Option<crate::protocol::ElementId>> {
         self.inner.element_at(params)
     }
+    fn cell_at(
+        &self,
+        params: &crate::protocol::CellAtParams,
+    ) -> Result<Vec<crate::protocol::Node>> {
+        self.inner.cell_at(params)
+    }
     fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         self.inner.call(method, params)
     }

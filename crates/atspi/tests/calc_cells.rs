@@ -1,0 +1,104 @@
+//! LibreOffice Calc's sheet reports 2^31 cells: a read holds only those on
+//! screen, and a cell off screen is found by its place through the table's
+//! own lookup (`cellAt`), then acted on like any other.
+
+use std::time::Duration;
+use uidrive_atspi::{launch_app, LaunchOptions};
+use uidrive_core::protocol::Role;
+use uidrive_core::{expect, ErrorCode, RoleQuery, TextMatch, Timeouts};
+use uidrive_x11::Desktop;
+
+/// Calc's last row: Ctrl+Down from an empty column's first cell lands there.
+const LAST_ROW: u32 = 1_048_576;
+
+/// A LibreOffice profile of its own that opens no Tip of the Day over the sheet.
+fn fresh_profile() -> std::path::PathBuf {
+    let profile = std::env::temp_dir().join(format!("uidrive-calc-cells-{}", std::process::id()));
+    let user = profile.join("user");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::write(
+        user.join("registrymodifications.xcu"),
+        r#"<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>
+</oor:items>
+"#,
+    )
+    .unwrap();
+    profile
+}
+
+#[test]
+fn a_cell_off_screen_is_found_by_its_place() {
+    let desktop = Desktop::start().expect("a headless desktop starts");
+    let profile = fresh_profile();
+    let argv = vec![
+        "localc".to_string(),
+        "--norestore".to_string(),
+        format!("-env:UserInstallation=file://{}", profile.display()),
+    ];
+    let options = LaunchOptions {
+        env: desktop.env(),
+        timeout: Duration::from_secs(60),
+    };
+    let app = launch_app(&argv, &options).unwrap_or_else(|e| panic!("localc launches: {e}"));
+    // Calc takes a while to show its sheet on a busy machine.
+    app.set_timeouts(Timeouts {
+        action: Duration::from_secs(30),
+        expect: Duration::from_secs(30),
+    });
+    let sheet = app.get_by_role(Role::Table, RoleQuery::any());
+
+    // A cell on screen carries its place too (Calc's cells do not say it).
+    let first = sheet.cell(1, 1);
+    expect(&first).to_be_focused().unwrap();
+    assert_eq!(first.node().unwrap().label.as_deref(), Some("A1"));
+
+    // Write into the sheet's last row, then go back to the top.
+    app.keyboard().press("Ctrl+Down").unwrap();
+    let far = sheet.cell(LAST_ROW, 1);
+    expect(&far).to_be_focused().unwrap();
+    app.keyboard().type_text("far away", None).unwrap();
+    app.keyboard().press("Enter").unwrap();
+    app.keyboard().press("Ctrl+Home").unwrap();
+    expect(&first).to_be_focused().unwrap();
+
+    // The last row is off screen: no read of the sheet holds it, yet its
+    // place finds it, with what it holds.
+    let tree = app.tree(None).unwrap();
+    assert!(
+        !tree
+            .nodes
+            .iter()
+            .any(|n| n.label.as_deref() == Some("A1048576")),
+        "the sheet's read holds its last row while the top is on screen"
+    );
+    assert_eq!(far.node().unwrap().label.as_deref(), Some("A1048576"));
+    expect(&far)
+        .to_have_value(TextMatch::exact("far away"))
+        .unwrap();
+
+    // Calc accepts the focus call on a cell off screen and does not move its
+    // cursor there (the focus goes to the sheet): the action says so rather than claim it.
+    let err = far
+        .with_timeout(Duration::from_secs(3))
+        .focus()
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::Failed, "{err}");
+    assert!(
+        err.message.contains("the focus did not come to it"),
+        "{}",
+        err.message
+    );
+
+    // Past the sheet's last row there is no cell: an error that says so.
+    let err = sheet
+        .cell(LAST_ROW + 1, 1)
+        .with_timeout(Duration::from_millis(500))
+        .text()
+        .unwrap_err();
+    assert_eq!(err.code, ErrorCode::NoElement, "{err}");
+    assert!(err.message.contains("cell(1048577, 1)"), "{}", err.message);
+    app.close().unwrap();
+    let _ = std::fs::remove_dir_all(&profile);
+}
