@@ -123,9 +123,21 @@ pub fn capture(driver: &AtspiDriver, params: &CaptureParams) -> Result<Capture> 
         let (_, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
         Ok((inner, top))
     })?;
-    let captured = inner
-        .x11()
-        .and_then(|x11| x11.capture_window(x_window_for(&x11, inner.app.pid, &top)?.id));
+    // The window's content (less GTK 4's frame), where elements' bounds
+    // count from, so a capture's pixels line up with them.
+    let captured = inner.x11().and_then(|x11| {
+        let window = x_window_for(&x11, inner.app.pid, &top)?;
+        let content = content_bounds(&inner, &top, &window);
+        if content.x == f64::from(window.geometry.x) && content.y == f64::from(window.geometry.y) {
+            return x11.capture_window(window.id);
+        }
+        x11.capture_rect(uidrive_x11::Rect {
+            x: content.x as i32,
+            y: content.y as i32,
+            width: content.width as u32,
+            height: content.height as u32,
+        })
+    });
     captured.map_err(|e| driver.explain(e))
 }
 

@@ -295,3 +295,27 @@ fn the_hit_test_finds_popover_items_under_their_centre() {
     ed.escape();
     ed.app.close().unwrap();
 }
+
+#[test]
+fn a_capture_is_the_content_that_bounds_count_from() {
+    use uidrive_core::protocol::CaptureParams;
+    let ed = editor();
+    let tree = ed.app.tree(None).expect("the window reads");
+    let content = ed.content(tree.window);
+    let capture = ed
+        .app
+        .driver()
+        .capture(&CaptureParams {
+            window: Some(tree.window),
+            ..Default::default()
+        })
+        .expect("the window captures");
+    // GTK 4's X window is bigger than its content by a frame; the capture
+    // leaves the frame out, so a pixel at (x, y) is the point (x, y) of bounds.
+    assert_eq!(
+        (f64::from(capture.width), f64::from(capture.height)),
+        (content.width, content.height),
+        "the capture is the window's content"
+    );
+    ed.app.close().unwrap();
+}
