@@ -307,7 +307,6 @@ fn a_capture_is_the_content_that_bounds_count_from() {
         .driver()
         .capture(&CaptureParams {
             window: Some(tree.window),
-            ..Default::default()
         })
         .expect("the window captures");
     // GTK 4's X window is bigger than its content by a frame; the capture
