@@ -202,6 +202,9 @@ impl AtspiDriver {
         });
         let mut command = Command::new(program);
         command.args(args).args(&extra_args).stdin(Stdio::null());
+        // A process group of its own, so that closing the app ends what it
+        // started too (LibreOffice's soffice.bin runs under its launcher).
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         if own_desktop {
             // A desktop of its own: keep the app off the user's Wayland session and a11y bus.
             for name in uidrive_x11::Desktop::env_removed() {

@@ -165,6 +165,9 @@ pub fn close_within(app: &App, grace: Duration) -> Result<()> {
                 std::thread::sleep(Duration::from_millis(20));
             }
         }
+        // What it started and left behind (LibreOffice's soffice.bin under
+        // its launcher), while the process, not yet reaped, keeps its group's id.
+        signal(pid, libc::SIGKILL);
     }
     // Reaps the process (SIGKILL first if it is still there).
     app.close()
@@ -176,11 +179,21 @@ pub(crate) fn terminate_pid(pid: u32) {
 }
 
 fn terminate(pid: u32) {
+    signal(pid, libc::SIGTERM);
+}
+
+/// Sends `sig` to a process uidrive launched and to its process group: a
+/// native app is launched as the leader of a group of its own, so what it
+/// starts gets the signal too. (A process that is not a group leader has no
+/// group of its id, so the group's signal reaches nothing.)
+fn signal(pid: u32, sig: libc::c_int) {
     if let Ok(pid) = libc::pid_t::try_from(pid) {
         if pid > 0 {
-            // SAFETY: kill(2) with a positive pid of a child we have not reaped.
+            // SAFETY: kill(2) with a positive pid of a child we have not
+            // reaped, and its negation for the group that child leads.
             unsafe {
-                libc::kill(pid, libc::SIGTERM);
+                libc::kill(-pid, sig);
+                libc::kill(pid, sig);
             }
         }
     }
@@ -378,13 +391,9 @@ fn end_leftovers(launched: &[(u32, u64)]) {
         std::thread::sleep(Duration::from_millis(20));
     }
     for (pid, started) in alive {
+        // Checked to be the process we started.
         if same_process(*pid, *started) {
-            if let Ok(pid) = libc::pid_t::try_from(*pid) {
-                // SAFETY: kill(2) on a process checked to be the one we started.
-                unsafe {
-                    libc::kill(pid, libc::SIGKILL);
-                }
-            }
+            signal(*pid, libc::SIGKILL);
         }
     }
 }
@@ -449,6 +458,42 @@ mod tests {
         );
         assert!(gone(pid), "killed and reaped");
         close_within(&stubborn, Duration::from_millis(300)).unwrap();
+    }
+
+    /// What a launched app started (as LibreOffice's launcher starts
+    /// soffice.bin) ends with it: the app leads a process group of its own.
+    #[test]
+    fn close_ends_what_the_app_started() {
+        use std::os::unix::process::CommandExt;
+        use std::process::Command;
+        use uidrive_core::MemoryDriver;
+        let file = std::env::temp_dir().join(format!("uidrive-group-{}", std::process::id()));
+        let script = format!("sleep 600 & echo $! > {}; wait", file.display());
+        let child = Command::new("sh")
+            .args(["-c", &script])
+            .process_group(0)
+            .spawn()
+            .expect("sh");
+        let app = App::with_process(Arc::new(MemoryDriver::new()), child);
+        let started_child = loop {
+            if let Some(pid) = std::fs::read_to_string(&file)
+                .ok()
+                .and_then(|s| s.trim().parse::<u32>().ok())
+            {
+                break pid;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        close_within(&app, Duration::from_secs(5)).unwrap();
+        // Gone, or a zombie no one reaped yet (PID 1 of a container may not).
+        let state = std::fs::read_to_string(format!("/proc/{started_child}/stat"))
+            .ok()
+            .and_then(|stat| stat.rsplit(')').next().map(|rest| rest.trim().to_string()));
+        assert!(
+            state.as_deref().is_none_or(|s| s.starts_with('Z')),
+            "the app's own child {started_child} still runs: {state:?}"
+        );
+        let _ = std::fs::remove_file(&file);
     }
 
     #[test]
