@@ -546,6 +546,24 @@ impl Driver for AtspiDriver {
         })
     }
 
+    fn tree_for(
+        &self,
+        params: &TreeParams,
+        wanted: &dyn Fn(&Tree) -> Vec<ElementId>,
+    ) -> Result<Tree> {
+        let window = params.window;
+        let lean = self.run(CALL_LIMIT, move |inner| async move {
+            inner.lean_tree(window).await
+        })?;
+        let Some((tree, lean)) = lean else {
+            return self.tree(params);
+        };
+        let wanted = wanted(&tree);
+        self.run(CALL_LIMIT, move |inner| async move {
+            inner.fill_tree(lean, wanted).await
+        })
+    }
+
     fn idle(&self, params: &IdleParams) -> Result<()> {
         let limit = params
             .timeout

@@ -14,7 +14,9 @@ use crate::stats;
 use futures_util::future::join_all;
 use futures_util::stream::{FuturesUnordered, StreamExt};
 use std::collections::{HashMap, HashSet};
-use uidrive_core::protocol::{Action, Bounds, ElementId, ElementKey, NameSource, Node, State};
+use uidrive_core::protocol::{
+    Action, Bounds, ElementId, ElementKey, NameSource, Node, State, Tree,
+};
 use uidrive_core::{ErrorCode, Result};
 use zbus::zvariant::OwnedObjectPath;
 
@@ -54,6 +56,150 @@ async fn walk_and_fetch(
     cache: HashMap<String, CachedItem>,
 ) -> Result<Vec<Element>> {
     let started = std::time::Instant::now();
+    let mut read = walk(link, app, window, &cache).await?;
+    let walked = std::time::Instant::now();
+    stats::note(|| format!("structure read at {:?}", started.elapsed()));
+    let plan = plan_for(app);
+    join_all(
+        read.iter_mut()
+            .map(|(_, _, node, cached)| fetch_extras(link, node, *cached, plan)),
+    )
+    .await;
+    stats::note(|| format!("fields read in {:?}", walked.elapsed()));
+    stats::print_calls();
+    Ok(in_tree_order(read).into_iter().map(|(e, _)| e).collect())
+}
+
+/// A window's elements with their role, name, states and place only (see
+/// [`read_lean`]), each with whether the app's cache gave it.
+pub struct Lean {
+    pub elements: Vec<Element>,
+    cached: Vec<bool>,
+}
+
+/// Whether the app is read lean for a locator: GTK apps, whose cache gives
+/// role, name and states at once. Other toolkits (and LibreOffice, whose
+/// cache keeps old states) are read whole, as their read policy says.
+pub fn reads_lean(app: &AppRef) -> bool {
+    app.toolkit_name.eq_ignore_ascii_case("gtk") && !app.stale_cache_states()
+}
+
+/// The window's elements as walking it gives them: role, name, states,
+/// interfaces and children, from the app's cache where it has them; the
+/// other fields are left for [`fill`].
+pub async fn read_lean(
+    link: &Link,
+    app: &AppRef,
+    window: &ObjRef,
+    cache: HashMap<String, CachedItem>,
+) -> Result<Lean> {
+    let started = std::time::Instant::now();
+    let read = crate::bus::strict(walk(link, app, window, &cache)).await?;
+    stats::note(|| format!("lean: structure read at {:?}", started.elapsed()));
+    let (elements, cached) = in_tree_order(read).into_iter().unzip();
+    Ok(Lean { elements, cached })
+}
+
+/// Reads every other field of the elements `wanted` names, all at once.
+/// A call the app left unanswered fails the read ([`crate::bus::strict`]).
+pub async fn fill(
+    link: &Link,
+    app: &AppRef,
+    lean: &mut Lean,
+    wanted: &HashSet<ElementId>,
+) -> Result<()> {
+    let started = std::time::Instant::now();
+    let plan = plan_for(app);
+    crate::bus::strict(async {
+        join_all(
+            lean.elements
+                .iter_mut()
+                .zip(&lean.cached)
+                .filter(|(e, _)| wanted.contains(&id_of(&e.raw)))
+                .map(|(e, cached)| fetch_extras(link, &mut e.raw, *cached, plan)),
+        )
+        .await;
+        Ok(())
+    })
+    .await?;
+    stats::note(|| {
+        format!(
+            "lean: fields of {} elements read in {:?}",
+            wanted.len(),
+            started.elapsed()
+        )
+    });
+    stats::print_calls();
+    Ok(())
+}
+
+/// A lean read of a window (see [`read_lean`]), with what makes it a tree.
+pub struct LeanWindow {
+    pub id: u64,
+    pub top: ObjRef,
+    pub origin: (i32, i32),
+    pub lean: Lean,
+}
+
+impl crate::driver::Inner {
+    /// The window's elements with role, name, states and place only, as a
+    /// tree, for an app read lean ([`reads_lean`]); `None` for the others.
+    pub async fn lean_tree(&self, wanted: Option<u64>) -> Result<Option<(Tree, LeanWindow)>> {
+        if !reads_lean(&self.app) {
+            return Ok(None);
+        }
+        let started = std::time::Instant::now();
+        let (found, cache) = tokio::join!(
+            crate::windows::resolve(&self.link, &self.app, &self.ids, wanted),
+            crate::fetch::cache_items(&self.link, &self.app.bus),
+        );
+        let (id, top) = found?;
+        stats::note(|| {
+            format!(
+                "lean: window found and {} cache items read in {:?}",
+                cache.len(),
+                started.elapsed()
+            )
+        });
+        let lean = read_lean(&self.link, &self.app, &top.obj, cache).await?;
+        let window = LeanWindow {
+            id,
+            top: top.obj.clone(),
+            origin: (top.extents.0, top.extents.1),
+            lean,
+        };
+        Ok(Some((self.tree_of(&window), window)))
+    }
+
+    /// The lean read with every field of the elements `wanted` names read.
+    pub async fn fill_tree(&self, mut window: LeanWindow, wanted: Vec<ElementId>) -> Result<Tree> {
+        let wanted: HashSet<ElementId> = wanted.into_iter().collect();
+        fill(&self.link, &self.app, &mut window.lean, &wanted).await?;
+        self.known.remember(&window.lean.elements, &window.top);
+        Ok(self.tree_of(&window))
+    }
+
+    fn tree_of(&self, window: &LeanWindow) -> Tree {
+        let (nodes, focus) = to_nodes(&window.lean.elements, &self.app, window.origin);
+        Tree {
+            window: window.id,
+            focus,
+            nodes,
+            announcements: None,
+            extra: Default::default(),
+        }
+    }
+}
+
+/// Walks the window's structure: each element's basics and children.
+/// (parent index, position among its siblings, element, read from the cache).
+async fn walk(
+    link: &Link,
+    app: &AppRef,
+    window: &ObjRef,
+    cache: &HashMap<String, CachedItem>,
+) -> Result<Vec<(Option<usize>, usize, RawNode, bool)>> {
+    let started = std::time::Instant::now();
     stats::note(|| {
         format!(
             "cache: {} items; peer connection: {}",
@@ -61,19 +207,18 @@ async fn walk_and_fetch(
             link.peer.is_some()
         )
     });
-    let plan = plan_for(app);
     // GTK 4's cache is built from the live widgets at each read, and gives
     // each element's place among its parent's children: where that adds up
     // to the element's child count it gives the children, and only the rest
     // are asked. GTK 3's cache keeps elements that left the tree, so there
     // every element is asked.
     let mut prefetched = if app.toolkit == Toolkit::Gtk4 {
-        children_from_cache(&app.bus, &cache)
+        children_from_cache(&app.bus, cache)
     } else {
         HashMap::new()
     };
     let from_cache = prefetched.len();
-    let asked = prefetch_children(link, &app.bus, &cache, &prefetched).await;
+    let asked = prefetch_children(link, &app.bus, cache, &prefetched).await;
     prefetched.extend(asked);
     stats::note(|| {
         format!(
@@ -118,7 +263,7 @@ async fn walk_and_fetch(
         }
         let me = read.len();
         if app.toolkit == Toolkit::Gtk4 {
-            restore_stack_pages(&mut node, &cache);
+            restore_stack_pages(&mut node, cache);
         }
         for (at, child) in node.children.iter().enumerate() {
             if read.len() + pending.len() >= MAX_NODES {
@@ -131,20 +276,7 @@ async fn walk_and_fetch(
         }
         read.push((parent, position, node, cached));
     }
-    let walked = std::time::Instant::now();
-    stats::note(|| format!("structure read at {:?}", started.elapsed()));
-    join_all(
-        read.iter_mut()
-            .map(|(_, _, node, cached)| fetch_extras(link, node, *cached, plan)),
-    )
-    .await;
-    stats::note(|| format!("fields read in {:?}", walked.elapsed()));
-    stats::print_calls();
-    Ok(in_tree_order(
-        read.into_iter()
-            .map(|(p, at, node, _)| (p, at, node))
-            .collect(),
-    ))
+    Ok(read)
 }
 
 /// GTK 4's `GetChildren` skips the pages of a stack (a notebook's tab
@@ -224,10 +356,11 @@ impl Known {
 }
 
 /// Orders the elements depth first, each parent before its children, siblings as the app lists them.
-fn in_tree_order(read: Vec<(Option<usize>, usize, RawNode)>) -> Vec<Element> {
+/// Each element keeps what came with it (`T`).
+fn in_tree_order<T>(read: Vec<(Option<usize>, usize, RawNode, T)>) -> Vec<(Element, T)> {
     let mut children: Vec<Vec<(usize, usize)>> = vec![Vec::new(); read.len()];
     let mut roots = Vec::new();
-    for (index, (parent, position, _)) in read.iter().enumerate() {
+    for (index, (parent, position, _, _)) in read.iter().enumerate() {
         match parent {
             Some(p) => children[*p].push((*position, index)),
             None => roots.push(index),
@@ -236,22 +369,26 @@ fn in_tree_order(read: Vec<(Option<usize>, usize, RawNode)>) -> Vec<Element> {
     for list in &mut children {
         list.sort_unstable();
     }
-    let mut slots: Vec<Option<RawNode>> = read.into_iter().map(|(_, _, n)| Some(n)).collect();
+    let mut slots: Vec<Option<(RawNode, T)>> =
+        read.into_iter().map(|(_, _, n, t)| Some((n, t))).collect();
     let mut out = Vec::with_capacity(slots.len());
     // (index in `read`, parent's index in `out`, inside a scroller)
     let mut stack: Vec<(usize, Option<usize>, bool)> =
         roots.into_iter().rev().map(|r| (r, None, false)).collect();
     while let Some((index, parent, in_scroller)) = stack.pop() {
-        let Some(raw) = slots[index].take() else {
+        let Some((raw, kept)) = slots[index].take() else {
             continue;
         };
         let scroller_here = in_scroller || matches!(raw.role, 49 | 68);
         let me = out.len();
-        out.push(Element {
-            raw,
-            parent,
-            in_scroller,
-        });
+        out.push((
+            Element {
+                raw,
+                parent,
+                in_scroller,
+            },
+            kept,
+        ));
         for &(_, child) in children[index].iter().rev() {
             stack.push((child, Some(me), scroller_here));
         }

@@ -351,6 +351,15 @@ impl Driver for Watched {
     ) -> Result<Vec<crate::protocol::Node>> {
         self.inner.cell_at(params).map_err(|e| self.explain(e))
     }
+    fn tree_for(
+        &self,
+        params: &TreeParams,
+        wanted: &dyn Fn(&Tree) -> Vec<crate::protocol::ElementId>,
+    ) -> Result<Tree> {
+        self.inner
+            .tree_for(params, wanted)
+            .map_err(|e| self.explain(e))
+    }
     fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         self.inner.call(method, params).map_err(|e| self.explain(e))
     }

@@ -55,6 +55,23 @@ pub trait Driver: Send + Sync {
             "this app offers no lookup of a cell by its place",
         ))
     }
+    /// uidrive's addition: a window read for picking elements out of it, as
+    /// locators do. A driver may first read every element's role, label,
+    /// states and place alone (what a toolkit's cache answers at once), ask
+    /// `wanted` which elements could be picked, and read every field of
+    /// those only: the others then come with role, label, states and parent
+    /// alone, without bounds. `wanted` answers every element that could be
+    /// picked once read whole, and, for one whose label it cannot judge yet,
+    /// the elements inside it too. The default reads the whole window; a
+    /// driver that wraps another must forward it.
+    fn tree_for(
+        &self,
+        params: &TreeParams,
+        wanted: &dyn Fn(&Tree) -> Vec<ElementId>,
+    ) -> Result<Tree> {
+        let _ = wanted;
+        self.tree(params)
+    }
 
     /// Any method by name with JSON params, answering JSON: the generic door
     /// for front ends. A socket driver passes methods it does not know through.
@@ -166,6 +183,13 @@ impl<D: Driver + ?Sized> Driver for std::sync::Arc<D> {
     }
     fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
         (**self).cell_at(params)
+    }
+    fn tree_for(
+        &self,
+        params: &TreeParams,
+        wanted: &dyn Fn(&Tree) -> Vec<ElementId>,
+    ) -> Result<Tree> {
+        (**self).tree_for(params, wanted)
     }
     fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         (**self).call(method, params)

@@ -267,7 +267,8 @@ impl Expect {
         let timeout = self.timeout.unwrap_or(self.locator.expect_timeout());
         let mut poller = self.locator.poller(timeout);
         loop {
-            let seen = match self.locator.read() {
+            // Every assertion judges the matches alone (and the focus).
+            let seen = match self.locator.read_matches() {
                 Ok(read) => {
                     poller.watch(read.window());
                     observe(Some(&read))?

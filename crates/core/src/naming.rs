@@ -119,7 +119,7 @@ fn wants_name(role: &Role) -> bool {
 }
 
 /// Roles whose visible text inside is their name (a button's label child, a row's cells).
-fn named_by_content(role: &Role) -> bool {
+pub(crate) fn named_by_content(role: &Role) -> bool {
     matches!(
         role,
         Role::Button

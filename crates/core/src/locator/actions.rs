@@ -4,7 +4,7 @@
 
 use super::ladder::{Needs, Ready};
 use super::matching::{is_shown, TextMatch, TreeIndex};
-use super::resolve::{describe_node, human, worth_retrying, Poller};
+use super::resolve::{describe_node, human, worth_retrying, Poller, Read};
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::{
@@ -88,7 +88,7 @@ impl Locator {
     /// Presses the element: its `press` action when it offers one, else a real
     /// click at its centre.
     pub fn click(&self) -> Result<ActionOutcome> {
-        self.perform("click", Needs::POINTER, |ready, _| {
+        self.perform_on_match("click", Needs::POINTER, |ready, _| {
             let route = self.press_or_click(ready.window(), ready.node(), Some(&ready.tree))?;
             Ok(outcome(ready, route))
         })
@@ -105,10 +105,16 @@ impl Locator {
     pub fn activate(&self) -> Result<ActionOutcome> {
         let what = "press";
         let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_with(what, Needs::POINTER, &mut poller, |ready, _| {
-            let route = self.press_else_click(ready.window(), ready.node())?;
-            Ok(outcome(ready, route))
-        })?;
+        let done = self.perform_with_by(
+            what,
+            Needs::POINTER,
+            &mut poller,
+            Locator::read_matches,
+            |ready, _| {
+                let route = self.press_else_click(ready.window(), ready.node())?;
+                Ok(outcome(ready, route))
+            },
+        )?;
         let before = &done.element;
         let toggles = matches!(
             before.role,
@@ -123,7 +129,7 @@ impl Locator {
 
     /// A real double click at the element's centre.
     pub fn dblclick(&self) -> Result<ActionOutcome> {
-        self.perform("dblclick", Needs::POINTER, |ready, _| {
+        self.perform_on_match("dblclick", Needs::POINTER, |ready, _| {
             let (x, y) = centre(ready.node())?;
             let mut click = PointerButton::at(x, y);
             click.clicks = Some(2);
@@ -318,7 +324,7 @@ impl Locator {
     pub fn set_checked(&self, checked: bool) -> Result<ActionOutcome> {
         let what = if checked { "check" } else { "uncheck" };
         let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_with(what, Needs::POINTER, &mut poller, |ready, _| {
+        let done = self.perform_with_by(what, Needs::POINTER, &mut poller, Locator::read_matches, |ready, _| {
             let node = ready.node();
             if node.has_state(&State::Checked) == checked {
                 return Ok(outcome(ready, Route::NotNeeded));
@@ -360,18 +366,24 @@ impl Locator {
         }
         // The app took the action and the state stayed: click it instead.
         let mut poller = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
-        let clicked = self.perform_with(what, Needs::POINTER, &mut poller, |ready, _| {
-            let node = ready.node();
-            if node.has_state(&State::Checked) == checked {
-                return Ok(outcome(ready, Route::NotNeeded));
-            }
-            let (x, y) = centre(node)?;
-            self.send(
-                ready.window(),
-                vec![InputEvent::Click(PointerButton::at(x, y))],
-            )?;
-            Ok(outcome(ready, Route::Input))
-        })?;
+        let clicked = self.perform_with_by(
+            what,
+            Needs::POINTER,
+            &mut poller,
+            Locator::read_matches,
+            |ready, _| {
+                let node = ready.node();
+                if node.has_state(&State::Checked) == checked {
+                    return Ok(outcome(ready, Route::NotNeeded));
+                }
+                let (x, y) = centre(node)?;
+                self.send(
+                    ready.window(),
+                    vec![InputEvent::Click(PointerButton::at(x, y))],
+                )?;
+                Ok(outcome(ready, Route::Input))
+            },
+        )?;
         if clicked.route == Route::NotNeeded {
             return Ok(done);
         }
@@ -539,7 +551,7 @@ impl Locator {
 
     /// Moves the pointer over the element's centre.
     pub fn hover(&self) -> Result<ActionOutcome> {
-        self.perform("hover", Needs::HOVER, |ready, _| {
+        self.perform_on_match("hover", Needs::HOVER, |ready, _| {
             let (x, y) = centre(ready.node())?;
             let mods = Vec::new();
             self.send(ready.window(), vec![InputEvent::PointerMove { x, y, mods }])?;
@@ -771,6 +783,19 @@ impl Locator {
         self.perform_with(what, needs, &mut poller, act)
     }
 
+    /// As [`Locator::perform`], for an action that looks at nothing of the
+    /// read but the match, its parents and the focus: the read may leave the
+    /// other elements' fields out ([`Locator::read_matches`]).
+    fn perform_on_match(
+        &self,
+        what: &str,
+        needs: Needs,
+        act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
+    ) -> Result<ActionOutcome> {
+        let mut poller = self.poller(self.action_timeout());
+        self.perform_with_by(what, needs, &mut poller, Locator::read_matches, act)
+    }
+
     /// Climbs the ladder and acts; when the element went between the read and
     /// the action, reads again and retries until the deadline.
     fn perform_with(
@@ -778,10 +803,22 @@ impl Locator {
         what: &str,
         needs: Needs,
         poller: &mut Poller,
+        act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
+    ) -> Result<ActionOutcome> {
+        self.perform_with_by(what, needs, poller, Locator::read, act)
+    }
+
+    /// As [`Locator::perform_with`], reading the window with `read`.
+    fn perform_with_by(
+        &self,
+        what: &str,
+        needs: Needs,
+        poller: &mut Poller,
+        read: fn(&Locator) -> Result<Read>,
         mut act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
     ) -> Result<ActionOutcome> {
         let step = self.trace_begin(what, self.trace_args());
-        let done = self.climb_and_act(what, needs, poller, &mut act);
+        let done = self.climb_and_act(what, needs, poller, read, &mut act);
         crate::trace::end_action(step, &done);
         done
     }
@@ -792,11 +829,12 @@ impl Locator {
         what: &str,
         needs: Needs,
         poller: &mut Poller,
+        read: fn(&Locator) -> Result<Read>,
         act: &mut impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
     ) -> Result<ActionOutcome> {
         self.check_valid()?;
         loop {
-            let ready = self.wait_ready(what, needs, poller)?;
+            let ready = self.wait_ready_by(what, needs, poller, read)?;
             match act(&ready, poller) {
                 Ok(done) => return Ok(done),
                 Err(Failure::Fatal(e)) => return Err(e),

@@ -177,12 +177,24 @@ impl Locator {
         needs: Needs,
         poller: &mut Poller,
     ) -> Result<Ready> {
+        self.wait_ready_by(what, needs, poller, Locator::read)
+    }
+
+    /// As [`Locator::wait_ready`], reading the window with `read`: for
+    /// actions that look at nothing but the match, [`Locator::read_matches`].
+    pub(crate) fn wait_ready_by(
+        &self,
+        what: &str,
+        needs: Needs,
+        poller: &mut Poller,
+        read: fn(&Locator) -> Result<Read>,
+    ) -> Result<Ready> {
         let mut previous: Option<(ElementId, Option<Bounds>)> = None;
         // Every pass of the loop sets what it saw before the deadline is checked.
         let mut last: LastSeen;
         loop {
             let mut quick = false;
-            match self.read() {
+            match read(self) {
                 Ok(read) => {
                     poller.watch(read.window());
                     match read.matches.len() {

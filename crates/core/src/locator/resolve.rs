@@ -1,11 +1,11 @@
 //! Reading the window a locator names, picking its elements out of that read,
 //! and waiting between reads.
 
-use super::matching::{is_shown, TreeIndex};
+use super::matching::{is_shown, Selector, Step, TextMatch, TreeIndex};
 use super::{Locator, WindowChoice};
 use crate::driver::Driver;
 use crate::error::{Error, ErrorCode, Result};
-use crate::protocol::{Bounds, ElementId, IdleParams, Node, Tree, TreeParams, WindowId};
+use crate::protocol::{Bounds, ElementId, IdleParams, Node, Role, Tree, TreeParams, WindowId};
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -41,8 +41,27 @@ impl Locator {
     /// Reads the window once and picks the matches. Errors from the driver
     /// (no such window yet, a lost connection) come back as they are.
     pub(crate) fn read(&self) -> Result<Read> {
+        self.read_as(Whole::Window)
+    }
+
+    /// Reads the window for the matches alone: the elements the locator's
+    /// steps could pick are read whole, the others may come with role, label,
+    /// states and parent only (see [`Driver::tree_for`]). For reads whose
+    /// callers look at nothing but the matches (and the window's focus).
+    pub(crate) fn read_matches(&self) -> Result<Read> {
+        self.read_as(Whole::Matches)
+    }
+
+    fn read_as(&self, whole: Whole) -> Result<Read> {
         self.check_valid()?;
-        let mut tree = self.read_tree()?;
+        let window = self.window_param()?;
+        let params = TreeParams { window };
+        let mut tree = match (whole, picked_by_role_and_name(&self.steps)) {
+            (Whole::Matches, Some(finds)) => self
+                .driver
+                .tree_for(&params, &|lean| could_match(lean, &finds)),
+            _ => self.driver.tree(&params),
+        }?;
         super::cells::fill_in(&*self.driver, &self.steps, self.include_hidden, &mut tree)?;
         let matches = TreeIndex::new(&tree).select(&self.steps, self.include_hidden);
         let before = seen_before(&self.driver, &tree);
@@ -67,7 +86,8 @@ impl Locator {
             .collect()
     }
 
-    fn read_tree(&self) -> Result<Tree> {
+    /// The window the locator names, as `tree` takes it.
+    fn window_param(&self) -> Result<Option<WindowId>> {
         let window = match &self.window {
             WindowChoice::Default => None,
             WindowChoice::Id(id) => Some(*id),
@@ -105,7 +125,7 @@ impl Locator {
                 }
             }
         };
-        self.driver.tree(&TreeParams { window })
+        Ok(window)
     }
 
     pub(crate) fn poller(&self, timeout: Duration) -> Poller {
@@ -113,33 +133,126 @@ impl Locator {
     }
 }
 
+/// How much of the window a read must give whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Whole {
+    Window,
+    Matches,
+}
+
+/// The roles and names of the steps that pick elements, when the steps pick
+/// by role and name alone (and by place among those: `nth`, `first`,
+/// `last`); `None` when a step needs more of every element (text, keys,
+/// filters, a cell's place), which only a whole read can judge.
+fn picked_by_role_and_name(steps: &[Step]) -> Option<Vec<(Role, Option<TextMatch>)>> {
+    if !matches!(steps.first(), Some(Step::Find(_))) {
+        return None;
+    }
+    let mut finds = Vec::new();
+    for step in steps {
+        match step {
+            Step::Find(Selector::Role(role, query)) => {
+                finds.push((role.clone(), query.name.clone()))
+            }
+            Step::Nth(_) | Step::First | Step::Last => {}
+            Step::Find(_) | Step::Filter(_) | Step::Cell { .. } => return None,
+        }
+    }
+    Some(finds)
+}
+
+/// The elements of a lean read (role, label, states and parent) that one of
+/// `finds` could pick once read whole: those of its role whose label matches
+/// or cannot be judged yet (none, or one taken from content, a placeholder or
+/// a description, which a whole read may change), and for those of a role
+/// named by its content, the elements inside them, whose text names them.
+fn could_match(lean: &Tree, finds: &[(Role, Option<TextMatch>)]) -> Vec<ElementId> {
+    let at: HashMap<ElementId, usize> = lean
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id, i))
+        .collect();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); lean.nodes.len()];
+    for (i, node) in lean.nodes.iter().enumerate() {
+        if let Some(parent) = node.parent.and_then(|p| at.get(&p)) {
+            children[*parent].push(i);
+        }
+    }
+    let mut wanted = vec![false; lean.nodes.len()];
+    for (i, node) in lean.nodes.iter().enumerate() {
+        let mut with_inside = false;
+        let picked = finds.iter().any(|(role, name)| {
+            if node.role != *role {
+                return false;
+            }
+            match (name, node.label.as_deref()) {
+                (None, _) => true,
+                (Some(name), Some(label)) if node.name_source.is_none() => name.matches(label),
+                (Some(_), _) => {
+                    with_inside = crate::naming::named_by_content(&node.role);
+                    true
+                }
+            }
+        });
+        if !picked {
+            continue;
+        }
+        wanted[i] = true;
+        if with_inside {
+            let mut stack = children[i].clone();
+            // A cycle sent by a broken server ends: each element is taken once.
+            while let Some(below) = stack.pop() {
+                if !wanted[below] {
+                    wanted[below] = true;
+                    stack.extend(children[below].iter().copied());
+                }
+            }
+        }
+    }
+    lean.nodes
+        .iter()
+        .zip(wanted)
+        .filter_map(|(node, wanted)| wanted.then_some(node.id))
+        .collect()
+}
+
 /// How recent the read before must be for its bounds to count.
 const RECENT: Duration = Duration::from_secs(2);
 
 type SeenKey = (usize, WindowId);
-type Seen = HashMap<SeenKey, (Instant, Arc<HashMap<ElementId, Bounds>>)>;
+type Seen = HashMap<SeenKey, HashMap<ElementId, (Instant, Bounds)>>;
 
-/// The bounds of the last read of each window, by the driver that read it.
+/// The bounds each element of each window had when last read, by the driver that read it.
 static SEEN: std::sync::LazyLock<std::sync::Mutex<Seen>> =
     std::sync::LazyLock::new(Default::default);
 
-/// Remembers `tree`'s bounds as the last read of its window through
-/// `driver`, and gives those of the read before it if that one was recent:
+/// Remembers the bounds `tree` gives as the last seen of its window's
+/// elements through `driver`, and gives those seen before, where recent:
 /// the stability rung compares an element's bounds across two reads in a
 /// row, and the read before may be an earlier action's or check's, which
-/// spares a second read of the whole window when nothing moved.
+/// spares a second read of the window when nothing moved. A read for a
+/// locator's matches gives bounds for those alone; an element keeps what
+/// the last read that gave its bounds saw.
 fn seen_before(driver: &Arc<dyn Driver>, tree: &Tree) -> Option<Arc<HashMap<ElementId, Bounds>>> {
     let key = (Arc::as_ptr(driver) as *const () as usize, tree.window);
     let now = Instant::now();
-    let bounds: HashMap<ElementId, Bounds> = tree
-        .nodes
-        .iter()
-        .filter_map(|n| n.bounds.map(|b| (n.id, b)))
-        .collect();
     let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
-    seen.retain(|_, (at, _)| now.duration_since(*at) < RECENT);
-    seen.insert(key, (now, Arc::new(bounds)))
-        .map(|(_, before)| before)
+    seen.retain(|_, elements| {
+        elements.retain(|_, (at, _)| now.duration_since(*at) < RECENT);
+        !elements.is_empty()
+    });
+    let elements = seen.entry(key).or_default();
+    let before: HashMap<ElementId, Bounds> = elements
+        .iter()
+        .map(|(id, (_, bounds))| (*id, *bounds))
+        .collect();
+    for node in &tree.nodes {
+        if let Some(bounds) = node.bounds {
+            elements.insert(node.id, (now, bounds));
+        }
+    }
+    (!before.is_empty()).then(|| Arc::new(before))
 }
 
 /// Driver errors worth another read: the window or element may come yet.

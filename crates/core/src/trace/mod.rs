@@ -730,6 +730,13 @@ impl Driver for Traced {
     ) -> Result<Vec<crate::protocol::Node>> {
         self.inner.cell_at(params)
     }
+    fn tree_for(
+        &self,
+        params: &TreeParams,
+        wanted: &dyn Fn(&Tree) -> Vec<crate::protocol::ElementId>,
+    ) -> Result<Tree> {
+        self.inner.tree_for(params, wanted)
+    }
     fn call(&self, method: &str, params: Option<Value>) -> Result<Value> {
         self.inner.call(method, params)
     }
