@@ -6,10 +6,9 @@ use signal_hook::iterator::Signals;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
-use uidrive_atspi::{launch_app, AtspiDriver, LaunchOptions};
 use uidrive_core::memory::Faults;
 use uidrive_core::{serve, Driver, Error, MemoryDriver};
-use uidrive_x11::Desktop;
+use uidrive_facade::{AttachTarget, HeadlessOptions, LaunchOptions};
 
 /// Serve an app over the automation protocol on a Unix socket.
 #[derive(Debug, Args)]
@@ -49,26 +48,35 @@ pub fn run(args: ServeArgs) -> Result<(), Error> {
         .map_err(|e| Error::failed(format!("serve: cannot catch signals: {e}")))?;
     // A path no socket can have fails before a desktop or an app is started.
     uidrive_core::check_socket_path(&args.socket)?;
+    // The app, its driver and its desktop are reached as every front end
+    // reaches them (the facade), so the choice of driver is made in one place.
     let desktop = if args.headless {
-        Some(Desktop::start()?)
+        Some(uidrive_facade::headless(&HeadlessOptions::default())?)
     } else {
         None
     };
-    let options = LaunchOptions {
-        env: desktop.as_ref().map(Desktop::env).unwrap_or_default(),
-        timeout: Duration::from_millis(args.launch_timeout_ms),
-    };
+    let env = desktop.as_ref().map(|d| d.env().to_vec()).unwrap_or_default();
+    let timeout = Some(Duration::from_millis(args.launch_timeout_ms));
     // The launched app lives as long as the server: closing the App ends it.
     let mut launched = None;
+    let attach = |target| uidrive_facade::attach(&target, &env, timeout);
     let driver: Arc<dyn Driver> = if !args.launch.is_empty() {
-        let app = launch_app(&args.launch, &options)?;
+        let options = LaunchOptions {
+            env: Vec::new(),
+            timeout,
+            socket_env: None,
+        };
+        let app = match &desktop {
+            Some(desktop) => desktop.launch(&args.launch, &options)?,
+            None => uidrive_facade::launch(&args.launch, &options)?,
+        };
         let driver = app.driver().clone();
         launched = Some(app);
         driver
     } else if let Some(pid) = args.pid {
-        Arc::new(AtspiDriver::attach_pid(pid, &options)?)
+        attach(AttachTarget::Pid(pid))?.driver().clone()
     } else if let Some(name) = &args.app {
-        Arc::new(AtspiDriver::attach_name(name, &options)?)
+        attach(AttachTarget::Name(name.clone()))?.driver().clone()
     } else if args.demo {
         let demo = MemoryDriver::new();
         if let Some(ms) = args.demo_idle_delay_ms {
@@ -89,8 +97,10 @@ pub fn run(args: ServeArgs) -> Result<(), Error> {
     signals.forever().next();
     server.stop();
     if let Some(app) = launched {
-        app.close()?;
+        uidrive_facade::close(&app)?;
     }
-    drop(desktop);
+    if let Some(desktop) = desktop {
+        desktop.stop();
+    }
     Ok(())
 }
