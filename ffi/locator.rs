@@ -559,6 +559,29 @@ pub unsafe extern "C" fn ud_locator_nth(
     })
 }
 
+/// The cell at `row` and `column` (both from 1, as a cell's `rowIndex` and
+/// `colIndex`) of the tables this locator finds. A table too big to read
+/// whole (its node is `truncated`) is asked for that one cell through the
+/// app's own lookup (the protocol's `cellAt`), so a cell scrolled out of view
+/// is found too. A row or column of 0 makes every use of the locator fail with
+/// `UD_ERR_INVALID_REQUEST`.
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_cell(
+    locator: *const ud_locator,
+    row: u32,
+    column: u32,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    derived(locator, out_locator, |from| {
+        Ok(from.elements()?.cell(row, column))
+    })
+}
+
 /// The first of this locator's matches, in tree order.
 ///
 /// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.

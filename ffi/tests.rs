@@ -781,6 +781,27 @@ mod locators {
                 ud_locator_click(bad, ptr::null_mut()),
                 UD_ERR_INVALID_REQUEST
             );
+            // A cell's row and column count from 1: 0 fails at first use.
+            let mut cell = stale();
+            assert_eq!(
+                ud_locator_cell(ptr::null(), 1, 1, &mut cell),
+                UD_ERR_INVALID_REQUEST
+            );
+            assert!(cell.is_null());
+            assert_eq!(
+                ud_locator_cell(add, 1, 1, ptr::null_mut()),
+                UD_ERR_INVALID_REQUEST
+            );
+            let no_row = locator(|out| ud_locator_cell(add, 0, 1, out));
+            let mut text = stale();
+            assert_eq!(ud_locator_text(no_row, &mut text), UD_ERR_INVALID_REQUEST);
+            assert!(text.is_null());
+            assert!(
+                last_message().contains("cell(0, 1): rows and columns count from 1"),
+                "{}",
+                last_message()
+            );
+            ud_locator_free(no_row);
 
             // A locator outlives its app handle; once the app is closed it says so.
             std::mem::forget(handle);

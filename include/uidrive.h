@@ -852,6 +852,21 @@ ud_status ud_locator_find(const ud_locator *locator, const ud_locator *inner, ud
 ud_status ud_locator_nth(const ud_locator *locator, uint32_t index, ud_locator **out_locator);
 
 /**
+ * The cell at `row` and `column` (both from 1, as a cell's `rowIndex` and
+ * `colIndex`) of the tables this locator finds. A table too big to read
+ * whole (its node is `truncated`) is asked for that one cell through the
+ * app's own lookup (the protocol's `cellAt`), so a cell scrolled out of view
+ * is found too. A row or column of 0 makes every use of the locator fail with
+ * `UD_ERR_INVALID_REQUEST`.
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_locator_cell(const ud_locator *locator, uint32_t row, uint32_t column, ud_locator **out_locator);
+
+/**
  * The first of this locator's matches, in tree order.
  *
  * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.

@@ -399,6 +399,14 @@ export declare class Locator implements Finders {
   /** Elements a selector string, or another Locator, finds inside this one's elements. */
   locator(selector: string | Locator): Locator;
   nth(index: number): Locator;
+  /**
+   * The cell at `row` and `column` (both from 1, as a cell's `rowIndex` and
+   * `colIndex`) of the tables this locator finds. A table too big to read
+   * whole (its node is `truncated`) is asked for that one cell, so a cell
+   * scrolled out of view is found too. 0 fails at first use with
+   * `invalid_request`; a negative or fractional number throws at once.
+   */
+  cell(row: number, column: number): Locator;
   first(): Locator;
   last(): Locator;
   filter(options: FilterOptions): Locator;

@@ -515,6 +515,27 @@ static void locators(const ud_app *app) {
     CHECK(n == 0, "cleared");
     EXPECT(ud_app_locator(app, "role=[[", &unparsable), UD_OK);
     EXPECT(ud_locator_click(unparsable, NULL), UD_ERR_INVALID_REQUEST);
+    /* A table's cell: rows and columns count from 1, so 0 fails at first use
+     * (the cells of a real table: cells.c, on gtk3-widget-factory). */
+    refused = STALE;
+    EXPECT(ud_locator_cell(NULL, 1, 1, &refused), UD_ERR_INVALID_REQUEST);
+    CHECK(refused == NULL, "cleared");
+    EXPECT(ud_locator_cell(items, 1, 1, NULL), UD_ERR_INVALID_REQUEST);
+    ud_locator *no_row = NULL, *no_cell = NULL;
+    EXPECT(ud_locator_cell(items, 0, 1, &no_row), UD_OK);
+    text = STALE;
+    EXPECT(ud_locator_text(no_row, &text), UD_ERR_INVALID_REQUEST);
+    CHECK(text == NULL, "cleared");
+    CHECK(strstr(ud_last_error_message(), "count from 1") != NULL, "says why: %s", ud_last_error_message());
+    n = 5;
+    EXPECT(ud_locator_count(no_row, &n), UD_ERR_INVALID_REQUEST);
+    /* The demo UI gives no element a place: a cell of it is nothing. */
+    EXPECT(ud_locator_cell(items, 1, 1, &no_cell), UD_OK);
+    n = 5;
+    EXPECT(ud_locator_count(no_cell, &n), UD_OK);
+    CHECK(n == 0, "no cell in a list without places, got %zu", n);
+    ud_locator_free(no_row);
+    ud_locator_free(no_cell);
 
     /* One locator, several threads at once. */
     EXPECT(ud_menu(app, 0, file_new), UD_OK);

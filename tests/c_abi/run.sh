@@ -146,6 +146,10 @@ step "calculator.c under AddressSanitizer: headless desktop, gnome-calculator 7 
 step "keyboard.c under AddressSanitizer: gtk3-widget-factory's entry through ud_locator_press_sequentially, ud_keyboard_type and ud_press_key" \
     bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/keyboard.c \$(pkg-config --cflags --libs uidrive) -o '$work/keyboard' &&
              ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/keyboard'"
+# A table's cells by their place: gtk3-widget-factory's tree view.
+step "cells.c under AddressSanitizer: gtk3-widget-factory's tree view through ud_locator_cell and cell=ROW,COLUMN" \
+    bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/cells.c \$(pkg-config --cflags --libs uidrive) -o '$work/cells' &&
+             ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/cells'"
 step "Go calculator (cgo): the same scenario, nothing left behind" \
     env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
     bash -c "cd tests/c_abi/go && go build -o '$work/go_calculator' ./calculator && timeout 300 '$work/go_calculator'"

@@ -219,6 +219,31 @@ impl Locator {
         self.derive(self.inner.nth(index as usize))
     }
 
+    /// The cell at `row` and `column` (both from 1, as a cell's `rowIndex`
+    /// and `colIndex`) of the tables this locator finds; a table too big to
+    /// read whole is asked for that one cell. 0 fails at the locator's first
+    /// use (`invalid_request`); a number that is no row or column at all
+    /// (negative, fractional, past 2^32 - 1) throws here.
+    #[napi]
+    pub fn cell(&self, env: Env, row: f64, column: f64) -> napi::Result<Locator> {
+        let place = |n: f64| {
+            // `as` saturates; the round trip says whether `n` was a u32.
+            let whole = n as u32;
+            (f64::from(whole) == n).then_some(whole).ok_or_else(|| {
+                crate::error::invalid_argument(
+                    &format!("cell({row}, {column})"),
+                    format!(
+                        "rows and columns are whole numbers counted from 1 (up to {}); give the first cell as cell(1, 1)",
+                        u32::MAX
+                    ),
+                )
+            })
+        };
+        let row_at = crate::error::sync(&env, place(row))?;
+        let column_at = crate::error::sync(&env, place(column))?;
+        Ok(self.derive(self.inner.cell(row_at, column_at)))
+    }
+
     #[napi]
     pub fn first(&self) -> Locator {
         self.derive(self.inner.first())

@@ -96,6 +96,40 @@ test('gtk3-widget-factory: check box, toggle, entry, slider, radio', async () =>
   });
 });
 
+test("gtk3-widget-factory: a table's cells by their place", async () => {
+  await withApp(['gtk3-widget-factory'], async (app) => {
+    // Page 1's tree view: columns Cool, Icon, Name, Nick; GTK gives each cell
+    // its row and column, counted from 1.
+    const table = app.getByRole('table');
+    await expect(table.cell(2, 3)).toHaveText('Otto', { exact: true });
+    assert.equal(await table.cell(4, 4).text(), 'Company');
+    assert.equal(await app.locator('role=table >> cell=3,3').text(), 'Orville');
+    assert.ok((await table.cell(1, 1).states()).includes('checked'));
+    assert.ok(!(await table.cell(2, 1).states()).includes('checked'));
+
+    // No fifth row: nothing there.
+    assert.equal(await table.cell(5, 3).count(), 0);
+
+    // Rows and columns count from 1: 0 fails at first use, a number that is
+    // no row at all (negative, fractional) at once.
+    for (const zero of [table.cell(0, 1), table.cell(1, 0)]) {
+      await assert.rejects(zero.text(), (error) => {
+        assert.equal(error.code, 'invalid_request', error.message);
+        assert.match(error.message, /count from 1/);
+        return true;
+      });
+    }
+    for (const [row, column] of [[-1, 3], [1.5, 3], [2, Number.NaN]]) {
+      assert.throws(() => table.cell(row, column), (error) => {
+        assert.equal(error.code, 'invalid_request', error.message);
+        assert.match(error.message, /counted from 1/);
+        return true;
+      });
+    }
+    await assert.rejects(app.locator('role=table >> cell=0,1').count(), { code: 'invalid_request' });
+  });
+});
+
 test('attach by pid and by name to an app launched elsewhere', async () => {
   const launched = await desktop.launch(['gnome-calculator'], { timeout: 30_000 });
   try {

@@ -79,6 +79,8 @@ async function everything(): Promise<void> {
     .includeHidden()
     .withTimeout(3000);
   const description: string = item.description;
+  const cell: Locator = app.getByRole('table').cell(200, 4);
+  const cellText: string = await cell.text();
 
   await item.click({ timeout: 1000 });
   await item.dblclick();
@@ -140,7 +142,7 @@ async function everything(): Promise<void> {
   await Promise.all([byPid.close(), byName.close(), viaSocket.close(), launchedSocketApp.close()]);
   await app.close();
   await desktop.close();
-  void [display, png, result, hello, expectMs, description, count, all, text, value, states, width, flags, version()];
+  void [display, png, result, hello, expectMs, description, cellText, count, all, text, value, states, width, flags, version()];
 }
 
 void everything;

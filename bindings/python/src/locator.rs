@@ -340,6 +340,28 @@ impl PyLocator {
         self.derive(self.inner.nth(index))
     }
 
+    /// The cell at ``row`` and ``column`` (both from 1, as a cell's
+    /// ``rowIndex`` and ``colIndex``) of the tables this locator finds. A table
+    /// too big to read whole (its node is ``truncated``) is asked for the cell
+    /// through the app's own lookup, so a cell scrolled out of view is found
+    /// too. 0 fails at the locator's first use with ``InvalidRequestError``; a
+    /// number that is no row or column at all (negative, or past 2**32 - 1)
+    /// fails here, at once.
+    fn cell(&self, py: Python<'_>, row: i64, column: i64) -> PyResult<PyLocator> {
+        let place = |n: i64| {
+            u32::try_from(n).map_err(|_| {
+                invalid(
+                    py,
+                    format!(
+                        "cell({row}, {column}): rows and columns count from 1 (up to {}); give the first cell as cell(1, 1)",
+                        u32::MAX
+                    ),
+                )
+            })
+        };
+        Ok(self.derive(self.inner.cell(place(row)?, place(column)?)))
+    }
+
     fn first(&self) -> PyLocator {
         self.derive(self.inner.first())
     }

@@ -71,6 +71,35 @@ def test_widget_factory_controls(app: AppFactory) -> None:
     uidrive.expect(toggle).to_be_checked()
 
 
+def test_widget_factory_table_cells_by_place(app: AppFactory) -> None:
+    factory = app(["gtk3-widget-factory"])
+
+    # Page 1's tree view: columns Cool, Icon, Name, Nick; GTK gives each cell
+    # its row and column, counted from 1.
+    table = factory.get_by_role("table")
+    uidrive.expect(table.cell(2, 3)).to_have_text("Otto", exact=True)
+    assert table.cell(4, 4).text() == "Company"
+    assert factory.locator("role=table >> cell=3,3").text() == "Orville"
+    assert "checked" in table.cell(1, 1).states()
+    assert "checked" not in table.cell(2, 1).states()
+
+    # No fifth row: nothing there (asked of GTK itself, the table being one
+    # whose read may be partial).
+    assert table.cell(5, 3).count() == 0
+    assert factory.locator("role=table >> cell=5,3").count() == 0
+
+    # Rows and columns count from 1: 0 fails at first use, a negative number at once.
+    for zero in (table.cell(0, 1), table.cell(1, 0)):
+        with pytest.raises(uidrive.InvalidRequestError) as caught:
+            zero.text()
+        assert "count from 1" in caught.value.message
+    with pytest.raises(uidrive.InvalidRequestError) as refused:
+        table.cell(-1, 3)
+    assert "count from 1" in refused.value.message
+    with pytest.raises(uidrive.InvalidRequestError):
+        factory.locator("role=table >> cell=0,1").count()
+
+
 def test_widget_factory_switches_page(app: AppFactory) -> None:
     factory = app(["gtk3-widget-factory"])
     volume = factory.get_by_role("slider", name="Volume")
