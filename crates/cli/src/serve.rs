@@ -55,7 +55,10 @@ pub fn run(args: ServeArgs) -> Result<(), Error> {
     } else {
         None
     };
-    let env = desktop.as_ref().map(|d| d.env().to_vec()).unwrap_or_default();
+    let env = desktop
+        .as_ref()
+        .map(|d| d.env().to_vec())
+        .unwrap_or_default();
     let timeout = Some(Duration::from_millis(args.launch_timeout_ms));
     // The launched app lives as long as the server: closing the App ends it.
     let mut launched = None;

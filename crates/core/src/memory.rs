@@ -10,8 +10,8 @@ use crate::driver::Driver;
 use crate::error::{Error, Result};
 use crate::protocol::{
     ActParams, Action, Bounds, Capture, CaptureParams, ElementId, ElementKey, EvalParams, Hello,
-    IdleParams, InputEvent, InputParams, Key, MenuParams, Method, NamedKey, Node, Role, State,
-    Tree, TreeParams, Window, WindowId, WindowKind, WindowList, PROTOCOL_VERSION,
+    IdleParams, InputEvent, InputParams, Key, MenuParams, Method, MouseButton, NamedKey, Node,
+    Role, State, Tree, TreeParams, Window, WindowId, WindowKind, WindowList, PROTOCOL_VERSION,
 };
 use serde_json::{Map, Value};
 use std::sync::{Mutex, MutexGuard};
@@ -293,8 +293,10 @@ impl MemoryWindow {
                 if node.has_state(&State::Focusable) {
                     self.focus = Some(id);
                 }
+                // Only the primary button presses (a right click opens a menu).
+                let primary = p.button.is_none_or(|b| b == MouseButton::Left);
                 let node = self.node_mut(id).expect("hit gives a node");
-                if node.has_action(&Action::Press) && !node.has_state(&State::Disabled) {
+                if primary && node.has_action(&Action::Press) && !node.has_state(&State::Disabled) {
                     self.press(id)?;
                 }
                 Ok(())

@@ -11,8 +11,8 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use uidrive_core::protocol::{InputEvent, KeyChord, MouseButton, PointerButton};
-use uidrive_core::{ActionOutcome, Error, TextMatch};
+use uidrive_core::protocol::{InputEvent, KeyChord, MouseButton};
+use uidrive_core::{ActionOutcome, Route, TextMatch};
 
 /// Ends an action: settles and diffs when asked (not inside a batch), else says what was done.
 fn finish(
@@ -124,42 +124,31 @@ pub struct Click {
 impl Command for Click {
     const NAME: &'static str = "click";
     const ABOUT: &'static str =
-        "Click an element with the real pointer (press uses its action instead)";
+        "Click an element with the real pointer where it shows (else its own press action, and the output says so); press always uses the action";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let locator = ctx.locator(&self.target, self.on.window)?;
-        if self.double && !self.right {
-            // Core's double click: the ladder, then two real clicks at the centre.
-            let outcome = locator.dblclick()?;
-            let (text, data) = acted(ctx, "double-clicked", &outcome)?;
-            return finish(ctx, &self.settle, Some(outcome.window), text, data);
-        }
-        // A real click with a chosen button is not a locator action in core
-        // (whose click prefers the element's own press action): hover climbs
-        // the ladder and moves the pointer there, then the click is sent.
-        let outcome = locator.hover()?;
-        let bounds = outcome
-            .element
-            .bounds
-            .filter(|b| !b.is_empty())
-            .ok_or_else(|| {
-                Error::new(
-                    uidrive_core::ErrorCode::NotActionable,
-                    "the element has no area to click",
-                )
-            })?;
-        let (x, y) = bounds.center();
-        let mut click = PointerButton::at(x, y);
-        if self.right {
-            click.button = Some(MouseButton::Right);
-        }
-        if self.double {
-            click.clicks = Some(2);
-        }
-        ctx.app()?
-            .input(Some(outcome.window), vec![InputEvent::Click(click)])?;
-        let (text, data) = acted(ctx, "clicked", &outcome)?;
+        // Core's clicks: the actionability ladder, then the pointer.
+        let (outcome, verb) = match (self.right, self.double) {
+            (false, false) => {
+                let outcome = locator.click()?;
+                let verb = match outcome.route {
+                    Route::Semantic(_) => {
+                        "pressed (by its own action: a click at its centre would not land on it)"
+                    }
+                    _ => "clicked",
+                };
+                (outcome, verb)
+            }
+            (false, true) => (locator.dblclick()?, "double-clicked"),
+            (true, double) => {
+                let clicks = if double { 2 } else { 1 };
+                let outcome = locator.click_button(MouseButton::Right, clicks)?;
+                (outcome, "right-clicked")
+            }
+        };
+        let (text, data) = acted(ctx, verb, &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
 }

@@ -8,8 +8,8 @@ use super::resolve::{describe_node, human, worth_retrying, Poller, Read};
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::{
-    ActParams, Action, ElementAtParams, ElementId, InputEvent, InputParams, KeyChord, Node,
-    PointerButton, Role, State, Tree, TreeParams, WindowId,
+    ActParams, Action, ElementAtParams, ElementId, InputEvent, InputParams, KeyChord, MouseButton,
+    Node, PointerButton, Role, State, Tree, TreeParams, WindowId,
 };
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::collections::HashSet;
@@ -129,10 +129,23 @@ impl Locator {
 
     /// A real double click at the element's centre.
     pub fn dblclick(&self) -> Result<ActionOutcome> {
-        self.perform_on_match("dblclick", Needs::POINTER, |ready, _| {
+        self.click_button(MouseButton::Left, 2)
+    }
+
+    /// A real click of `button`, `clicks` times in a row (2: a double
+    /// click), at the element's centre once it can take it; never the
+    /// element's own action (a right click opens a context menu).
+    pub fn click_button(&self, button: MouseButton, clicks: u32) -> Result<ActionOutcome> {
+        let what = match (button, clicks) {
+            (MouseButton::Left, 2) => "dblclick",
+            (MouseButton::Right, _) => "right click",
+            _ => "click",
+        };
+        self.perform_on_match(what, Needs::POINTER, |ready, _| {
             let (x, y) = centre(ready.node())?;
             let mut click = PointerButton::at(x, y);
-            click.clicks = Some(2);
+            click.button = (button != MouseButton::Left).then_some(button);
+            click.clicks = (clicks != 1).then_some(clicks);
             self.send(ready.window(), vec![InputEvent::Click(click)])?;
             Ok(outcome(ready, Route::Input))
         })
