@@ -6,6 +6,7 @@
 
 use crate::app::{handle, ud_app, AppState};
 use crate::convert::{optional_text, out, owned_json, owned_text, text, zero};
+use crate::enums;
 use crate::guard;
 use crate::handles;
 use crate::methods::UD_TIMEOUT_DEFAULT;
@@ -15,7 +16,7 @@ use std::ffi::c_char;
 use std::sync::Arc;
 use std::time::Duration;
 use uidrive_core::locator::{Find, Locator, RoleQuery, TextMatch, WindowRef};
-use uidrive_core::protocol::{ElementId, ElementKey};
+use uidrive_core::protocol::{input_limits, ElementId, ElementKey};
 use uidrive_core::{expect, ActionOutcome, App, Error, Expect, Filter, Result};
 use uidrive_facade::{names, outcome, time};
 
@@ -809,6 +810,42 @@ pub unsafe extern "C" fn ud_locator_dblclick(
     out_outcome_json: *mut *mut c_char,
 ) -> ud_status {
     action(locator, out_outcome_json, Locator::dblclick)
+}
+
+/// Clicks the one element the locator finds with the real pointer, once it
+/// is visible, enabled and still: `button` (a `UD_BUTTON_*` value) pressed
+/// `clicks` times in a row (1, 2 or 3; 2 is a double click) at its centre.
+/// Never the element's own action: `UD_BUTTON_RIGHT` opens a context menu.
+/// A button or count out of range is `UD_ERR_INVALID_REQUEST` before anything
+/// is looked for. `out_outcome_json` as for `ud_locator_click` (its `route`
+/// is `input`).
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_click_button(
+    locator: *const ud_locator,
+    button: i32,
+    clicks: u32,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    zero(out_outcome_json);
+    let press = guard::args(|| {
+        let button = enums::button(button)?;
+        if !(1..=input_limits::CLICKS).contains(&clicks) {
+            return Err(Error::invalid_request(format!(
+                "`clicks` is {clicks}; a click is 1 to {} presses in a row (2: a double click, 3: a triple click)",
+                input_limits::CLICKS
+            )));
+        }
+        Ok(button)
+    });
+    match press {
+        Ok(button) => action(locator, out_outcome_json, |l| {
+            l.click_button(button, clicks)
+        }),
+        Err(status) => status,
+    }
 }
 
 /// Replaces the text of the one field the locator finds with `text`.

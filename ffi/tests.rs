@@ -781,6 +781,41 @@ mod locators {
                 ud_locator_click(bad, ptr::null_mut()),
                 UD_ERR_INVALID_REQUEST
             );
+            // A mouse button and a click count: real clicks at the centre
+            // (the memory app's button presses only on the primary button).
+            let mut outcome = stale();
+            assert_eq!(
+                ud_locator_click_button(add, UD_BUTTON_RIGHT, 1, &mut outcome),
+                UD_OK,
+                "{}",
+                last_message()
+            );
+            assert!(take_string(outcome).contains("\"route\":\"input\""));
+            // Out of range: refused before anything is looked for (not
+            // no_element), the outcome zeroed.
+            let missing = locator(|out| ud_app_get_by_key(app, c"no-such-key".as_ptr(), out));
+            for (button, clicks, says) in [
+                (-1, 1, "UD_BUTTON_RIGHT"),
+                (3, 1, "UD_BUTTON_RIGHT"),
+                (i32::MIN, 2, "UD_BUTTON_RIGHT"),
+                (UD_BUTTON_LEFT, 0, "1 to 3"),
+                (UD_BUTTON_RIGHT, 4, "1 to 3"),
+                (UD_BUTTON_MIDDLE, u32::MAX, "1 to 3"),
+            ] {
+                let mut outcome = stale();
+                assert_eq!(
+                    ud_locator_click_button(missing, button, clicks, &mut outcome),
+                    UD_ERR_INVALID_REQUEST,
+                    "{button} {clicks}"
+                );
+                assert!(outcome.is_null());
+                assert!(last_message().contains(says), "{}", last_message());
+            }
+            assert_eq!(
+                ud_locator_click_button(ptr::null(), UD_BUTTON_LEFT, 1, ptr::null_mut()),
+                UD_ERR_INVALID_REQUEST
+            );
+            ud_locator_free(missing);
             // A cell's row and column count from 1: 0 fails at first use.
             let mut cell = stale();
             assert_eq!(

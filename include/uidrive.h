@@ -976,6 +976,20 @@ ud_status ud_locator_activate(const ud_locator *locator, char **out_outcome_json
 ud_status ud_locator_dblclick(const ud_locator *locator, char **out_outcome_json);
 
 /**
+ * Clicks the one element the locator finds with the real pointer, once it
+ * is visible, enabled and still: `button` (a `UD_BUTTON_*` value) pressed
+ * `clicks` times in a row (1, 2 or 3; 2 is a double click) at its centre.
+ * Never the element's own action: `UD_BUTTON_RIGHT` opens a context menu.
+ * A button or count out of range is `UD_ERR_INVALID_REQUEST` before anything
+ * is looked for. `out_outcome_json` as for `ud_locator_click` (its `route`
+ * is `input`).
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_click_button(const ud_locator *locator, int32_t button, uint32_t clicks, char **out_outcome_json);
+
+/**
  * Replaces the text of the one field the locator finds with `text`.
  * `out_outcome_json` as for `ud_locator_click`.
  *

@@ -234,6 +234,13 @@ export interface ActionOptions {
   timeout?: number;
 }
 
+export interface ClickOptions extends ActionOptions {
+  /** The mouse button: `'left'` (the default), `'right'` (a context menu) or `'middle'`. */
+  button?: MouseButton;
+  /** Presses in a row, 1 (the default) to 3: 2 is a double click. */
+  clickCount?: number;
+}
+
 export interface ExpectOptions {
   /** Milliseconds to keep trying, over the App's expect timeout (5 s by default). */
   timeout?: number;
@@ -415,7 +422,14 @@ export declare class Locator implements Finders {
   /** This locator with its own default wait, in milliseconds. */
   withTimeout(timeout: number): Locator;
 
-  click(options?: ActionOptions): Promise<ActionOutcome>;
+  /**
+   * A real click where the app's hit test says it lands on the element, else
+   * its own press action (`route` says which). Another `button`, or a
+   * `clickCount` of 2 or 3: always real clicks of that button in a row, never
+   * the element's own action. A button or count it cannot send rejects with
+   * `invalid_request` before anything is looked for.
+   */
+  click(options?: ClickOptions): Promise<ActionOutcome>;
   /** Presses it as assistive technology does: its own press action, else a click. */
   activate(options?: ActionOptions): Promise<ActionOutcome>;
   /** Types real keys one at a time, `delay` ms apart, then reads them back. */

@@ -150,6 +150,11 @@ step "keyboard.c under AddressSanitizer: gtk3-widget-factory's entry through ud_
 step "cells.c under AddressSanitizer: gtk3-widget-factory's tree view through ud_locator_cell and cell=ROW,COLUMN" \
     bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/cells.c \$(pkg-config --cflags --libs uidrive) -o '$work/cells' &&
              ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/cells'"
+# Mouse buttons and click counts: a right click opens gtk3-widget-factory's
+# entry menu, a double click selects its word.
+step "clicks.c under AddressSanitizer: gtk3-widget-factory's entry through ud_locator_click_button (right: its context menu; 2 clicks: its word)" \
+    bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/clicks.c \$(pkg-config --cflags --libs uidrive) -o '$work/clicks' &&
+             ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/clicks'"
 step "Go calculator (cgo): the same scenario, nothing left behind" \
     env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
     bash -c "cd tests/c_abi/go && go build -o '$work/go_calculator' ./calculator && timeout 300 '$work/go_calculator'"

@@ -10,6 +10,7 @@ use napi_derive::napi;
 use serde_json::Value;
 use std::sync::Arc;
 use uidrive_core::locator::ActionOutcome;
+use uidrive_core::protocol::{input_limits, MouseButton};
 use uidrive_core::{App as CoreApp, Filter, Locator as CoreLocator, Result as CoreResult};
 use uidrive_facade::explain::name_windows;
 
@@ -18,6 +19,46 @@ use uidrive_facade::explain::name_windows;
 pub struct ActionOptions {
     /// Milliseconds to wait for the element to be there and ready, over the App's default.
     pub timeout: Option<f64>,
+}
+
+/// `click`'s options.
+#[napi(object)]
+pub struct ClickOptions {
+    /// `'left'` (the default), `'right'` or `'middle'`.
+    pub button: Option<String>,
+    /// Presses in a row, 1 (the default) to 3: 2 is a double click.
+    pub click_count: Option<f64>,
+    /// Milliseconds to wait for the element, over the App's default.
+    pub timeout: Option<f64>,
+}
+
+/// `click`'s button and count, checked before anything is looked for: `None`
+/// for a plain left click (core's `click`), else the real clicks to send.
+fn click_with(button: Option<&str>, count: Option<f64>) -> CoreResult<Option<(MouseButton, u32)>> {
+    let button = match button.unwrap_or("left") {
+        "left" => MouseButton::Left,
+        "right" => MouseButton::Right,
+        "middle" => MouseButton::Middle,
+        other => {
+            return Err(crate::error::invalid_argument(
+                &format!("click({{ button: {other:?} }})"),
+                "the button is 'left', 'right' or 'middle'",
+            ))
+        }
+    };
+    let count = count.unwrap_or(1.0);
+    // `as` saturates; the round trip says whether `count` was a whole number.
+    let clicks = count as u32;
+    if f64::from(clicks) != count || !(1..=input_limits::CLICKS).contains(&clicks) {
+        return Err(crate::error::invalid_argument(
+            &format!("click({{ clickCount: {count} }})"),
+            format!(
+                "a click is 1 to {} presses in a row (2: a double click, 3: a triple click)",
+                input_limits::CLICKS
+            ),
+        ));
+    }
+    Ok((button != MouseButton::Left || clicks != 1).then_some((button, clicks)))
 }
 
 /// `pressSequentially`'s options.
@@ -288,9 +329,24 @@ impl Locator {
 
     // Actions: each waits for one ready element, then acts.
 
+    /// A real click where the app's hit test says it lands on the element,
+    /// else its own press action (the outcome's `route` says which). Another
+    /// `button`, or a `clickCount` of 2 or 3: always real clicks of that
+    /// button in a row, never the element's own action (`'right'` opens a
+    /// context menu). A button or count it cannot send rejects with
+    /// `invalid_request` before anything is looked for.
     #[napi(ts_return_type = "Promise<ActionOutcome>")]
-    pub fn click(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
-        self.action("click", options, |l| l.click())
+    pub fn click(&self, options: Option<ClickOptions>) -> AsyncTask<Job> {
+        let (button, count, timeout) =
+            options.map_or((None, None, None), |o| (o.button, o.click_count, o.timeout));
+        self.action(
+            "click",
+            Some(ActionOptions { timeout }),
+            move |l| match click_with(button.as_deref(), count)? {
+                None => l.click(),
+                Some((button, clicks)) => l.click_button(button, clicks),
+            },
+        )
     }
 
     /// Presses it as assistive technology does: its own press action, else a click.

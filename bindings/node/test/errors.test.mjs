@@ -154,6 +154,28 @@ test('an action outcome has the one shape of every language', async () => {
   assert.equal((await app.getByKey('add').activate()).route, 'semantic:press');
 });
 
+test('click takes a button and a click count', async () => {
+  const add = app.getByKey('add');
+  // Any other button or count is always the real pointer's (the demo's
+  // button presses only on the primary button).
+  assert.equal((await add.click({ button: 'right' })).route, 'input');
+  assert.equal((await add.click({ button: 'middle', clickCount: 3 })).route, 'input');
+  assert.equal((await add.click({ clickCount: 2 })).route, 'input');
+  assert.equal((await add.click({ button: 'left', clickCount: 1 })).route, 'semantic:press');
+
+  // One it cannot send is refused before anything is looked for: a locator
+  // that finds nothing says invalid_request, not no_element.
+  const missing = app.getByKey('no-such-key');
+  for (const button of ['back', 'Right', '']) {
+    const error = await rejectsWith(missing.click({ button }), 'invalid_request');
+    assert.match(error.message, /'left', 'right' or 'middle'/);
+  }
+  for (const clickCount of [0, -1, 4, 1.5, Number.NaN, Infinity, 2 ** 40]) {
+    const error = await rejectsWith(missing.click({ button: 'right', clickCount }), 'invalid_request');
+    assert.match(error.message, /1 to 3 presses/);
+  }
+});
+
 test('a ref never given is stale_ref at once', () => {
   throwsWith(() => app.getByRef('@e99999'), 'stale_ref');
   throwsWith(() => app.getByRef('e0'), 'invalid_request');

@@ -130,6 +130,28 @@ test("gtk3-widget-factory: a table's cells by their place", async () => {
   });
 });
 
+test('gtk3-widget-factory: a right click opens a context menu, two clicks select a word', async () => {
+  await withApp(['gtk3-widget-factory'], async (app) => {
+    // The editable entries: the combo's, an empty one, "entry", and the text view.
+    const entry = app.getByRole('textField', { disabled: false }).nth(2);
+    await expect(entry).toHaveValue('entry', { exact: true });
+
+    // A right click is the pointer's, never the entry's own action: GTK opens
+    // the entry's context menu, a popup of its own, and Escape closes it.
+    assert.equal((await entry.click({ button: 'right' })).route, 'input');
+    const selectAll = app.getByRole('menuItem', { name: 'Select All', exact: true });
+    await expect(selectAll).toBeVisible();
+    await expect(app.getByRole('menuItem', { name: 'Paste', exact: true })).toHaveCount(1);
+    await app.keyboard.press('Escape');
+    await expect(selectAll).toBeHidden();
+
+    // Two clicks in a row select the word under the pointer, so typed text replaces it.
+    assert.equal((await entry.click({ clickCount: 2 })).route, 'input');
+    await app.keyboard.type('X');
+    await expect(entry).toHaveValue('X', { exact: true });
+  });
+});
+
 test('attach by pid and by name to an app launched elsewhere', async () => {
   const launched = await desktop.launch(['gnome-calculator'], { timeout: 30_000 });
   try {

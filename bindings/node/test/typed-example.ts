@@ -83,6 +83,8 @@ async function everything(): Promise<void> {
   const cellText: string = await cell.text();
 
   await item.click({ timeout: 1000 });
+  await item.click({ button: 'right' });
+  await item.click({ button: 'middle', clickCount: 2, timeout: 1000 });
   await item.dblclick();
   await item.fill('text');
   await item.type('more');

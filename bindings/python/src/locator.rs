@@ -8,7 +8,7 @@ use crate::matching::{opt_text_match, text_match};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyString};
 use std::sync::Arc;
-use uidrive_core::protocol::{ElementId, ElementKey};
+use uidrive_core::protocol::{input_limits, ElementId, ElementKey, MouseButton};
 use uidrive_core::{ActionOutcome, App, Filter, Find, Locator, RoleQuery, WindowRef};
 use uidrive_facade::explain::name_windows;
 
@@ -484,10 +484,26 @@ impl PyLocator {
 
     // Actions.
 
-    /// Presses it: its own press action, else a real click at its centre.
-    #[pyo3(signature = (*, timeout=None))]
-    fn click<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
-        self.act(py, timeout, |l| l.click())
+    /// Clicks it as a person does: a real click at its centre where the
+    /// app's hit test says the point lands on it, else its own press action
+    /// (the outcome's ``route`` says which). With a ``button`` other than
+    /// ``"left"`` or a ``click_count`` other than 1, always real clicks of that
+    /// button, ``click_count`` times in a row (2: a double click), never the
+    /// element's own action: ``button="right"`` opens a context menu.
+    #[pyo3(signature = (*, button="left", click_count=1, timeout=None))]
+    fn click<'py>(
+        &self,
+        py: Python<'py>,
+        button: &str,
+        click_count: i64,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match click_with(py, button, click_count)? {
+            None => self.act(py, timeout, |l| l.click()),
+            Some((button, clicks)) => {
+                self.act(py, timeout, move |l| l.click_button(button, clicks))
+            }
+        }
     }
 
     /// Presses it as assistive technology does: its own press action, else a click.
@@ -510,6 +526,7 @@ impl PyLocator {
         self.act(py, timeout, move |l| l.press_sequentially(&text, delay))
     }
 
+    /// A real double click at its centre (``click(click_count=2)``).
     #[pyo3(signature = (*, timeout=None))]
     fn dblclick<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
         self.act(py, timeout, |l| l.dblclick())
@@ -671,4 +688,37 @@ pub fn element_key(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Element
     } else {
         Err(invalid(py, "a key is a str, an int or a bool"))
     }
+}
+
+/// `click`'s button and count, checked before anything is looked for: `None`
+/// for a plain left click (core's `click`), else the real clicks to send.
+fn click_with(
+    py: Python<'_>,
+    button: &str,
+    click_count: i64,
+) -> PyResult<Option<(MouseButton, u32)>> {
+    let button = match button {
+        "left" => MouseButton::Left,
+        "right" => MouseButton::Right,
+        "middle" => MouseButton::Middle,
+        other => {
+            return Err(invalid(
+                py,
+                format!("click(button={other:?}): the button is \"left\", \"right\" or \"middle\""),
+            ))
+        }
+    };
+    let clicks = u32::try_from(click_count)
+        .ok()
+        .filter(|n| (1..=input_limits::CLICKS).contains(n))
+        .ok_or_else(|| {
+            invalid(
+                py,
+                format!(
+                    "click(click_count={click_count}): a click is 1 to {} presses in a row (2: a double click, 3: a triple click)",
+                    input_limits::CLICKS
+                ),
+            )
+        })?;
+    Ok((button != MouseButton::Left || clicks != 1).then_some((button, clicks)))
 }

@@ -184,6 +184,30 @@ def test_outcome_has_one_shape(demo: uidrive.App) -> None:
     assert demo.get_by_key("add").activate()["route"] == "semantic:press"
 
 
+def test_click_takes_a_button_and_a_click_count(demo: uidrive.App) -> None:
+    add = demo.get_by_key("add")
+    # Any other button or count is always the real pointer's (the demo's
+    # button presses only on the primary button).
+    assert add.click(button="right")["route"] == "input"
+    assert add.click(button="middle", click_count=3)["route"] == "input"
+    assert add.click(click_count=2)["route"] == "input"
+    assert add.click(button="left", click_count=1)["route"] == "semantic:press"
+
+    # One it cannot send is refused before anything is looked for: a locator
+    # that finds nothing says invalid_request, not no_element.
+    missing = demo.get_by_key("no-such-key")
+    with pytest.raises(uidrive.InvalidRequestError) as caught:
+        missing.click(button="back")  # type: ignore[arg-type]
+    assert '"left", "right" or "middle"' in caught.value.message
+    with pytest.raises(uidrive.InvalidRequestError):
+        missing.click(button="Right")  # type: ignore[arg-type]
+    for bad in [0, -1, 4, 2**40]:
+        with pytest.raises(uidrive.InvalidRequestError) as caught:
+            missing.click(button="right", click_count=bad)
+        assert f"click_count={bad}" in caught.value.message
+        assert "1 to 3" in caught.value.message
+
+
 def test_a_locator_that_finds_nothing_names_the_windows(demo: uidrive.App) -> None:
     title = demo.windows()[0]["title"]
     with pytest.raises(uidrive.NoElementError) as caught:

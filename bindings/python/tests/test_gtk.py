@@ -100,6 +100,27 @@ def test_widget_factory_table_cells_by_place(app: AppFactory) -> None:
         factory.locator("role=table >> cell=0,1").count()
 
 
+def test_widget_factory_right_and_double_click(app: AppFactory) -> None:
+    factory = app(["gtk3-widget-factory"])
+    # The enabled entries: the combo's, an empty one, "entry", and the text view.
+    entry = factory.get_by_role("textField", disabled=False).nth(2)
+    uidrive.expect(entry).to_have_value("entry", exact=True)
+
+    # A right click is the pointer's, never the entry's own action: GTK opens
+    # the entry's context menu, a popup of its own, and Escape closes it.
+    assert entry.click(button="right")["route"] == "input"
+    select_all = factory.get_by_role("menuItem", name="Select All", exact=True)
+    uidrive.expect(select_all).to_be_visible()
+    uidrive.expect(factory.get_by_role("menuItem", name="Paste", exact=True)).to_have_count(1)
+    factory.keyboard.press("Escape")
+    uidrive.expect(select_all).to_be_hidden()
+
+    # Two clicks in a row select the word under the pointer, so typed text replaces it.
+    assert entry.click(click_count=2)["route"] == "input"
+    factory.keyboard.type("X")
+    uidrive.expect(entry).to_have_value("X", exact=True)
+
+
 def test_widget_factory_switches_page(app: AppFactory) -> None:
     factory = app(["gtk3-widget-factory"])
     volume = factory.get_by_role("slider", name="Volume")

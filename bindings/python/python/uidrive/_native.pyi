@@ -3,7 +3,7 @@
 import os
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import Any, final
+from typing import Any, Literal, final
 
 from uidrive.types import (
     ActionResult,
@@ -198,7 +198,16 @@ class Locator(_Factories):
     def is_enabled(self, *, timeout: float | None = None) -> bool: ...
     def is_checked(self, *, timeout: float | None = None) -> bool: ...
     def is_focused(self, *, timeout: float | None = None) -> bool: ...
-    def click(self, *, timeout: float | None = None) -> ActionResult: ...
+    def click(
+        self,
+        *,
+        button: Literal["left", "right", "middle"] = "left",
+        click_count: int = 1,
+        timeout: float | None = None,
+    ) -> ActionResult:
+        """A real click where the app's hit test says it lands on the element,
+        else its own press action (``route`` says which). Another ``button``, or
+        ``click_count`` 2 or 3: always real clicks of that button, in a row."""
     def activate(self, *, timeout: float | None = None) -> ActionResult: ...
     def press_sequentially(
         self, text: str, *, delay: float | None = None, timeout: float | None = None
