@@ -264,6 +264,18 @@ pub async fn place_popovers(inner: &Inner, top: &TopLevel, elements: &mut [Eleme
     placed.insert(key, found.into_iter().map(|(_, p)| p).collect());
 }
 
+/// Whether a GTK 4 app shows a popover now (an X popup window of its own):
+/// what is inside one is placed from the whole read of the window, so a
+/// read of only some elements' fields cannot place it.
+pub fn shows_popover(inner: &Inner) -> bool {
+    inner.app.toolkit == Toolkit::Gtk4
+        && inner
+            .x11()
+            .ok()
+            .and_then(|x11| x11.popups_of(inner.app.pid).ok())
+            .is_some_and(|popups| !popups.is_empty())
+}
+
 /// The shown popovers among `elements` (GTK's positions), each with its surface.
 async fn find_popovers(
     inner: &Inner,

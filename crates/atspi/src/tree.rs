@@ -145,7 +145,7 @@ impl crate::driver::Inner {
     /// The window's elements with role, name, states and place only, as a
     /// tree, for an app read lean ([`reads_lean`]); `None` for the others.
     pub async fn lean_tree(&self, wanted: Option<u64>) -> Result<Option<(Tree, LeanWindow)>> {
-        if !reads_lean(&self.app) {
+        if !reads_lean(&self.app) || crate::desktop::shows_popover(self) {
             return Ok(None);
         }
         let started = std::time::Instant::now();
