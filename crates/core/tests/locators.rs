@@ -1266,3 +1266,29 @@ fn a_place_the_table_lacks_is_no_element_and_row_zero_is_refused() {
     assert_eq!(err.code, ErrorCode::InvalidRequest, "{err}");
     assert!(err.message.contains("count from 1"), "{}", err.message);
 }
+
+#[test]
+fn click_button_sends_that_button_and_refuses_a_count_before_looking() {
+    use uidrive_core::protocol::MouseButton;
+    let (driver, app) = impatient();
+    let add = app.get_by_key("add");
+    let done = add.click_button(MouseButton::Right, 1).unwrap();
+    assert_eq!(done.route, Route::Input);
+    // A right click is not a press: the demo's count stays where it was.
+    assert_eq!(
+        app.get_by_key("count").text().unwrap(),
+        "Count: 0",
+        "{:?}",
+        log(&driver)
+    );
+    add.click_button(MouseButton::Left, 1).unwrap();
+    assert_eq!(app.get_by_key("count").text().unwrap(), "Count: 1");
+    for bad in [0, 4] {
+        let err = app
+            .get_by_key("nope")
+            .click_button(MouseButton::Left, bad)
+            .unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidRequest, "{err}");
+        assert!(err.message.contains("presses in a row"), "{}", err.message);
+    }
+}

@@ -136,6 +136,12 @@ impl Locator {
     /// click), at the element's centre once it can take it; never the
     /// element's own action (a right click opens a context menu).
     pub fn click_button(&self, button: MouseButton, clicks: u32) -> Result<ActionOutcome> {
+        let most = crate::protocol::input_limits::CLICKS;
+        if !(1..=most).contains(&clicks) {
+            return Err(Error::invalid_request(format!(
+                "click_button: {clicks} clicks; a click is 1 to {most} presses in a row (2: a double click, 3: a triple click)"
+            )));
+        }
         let what = match (button, clicks) {
             (MouseButton::Left, 2) => "dblclick",
             (MouseButton::Right, _) => "right click",
