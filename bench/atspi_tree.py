@@ -237,6 +237,7 @@ def main():
             if name == "soffice":
                 caps[name] = peer(env, "-", name, str(runs), "cap")[-1]
                 continue
+            caps[name] = app_cpu_cap(binary, name, runs, env, desktop.apps[-1].pid)
             presses.append((name, runs_of(ours, r"^act ms ([\d.]+) act\+idle ms ([\d.]+)")))
             pyatspi_clicks = peer(env, "pyatspi", name, str(runs), "click")
             dogtail_clicks = peer(env, "dogtail", name, str(runs), "click")
@@ -265,6 +266,34 @@ def main():
     finally:
         desktop.close()
     report(runs, trees, clicks, typing, presses, caps)
+
+
+def cpu_seconds(pid):
+    """The CPU time process `pid` has used, user and system, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def app_cpu_cap(binary, name, runs, env, pid):
+    """The app's own answer time for one of uidrive's full reads: the CPU time
+    the app spends over more reads (on a window that has settled after
+    the actions above), less what it spends as long without them (a spinner's
+    frames), per read. No read of every field can be faster than the app
+    answering its calls, so this caps the ratio against a peer that asks less."""
+    reads = 3 * runs  # enough that attaching to the app weighs little
+    before, started = cpu_seconds(pid), time.perf_counter()
+    lines = run([binary, name, str(reads)], env, f"uidrive reads of {name}")
+    busy, wall = cpu_seconds(pid) - before, time.perf_counter() - started
+    before = cpu_seconds(pid)
+    time.sleep(wall)
+    idle = cpu_seconds(pid) - before
+    cap = 1000 * max(busy - idle, 0.0) / reads
+    ours = median([ms for _, ms in runs_of(lines, r"^nodes (\d+) ms ([\d.]+)")])
+    return (
+        f"{cap:.1f} ms of CPU per read (over {reads} reads, less {1000 * idle:.0f} ms it spends idle as long); "
+        f"uidrive's reads then {ours:.1f} ms, {ours / cap if cap else float('nan'):.2f}x that cap"
+    )
 
 
 def idle_runs(lines):

@@ -207,12 +207,15 @@ async fn walk(
             link.peer.is_some()
         )
     });
-    // GTK 4's cache is built from the live widgets at each read, and gives
-    // each element's place among its parent's children: where that adds up
-    // to the element's child count it gives the children, and only the rest
-    // are asked. GTK 3's cache keeps elements that left the tree, so there
-    // every element is asked.
-    let mut prefetched = if app.toolkit == Toolkit::Gtk4 {
+    // A GTK cache gives each element's parent and place among its parent's
+    // children as they are at the read: where those add up to the element's
+    // child count, one child at every place, they are its children, and only
+    // the rest are asked. (GTK 3's cache also keeps elements that left the
+    // tree; they no longer sit at a place of a live parent, so their old
+    // parent's children do not add up and are asked.) LibreOffice's cache
+    // goes stale, so there every element is asked.
+    let gtk = app.toolkit_name.eq_ignore_ascii_case("gtk");
+    let mut prefetched = if app.toolkit == Toolkit::Gtk4 || (gtk && !app.stale_cache_states()) {
         children_from_cache(&app.bus, cache)
     } else {
         HashMap::new()
