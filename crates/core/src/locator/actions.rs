@@ -261,7 +261,7 @@ impl Locator {
             ));
         }
         // The check may have used the action's time: the second route gets its own.
-        let mut poller = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
+        let mut poller = self.poller(verify_time(&poller));
         let typed = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
             retype(ready, poller)?;
             Ok(outcome(ready, Route::Input))
@@ -384,7 +384,7 @@ impl Locator {
             return Ok(done);
         }
         // The app took the action and the state stayed: click it instead.
-        let mut poller = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
+        let mut poller = self.poller(verify_time(&poller));
         let clicked = self.perform_with_by(
             what,
             Needs::POINTER,
@@ -486,7 +486,7 @@ impl Locator {
             }
         };
         let chosen = done.element.id;
-        let mut check = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
+        let mut check = self.poller(verify_time(&poller));
         let mut last = String::new();
         loop {
             match self.read() {
@@ -601,33 +601,27 @@ impl Locator {
     /// it; fails with `failed` and where the focus is when it never comes
     /// (an app may accept the call and leave the focus where it was).
     fn confirm_focus(&self, poller: &Poller, done: ActionOutcome) -> Result<ActionOutcome> {
-        let mut check = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
+        let waited = verify_time(poller);
         let mut focus_on = String::from("an element not read");
-        loop {
-            match self.driver.tree(&TreeParams {
-                window: Some(done.window),
-            }) {
-                Ok(tree) if focus_within(&tree, done.element.id) => return Ok(done),
-                Ok(tree) => {
-                    focus_on = tree
-                        .focused()
-                        .map(describe_node)
-                        .unwrap_or_else(|| "nothing in the window".into());
-                }
-                Err(e) if worth_retrying(&e) => {}
-                Err(e) => return Err(e),
+        let came = self.read_window_until(poller, done.window, |tree| {
+            if focus_within(tree, done.element.id) {
+                return Some(());
             }
-            if check.expired() {
-                return Err(Error::failed(format!(
-                    "focus: {} on {} but the focus did not come to it after {}; it is on {focus_on}",
-                    done.route.as_str(),
-                    self,
-                    human(check.timeout())
-                ))
-                .with_suggestion("click the element, or press Tab until the focus gets there"));
-            }
-            check.watch(done.window);
-            check.wait()?;
+            focus_on = tree
+                .focused()
+                .map(describe_node)
+                .unwrap_or_else(|| "nothing in the window".into());
+            None
+        })?;
+        match came {
+            Some(()) => Ok(done),
+            None => Err(Error::failed(format!(
+                "focus: {} on {} but the focus did not come to it after {}; it is on {focus_on}",
+                done.route.as_str(),
+                self,
+                human(waited)
+            ))
+            .with_suggestion("click the element, or press Tab until the focus gets there")),
         }
     }
 
@@ -766,28 +760,44 @@ impl Locator {
         done: &ActionOutcome,
         holds: impl Fn(&Node) -> bool,
     ) -> Result<std::result::Result<Node, Option<Node>>> {
-        let mut check = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
         let mut last: Option<Node> = None;
+        let found = self.read_window_until(poller, done.window, |tree| {
+            let node = find_again(self, tree, done);
+            if let Some(node) = node.as_ref().filter(|n| holds(n)) {
+                return Some(node.clone());
+            }
+            last = node.or(last.take());
+            None
+        })?;
+        Ok(found.ok_or(last))
+    }
+
+    /// Reads `window` until `look` finds what it waits for in a read, or
+    /// until the check's time is up (`None`): at least [`VERIFY_AT_LEAST`],
+    /// else what is left of the action's time.
+    fn read_window_until<T>(
+        &self,
+        poller: &Poller,
+        window: WindowId,
+        mut look: impl FnMut(&Tree) -> Option<T>,
+    ) -> Result<Option<T>> {
+        let mut check = self.poller(verify_time(poller));
         loop {
             match self.driver.tree(&TreeParams {
-                window: Some(done.window),
+                window: Some(window),
             }) {
                 Ok(tree) => {
-                    let node = find_again(self, &tree, done);
-                    if let Some(node) = &node {
-                        if holds(node) {
-                            return Ok(Ok(node.clone()));
-                        }
+                    if let Some(found) = look(&tree) {
+                        return Ok(Some(found));
                     }
-                    last = node.or(last);
                 }
                 Err(e) if worth_retrying(&e) => {}
                 Err(e) => return Err(e),
             }
             if check.expired() {
-                return Ok(Err(last));
+                return Ok(None);
             }
-            check.watch(done.window);
+            check.watch(window);
             check.wait()?;
         }
     }
@@ -1079,43 +1089,27 @@ impl Locator {
         wanted: &str,
         holds: impl Fn(&Node) -> bool,
     ) -> Result<Node> {
-        let mut check = self.poller(poller.remaining().max(VERIFY_AT_LEAST));
-        let mut last: Option<Node> = None;
-        loop {
-            match self.driver.tree(&TreeParams {
-                window: Some(done.window),
-            }) {
-                Ok(tree) => {
-                    let node = find_again(self, &tree, done);
-                    if let Some(node) = &node {
-                        if holds(node) {
-                            return Ok(node.clone());
-                        }
-                    }
-                    last = node.or(last);
-                }
-                Err(e) if worth_retrying(&e) => {}
-                Err(e) => return Err(e),
-            }
-            if check.expired() {
-                let seen = last
-                    .as_ref()
-                    .map(describe_node)
-                    .unwrap_or_else(|| "the element was gone".into());
-                return Err(Error::failed(format!(
-                    "{what}: {} on {} but it was not {wanted} after {}; last read: {seen}",
-                    route,
-                    self,
-                    human(check.timeout())
-                ))
-                .with_suggestion(
-                    "check that the element reacts to this action; the app may refuse it",
-                ));
-            }
-            check.watch(done.window);
-            check.wait()?;
-        }
+        let waited = verify_time(poller);
+        self.read_until(poller, done, holds)?.map_err(|last| {
+            let seen = last
+                .as_ref()
+                .map(describe_node)
+                .unwrap_or_else(|| "the element was gone".into());
+            Error::failed(format!(
+                "{what}: {} on {} but it was not {wanted} after {}; last read: {seen}",
+                route,
+                self,
+                human(waited)
+            ))
+            .with_suggestion("check that the element reacts to this action; the app may refuse it")
+        })
     }
+}
+
+/// How long a check after an action reads: what is left of the action's
+/// time, and at least [`VERIFY_AT_LEAST`].
+fn verify_time(poller: &Poller) -> Duration {
+    poller.remaining().max(VERIFY_AT_LEAST)
 }
 
 /// Whether the window's focus is on the element `id` or inside it.
