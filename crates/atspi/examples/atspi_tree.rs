@@ -2,12 +2,15 @@
 //! writes them, for the benchmark script (bench/atspi_tree.py) and for
 //! looking at what an app shows.
 //!
-//! usage: atspi_tree NAME [RUNS] [--json] [--press LABEL]
+//! usage: atspi_tree NAME [RUNS] [--json] [--answer-time] [--press LABEL]
 //!                    [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]]
 //!                    [--type SELECTOR TEXT]
 //!   NAME   the app's accessible name (gnome-calculator, gtk3-widget-factory, ...)
 //!   RUNS   how many full reads (and actions) to time (default 5); prints `nodes N ms M` per read
 //!   --json prints the last tree as JSON
+//!   --answer-time records the calls of one more read, then asks them again
+//!          all at once RUNS times (`answer calls N ms M`): the app's own
+//!          answer time for a read, with no client waiting between calls
 //!   --press LABEL times act(press) + idle on the first element labelled LABEL that can be pressed
 //!   --click SELECTOR times a locator's `click()` on the element SELECTOR finds
 //!          (`role=button[name="7"]`), then the read back of its effect: the
@@ -43,11 +46,12 @@ enum Effect {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(name) = args.first() else {
-        eprintln!("usage: atspi_tree NAME [RUNS] [--json] [--press LABEL] [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]] [--type SELECTOR TEXT]");
+        eprintln!("usage: atspi_tree NAME [RUNS] [--json] [--answer-time] [--press LABEL] [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]] [--type SELECTOR TEXT]");
         std::process::exit(2);
     };
     let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(5);
     let json = args.iter().any(|a| a == "--json");
+    let answer_time = args.iter().any(|a| a == "--answer-time");
     let flag = |name: &str, at: usize| {
         args.iter()
             .position(|a| a == name)
@@ -83,6 +87,18 @@ fn main() {
         last = Some(tree);
     }
     let tree = last.expect("at least one run");
+    if answer_time {
+        // One more read, recorded, then its calls asked again all at once.
+        uidrive_atspi::record_calls(true);
+        driver.tree(&TreeParams::default()).expect("tree");
+        for _ in 0..runs {
+            let (calls, took) = driver
+                .app_answer_time(usize::MAX)
+                .unwrap_or_else(|e| fail(&e));
+            println!("answer calls {calls} ms {:.2}", took.as_secs_f64() * 1000.0);
+        }
+        uidrive_atspi::record_calls(false);
+    }
     if let Some(label) = press {
         let button = tree
             .nodes

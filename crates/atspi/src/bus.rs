@@ -104,14 +104,36 @@ pub struct Link {
     pub bus: Connection,
     /// The app's bus name and the peer connection to it.
     pub peer: Option<(String, Connection)>,
+    /// A second peer connection, for the fields of a read. The app answers
+    /// one message per connection per turn of its main loop, so the few
+    /// calls that walk the tree are answered between the hundreds that read
+    /// fields instead of queueing behind them.
+    pub fields: Option<Connection>,
 }
 
 impl Link {
+    /// A link over the bus alone.
+    pub fn over_bus(bus: Connection) -> Link {
+        Link {
+            bus,
+            peer: None,
+            fields: None,
+        }
+    }
+
     /// The connection and destination for calls on objects of `dest`.
     pub fn route<'a>(&'a self, dest: &'a str) -> (&'a Connection, &'a str) {
         match &self.peer {
             Some((name, conn)) if name == dest => (conn, ""),
             _ => (&self.bus, dest),
+        }
+    }
+
+    /// As [`Link::route`], on the connection for a read's fields where there is one.
+    pub fn route_fields<'a>(&'a self, dest: &'a str) -> (&'a Connection, &'a str) {
+        match (&self.peer, &self.fields) {
+            (Some((name, _)), Some(fields)) if name == dest => (fields, ""),
+            _ => self.route(dest),
         }
     }
 }
@@ -132,8 +154,13 @@ pub async fn open_peer(conn: &Connection, app_bus: &str) -> Option<Connection> {
         return None;
     }
     let connect = async {
-        zbus::connection::Builder::address(address.as_str())
-            .ok()?
+        let builder = match socket_file(&address) {
+            Some(path) => zbus::connection::Builder::socket(crate::peer_socket::BufferedUnix(
+                tokio::net::UnixStream::connect(path).await.ok()?,
+            )),
+            None => zbus::connection::Builder::address(address.as_str()).ok()?,
+        };
+        builder
             .p2p()
             .method_timeout(CALL_TIMEOUT)
             .build()
@@ -147,6 +174,20 @@ pub async fn open_peer(conn: &Connection, app_bus: &str) -> Option<Connection> {
     // The app's own connection is as safe for bulk reads as the app itself.
     mark_bulk(&peer, "", bulk(conn, app_bus));
     Some(peer)
+}
+
+/// The socket file a peer address names (GTK's bridge gives `unix:path=...`),
+/// to be read in bulk ([`crate::peer_socket`]); other addresses are opened by zbus.
+fn socket_file(address: &str) -> Option<std::path::PathBuf> {
+    use zbus::address::transport::{Transport, UnixSocket};
+    let address = zbus::Address::try_from(address).ok()?;
+    match address.transport() {
+        Transport::Unix(unix) => match unix.path() {
+            UnixSocket::File(path) => Some(path.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 tokio::task_local! {
@@ -183,7 +224,9 @@ where
     R: for<'d> serde::Deserialize<'d> + zbus::zvariant::Type,
     B: serde::Serialize + DynamicType,
 {
-    let answer = call_once(conn, dest, path, iface, method, body).await;
+    // Boxed: a read joins hundreds of calls, and each held inline would make
+    // every future around it kilobytes larger, moved and copied as it goes.
+    let answer = Box::pin(call_once(conn, dest, path, iface, method, body)).await;
     if let Err(e) = &answer {
         if matches!(
             e.code,
@@ -210,6 +253,7 @@ where
     B: serde::Serialize + DynamicType,
 {
     crate::stats::count(method);
+    crate::stats::record(dest, path, iface, method, body);
     // An empty destination means a peer connection straight to the app.
     let destination = (!dest.is_empty()).then_some(dest);
     let call = conn.call_method(destination, path, Some(iface), method, body);

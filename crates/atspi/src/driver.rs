@@ -102,14 +102,14 @@ impl AtspiDriver {
                 match find(conn.clone()).await {
                     Ok(Some(app)) => {
                         // The app counts as up once it shows a window.
-                        let direct = bus::Link {
-                            bus: conn.clone(),
-                            peer: None,
-                        };
+                        let direct = bus::Link::over_bus(conn.clone());
                         match discovery::top_levels(&direct, &app).await {
                             Ok(tops) if !tops.is_empty() => {
-                                let peer = bus::open_peer(&conn, &app.bus).await;
-                                return Ok((conn, app, peer));
+                                let (peer, fields) = tokio::join!(
+                                    bus::open_peer(&conn, &app.bus),
+                                    bus::open_peer(&conn, &app.bus)
+                                );
+                                return Ok((conn, app, peer, fields));
                             }
                             Ok(_) => {}
                             Err(e) => last_error = Some(e),
@@ -139,12 +139,14 @@ impl AtspiDriver {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         })?;
-        let (conn, app, peer) = started;
+        let (conn, app, peer, fields) = started;
+        let fields = fields.filter(|_| peer.is_some());
         Ok(AtspiDriver {
             inner: Arc::new(Inner {
                 link: bus::Link {
                     bus: conn.clone(),
                     peer: peer.map(|p| (app.bus.clone(), p)),
+                    fields,
                 },
                 conn,
                 app,
@@ -577,6 +579,17 @@ impl Driver for AtspiDriver {
 }
 
 impl AtspiDriver {
+    /// The app's own answer time for what the driver asked while recording
+    /// ([`crate::record_calls`]): the same calls asked again, `window` in
+    /// flight at a time, with nothing to wait for between them. Returns how
+    /// many were answered and the time to the last answer. For the benchmark.
+    pub fn app_answer_time(&self, window: usize) -> Result<(usize, Duration)> {
+        let calls = crate::stats::recorded();
+        self.run(CALL_LIMIT, move |inner| async move {
+            Ok(crate::stats::replay(&inner.link, &calls, window).await)
+        })
+    }
+
     /// Runs async work for the desktop glue (input, capture).
     pub(crate) fn run_work<T, F, Fut>(&self, work: F) -> Result<T>
     where

@@ -375,7 +375,7 @@ async fn children_of(conn: &Connection, dest: &str, path: &str) -> Result<Vec<Ob
 /// A call that fails leaves its field out.
 pub async fn fetch_extras(link: &Link, node: &mut RawNode, cached: bool, plan: FetchPlan) {
     let Some(obj) = node.obj.clone() else { return };
-    let (conn, dest) = link.route(&obj.0);
+    let (conn, dest) = link.route_fields(&obj.0);
     let path = obj.1.as_str();
     let placed = plan.extents_need.is_none_or(|state| node.states.has(state));
     let extents = async {

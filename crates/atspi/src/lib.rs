@@ -14,7 +14,9 @@
 //! - `input` and `capture` go through the X server (`uidrive_x11`).
 //!
 //! Set `UIDRIVE_ATSPI_STATS=1` to print, per tree read, the calls made by
-//! method and where the time went.
+//! method and where the time went. [`record_calls`] and
+//! [`AtspiDriver::app_answer_time`] measure how long the app itself takes to
+//! answer a read's calls (for the benchmark).
 //!
 //! Tests: `cargo test -p uidrive-atspi` starts a private headless desktop per
 //! test and drives gtk3-widget-factory, gnome-calculator, gtk4-demo and zenity.
@@ -29,6 +31,7 @@ mod fetch;
 mod ids;
 mod launch;
 mod menu;
+mod peer_socket;
 mod roles;
 mod states;
 mod stats;
@@ -40,3 +43,4 @@ pub use driver::{AtspiDriver, LaunchOptions};
 pub use ids::element_id;
 pub use launch::{accessibility_env, launch_app};
 pub use roles::protocol_role;
+pub use stats::record_calls;

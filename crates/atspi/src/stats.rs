@@ -6,8 +6,10 @@ use std::sync::Mutex;
 
 static CALLS: Mutex<BTreeMap<String, u64>> = Mutex::new(BTreeMap::new());
 
+/// Looked up once: it is asked on every call.
 pub fn on() -> bool {
-    std::env::var_os("UIDRIVE_ATSPI_STATS").is_some()
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("UIDRIVE_ATSPI_STATS").is_some())
 }
 
 /// Counts one D-Bus call of `method`.
@@ -31,4 +33,86 @@ pub fn print_calls() {
         eprintln!("calls: {:?}", *calls);
         calls.clear();
     }
+}
+
+/// The calls a read makes, kept while [`record_calls`] is on, to be asked
+/// again all at once ([`replay`]): how long the app itself needs to answer
+/// them, with no client waiting between them, bounds what any read of the
+/// same fields can take.
+static RECORDED: Mutex<Option<Vec<(String, zbus::Message)>>> = Mutex::new(None);
+
+/// Starts keeping every call made (`true`), or stops and forgets them.
+pub fn record_calls(on: bool) {
+    *RECORDED.lock().unwrap() = on.then(Vec::new);
+}
+
+/// Keeps one call, as its message, when calls are being recorded.
+pub fn record<B>(dest: &str, path: &str, iface: &str, method: &str, body: &B)
+where
+    B: serde::Serialize + zbus::zvariant::DynamicType,
+{
+    let mut recorded = RECORDED.lock().unwrap();
+    let Some(calls) = recorded.as_mut() else {
+        return;
+    };
+    let message = zbus::Message::method_call(path, method)
+        .and_then(|m| m.interface(iface))
+        .and_then(|m| m.build(body));
+    if let Ok(message) = message {
+        calls.push((dest.to_string(), message));
+    }
+}
+
+/// The calls recorded so far (recording goes on).
+pub fn recorded() -> Vec<(String, zbus::Message)> {
+    RECORDED.lock().unwrap().clone().unwrap_or_default()
+}
+
+/// Asks `calls` again, `window` of them in flight at a time, and returns how
+/// many were answered (errors included: an answer is an answer) and the time
+/// until the last one.
+pub async fn replay(
+    link: &crate::bus::Link,
+    calls: &[(String, zbus::Message)],
+    window: usize,
+) -> (usize, std::time::Duration) {
+    use futures_util::stream::StreamExt;
+    let started = std::time::Instant::now();
+    let asked: Vec<_> = calls
+        .iter()
+        .map(|(dest, message)| ask_again(link, dest, message))
+        .collect();
+    let answered = futures_util::stream::iter(asked)
+        .buffer_unordered(window.max(1))
+        .filter(|answered| std::future::ready(*answered))
+        .count()
+        .await;
+    (answered, started.elapsed())
+}
+
+/// Asks one recorded call again; whether the app answered it.
+async fn ask_again(link: &crate::bus::Link, dest: &str, message: &zbus::Message) -> bool {
+    let header = message.header();
+    let (Some(path), Some(iface), Some(method)) =
+        (header.path(), header.interface(), header.member())
+    else {
+        return false;
+    };
+    // An empty destination is the app's peer connection, as `bus::call` has it.
+    let (conn, destination) = match (&link.peer, dest.is_empty()) {
+        (Some((_, peer)), true) => (peer, None),
+        _ => (&link.bus, Some(dest)),
+    };
+    let body = message.body();
+    let answer = if body.signature().to_string().is_empty() {
+        conn.call_method(destination, path, Some(iface), method, &())
+            .await
+    } else {
+        let Ok(args) = body.deserialize::<zbus::zvariant::Structure>() else {
+            return false;
+        };
+        conn.call_method(destination, path, Some(iface), method, &args)
+            .await
+    };
+    answer.is_ok() || matches!(answer, Err(zbus::Error::MethodError(..)))
 }

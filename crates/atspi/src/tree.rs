@@ -56,16 +56,8 @@ async fn walk_and_fetch(
     cache: HashMap<String, CachedItem>,
 ) -> Result<Vec<Element>> {
     let started = std::time::Instant::now();
-    let mut read = walk(link, app, window, &cache).await?;
-    let walked = std::time::Instant::now();
-    stats::note(|| format!("structure read at {:?}", started.elapsed()));
-    let plan = plan_for(app);
-    join_all(
-        read.iter_mut()
-            .map(|(_, _, node, cached)| fetch_extras(link, node, *cached, plan)),
-    )
-    .await;
-    stats::note(|| format!("fields read in {:?}", walked.elapsed()));
+    let read = walk(link, app, window, &cache, Some(plan_for(app))).await?;
+    stats::note(|| format!("structure and fields read in {:?}", started.elapsed()));
     stats::print_calls();
     Ok(in_tree_order(read).into_iter().map(|(e, _)| e).collect())
 }
@@ -94,7 +86,7 @@ pub async fn read_lean(
     cache: HashMap<String, CachedItem>,
 ) -> Result<Lean> {
     let started = std::time::Instant::now();
-    let read = crate::bus::strict(walk(link, app, window, &cache)).await?;
+    let read = crate::bus::strict(walk(link, app, window, &cache, None)).await?;
     stats::note(|| format!("lean: structure read at {:?}", started.elapsed()));
     let (elements, cached) = in_tree_order(read).into_iter().unzip();
     Ok(Lean { elements, cached })
@@ -198,6 +190,7 @@ async fn walk(
     app: &AppRef,
     window: &ObjRef,
     cache: &HashMap<String, CachedItem>,
+    fields: Option<FetchPlan>,
 ) -> Result<Vec<(Option<usize>, usize, RawNode, bool)>> {
     let started = std::time::Instant::now();
     stats::note(|| {
@@ -230,9 +223,10 @@ async fn walk(
             started.elapsed()
         )
     });
-    // First the structure, walking GetChildren level by level; then every
-    // element's other fields, all in flight at once. Walking first keeps the
-    // few structure calls from queueing behind hundreds of field calls in the app.
+    // The structure, walking GetChildren level by level, and with `fields`,
+    // each element's other fields as soon as it is found, all in flight at
+    // once. The fields go over their own connection where there is one
+    // ([`Link::fields`]), so the walk's calls do not queue behind them.
     // (parent index, position among its siblings, element, read from the cache).
     let mut read: Vec<(Option<usize>, usize, RawNode, bool)> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
@@ -251,7 +245,18 @@ async fn walk(
     };
     seen.insert(window.1.as_str().to_string());
     pending.push(fetch(window.clone(), None, 0));
-    while let Some((parent, position, node, cached)) = pending.next().await {
+    let mut filling = FuturesUnordered::new();
+    loop {
+        let (parent, position, node, cached) = tokio::select! {
+            biased;
+            Some(basics) = pending.next() => basics,
+            Some((me, node)) = filling.next() => {
+                let (me, node): (usize, RawNode) = (me, node);
+                read[me].2 = node;
+                continue;
+            }
+            else => break,
+        };
         let mut node = match node {
             Ok(node) => node,
             // An element that went away while the window was read is not in it.
@@ -277,7 +282,17 @@ async fn walk(
                 pending.push(fetch(child.clone(), Some(me), at));
             }
         }
-        read.push((parent, position, node, cached));
+        match fields {
+            Some(plan) => {
+                read.push((parent, position, RawNode::default(), cached));
+                filling.push(async move {
+                    let mut node = node;
+                    fetch_extras(link, &mut node, cached, plan).await;
+                    (me, node)
+                });
+            }
+            None => read.push((parent, position, node, cached)),
+        }
     }
     Ok(read)
 }
