@@ -7,7 +7,7 @@ use crate::driver::Driver;
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::{Bounds, ElementId, IdleParams, Node, Role, Tree, TreeParams, WindowId};
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 /// One read of the locator's window and what the locator picks out of it.
@@ -221,7 +221,9 @@ fn could_match(lean: &Tree, finds: &[(Role, Option<TextMatch>)]) -> Vec<ElementI
 const RECENT: Duration = Duration::from_secs(2);
 
 type SeenKey = (usize, WindowId);
-type Seen = HashMap<SeenKey, HashMap<ElementId, (Instant, Bounds)>>;
+/// By driver (its address, held by a weak reference so that no other driver
+/// can be made at that address while its reads are kept) and window.
+type Seen = HashMap<SeenKey, (Weak<dyn Driver>, HashMap<ElementId, (Instant, Bounds)>)>;
 
 /// The bounds each element of each window had when last read, by the driver that read it.
 static SEEN: std::sync::LazyLock<std::sync::Mutex<Seen>> =
@@ -238,11 +240,13 @@ fn seen_before(driver: &Arc<dyn Driver>, tree: &Tree) -> Option<Arc<HashMap<Elem
     let key = (Arc::as_ptr(driver) as *const () as usize, tree.window);
     let now = Instant::now();
     let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
-    seen.retain(|_, elements| {
+    seen.retain(|_, (reader, elements)| {
         elements.retain(|_, (at, _)| now.duration_since(*at) < RECENT);
-        !elements.is_empty()
+        reader.strong_count() > 0 && !elements.is_empty()
     });
-    let elements = seen.entry(key).or_default();
+    let (_, elements) = seen
+        .entry(key)
+        .or_insert_with(|| (Arc::downgrade(driver), HashMap::new()));
     let before: HashMap<ElementId, Bounds> = elements
         .iter()
         .map(|(id, (_, bounds))| (*id, *bounds))
