@@ -40,10 +40,13 @@ pub fn print_calls() {
 /// them, with no client waiting between them, bounds what any read of the
 /// same fields can take.
 static RECORDED: Mutex<Option<Vec<(String, zbus::Message)>>> = Mutex::new(None);
+/// Whether [`RECORDED`] is on, asked on every call without taking its lock.
+static RECORDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 /// Starts keeping every call made (`true`), or stops and forgets them.
 pub fn record_calls(on: bool) {
     *RECORDED.lock().unwrap() = on.then(Vec::new);
+    RECORDING.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Keeps one call, as its message, when calls are being recorded.
@@ -51,6 +54,9 @@ pub fn record<B>(dest: &str, path: &str, iface: &str, method: &str, body: &B)
 where
     B: serde::Serialize + zbus::zvariant::DynamicType,
 {
+    if !RECORDING.load(std::sync::atomic::Ordering::Relaxed) {
+        return;
+    }
     let mut recorded = RECORDED.lock().unwrap();
     let Some(calls) = recorded.as_mut() else {
         return;
