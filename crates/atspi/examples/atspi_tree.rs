@@ -8,9 +8,10 @@
 //!   NAME   the app's accessible name (gnome-calculator, gtk3-widget-factory, ...)
 //!   RUNS   how many full reads (and actions) to time (default 5); prints `nodes N ms M` per read
 //!   --json prints the last tree as JSON
-//!   --answer-time records the calls of one more read, then asks them again
-//!          all at once RUNS times (`answer calls N ms M`): the app's own
-//!          answer time for a read, with no client waiting between calls
+//!   --answer-time records the calls of one more read, then RUNS times reads
+//!          the window and asks the recorded calls again all at once
+//!          (`answer calls N ms M read ms R`): the app's own answer time for
+//!          a read, with no client waiting between calls, beside a read
 //!   --press LABEL times act(press) + idle on the first element labelled LABEL that can be pressed
 //!   --click SELECTOR times a locator's `click()` on the element SELECTOR finds
 //!          (`role=button[name="7"]`), then the read back of its effect: the
@@ -88,16 +89,23 @@ fn main() {
     }
     let tree = last.expect("at least one run");
     if answer_time {
-        // One more read, recorded, then its calls asked again all at once.
+        // One more read, recorded; then, in turns so that both see the
+        // machine alike, a read and its calls asked again all at once.
         uidrive_atspi::record_calls(true);
         driver.tree(&TreeParams::default()).expect("tree");
+        let recorded = uidrive_atspi::take_recorded_calls();
         for _ in 0..runs {
+            let started = Instant::now();
+            driver.tree(&TreeParams::default()).expect("tree");
+            let read = ms(started);
             let (calls, took) = driver
-                .app_answer_time(usize::MAX)
+                .app_answer_time(&recorded)
                 .unwrap_or_else(|e| fail(&e));
-            println!("answer calls {calls} ms {:.2}", took.as_secs_f64() * 1000.0);
+            println!(
+                "answer calls {calls} ms {:.2} read ms {read:.2}",
+                took.as_secs_f64() * 1000.0
+            );
         }
-        uidrive_atspi::record_calls(false);
     }
     if let Some(label) = press {
         let button = tree

@@ -43,4 +43,4 @@ pub use driver::{AtspiDriver, LaunchOptions};
 pub use ids::element_id;
 pub use launch::{accessibility_env, launch_app};
 pub use roles::protocol_role;
-pub use stats::record_calls;
+pub use stats::{record_calls, take_recorded_calls, RecordedCalls};

@@ -43,7 +43,8 @@ static RECORDED: Mutex<Option<Vec<(String, zbus::Message)>>> = Mutex::new(None);
 /// Whether [`RECORDED`] is on, asked on every call without taking its lock.
 static RECORDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Starts keeping every call made (`true`), or stops and forgets them.
+/// Starts keeping every call made (`true`), or stops and forgets them
+/// ([`take_recorded_calls`] stops and keeps them).
 pub fn record_calls(on: bool) {
     *RECORDED.lock().unwrap() = on.then(Vec::new);
     RECORDING.store(on, std::sync::atomic::Ordering::Relaxed);
@@ -69,30 +70,33 @@ where
     }
 }
 
-/// The calls recorded so far (recording goes on).
-pub fn recorded() -> Vec<(String, zbus::Message)> {
-    RECORDED.lock().unwrap().clone().unwrap_or_default()
+/// Calls a read made, to be asked again ([`crate::AtspiDriver::app_answer_time`]).
+#[derive(Clone, Default)]
+pub struct RecordedCalls(Vec<(String, zbus::Message)>);
+
+/// Stops recording and gives the calls recorded.
+pub fn take_recorded_calls() -> RecordedCalls {
+    RECORDING.store(false, std::sync::atomic::Ordering::Relaxed);
+    RecordedCalls(RECORDED.lock().unwrap().take().unwrap_or_default())
 }
 
-/// Asks `calls` again, `window` of them in flight at a time, and returns how
-/// many were answered (errors included: an answer is an answer) and the time
-/// until the last one.
+/// Asks `calls` again, all in flight at once, and returns how many were
+/// answered (errors included: an answer is an answer) and the time until the
+/// last one.
 pub async fn replay(
     link: &crate::bus::Link,
-    calls: &[(String, zbus::Message)],
-    window: usize,
+    calls: &RecordedCalls,
 ) -> (usize, std::time::Duration) {
-    use futures_util::stream::StreamExt;
     let started = std::time::Instant::now();
-    let asked: Vec<_> = calls
+    let asked = calls
+        .0
         .iter()
-        .map(|(dest, message)| ask_again(link, dest, message))
-        .collect();
-    let answered = futures_util::stream::iter(asked)
-        .buffer_unordered(window.max(1))
-        .filter(|answered| std::future::ready(*answered))
-        .count()
-        .await;
+        .map(|(dest, message)| ask_again(link, dest, message));
+    let answered = futures_util::future::join_all(asked)
+        .await
+        .into_iter()
+        .filter(|answered| *answered)
+        .count();
     (answered, started.elapsed())
 }
 

@@ -56,7 +56,22 @@ async fn walk_and_fetch(
     cache: HashMap<String, CachedItem>,
 ) -> Result<Vec<Element>> {
     let started = std::time::Instant::now();
-    let read = walk(link, app, window, &cache, Some(plan_for(app))).await?;
+    let plan = plan_for(app);
+    let read = if link.fields.is_some() {
+        // The fields have their own connection: read them while walking.
+        walk(link, app, window, &cache, Some(plan)).await?
+    } else {
+        // One connection: walk first, so that the few calls the walk waits
+        // on do not queue behind hundreds of field calls in the app.
+        let mut read = walk(link, app, window, &cache, None).await?;
+        stats::note(|| format!("structure read at {:?}", started.elapsed()));
+        join_all(
+            read.iter_mut()
+                .map(|(_, _, node, cached)| fetch_extras(link, node, *cached, plan)),
+        )
+        .await;
+        read
+    };
     stats::note(|| format!("structure and fields read in {:?}", started.elapsed()));
     stats::print_calls();
     Ok(in_tree_order(read).into_iter().map(|(e, _)| e).collect())
@@ -225,8 +240,7 @@ async fn walk(
     });
     // The structure, walking GetChildren level by level, and with `fields`,
     // each element's other fields as soon as it is found, all in flight at
-    // once. The fields go over their own connection where there is one
-    // ([`Link::fields`]), so the walk's calls do not queue behind them.
+    // once (over their own connection, [`Link::fields`]).
     // (parent index, position among its siblings, element, read from the cache).
     let mut read: Vec<(Option<usize>, usize, RawNode, bool)> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
