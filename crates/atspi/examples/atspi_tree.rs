@@ -91,7 +91,7 @@ fn main() {
     if answer_time {
         // One more read, recorded; then, in turns so that both see the
         // machine alike, a read and its calls asked again all at once.
-        uidrive_atspi::record_calls(true);
+        uidrive_atspi::record_calls();
         driver.tree(&TreeParams::default()).expect("tree");
         let recorded = uidrive_atspi::take_recorded_calls();
         for _ in 0..runs {

@@ -138,8 +138,13 @@ impl Link {
     }
 }
 
-/// Opens the app's direct peer connection, if it offers one.
-pub async fn open_peer(conn: &Connection, app_bus: &str) -> Option<Connection> {
+/// Opens the app's direct peer connections, if it offers them: one for
+/// walking the tree, and one for the fields of a read ([`Link::fields`]),
+/// which is left out if it alone cannot be opened.
+pub async fn open_peers(
+    conn: &Connection,
+    app_bus: &str,
+) -> Option<(Connection, Option<Connection>)> {
     let address: String = call(
         conn,
         app_bus,
@@ -153,12 +158,20 @@ pub async fn open_peer(conn: &Connection, app_bus: &str) -> Option<Connection> {
     if address.is_empty() {
         return None;
     }
+    // The app's own connection is as safe for bulk reads as the app itself.
+    let bulk = bulk(conn, app_bus);
+    let (walk, fields) = tokio::join!(connect_peer(&address, bulk), connect_peer(&address, bulk));
+    Some((walk?, fields))
+}
+
+/// One connection to the app's peer `address`, within 2 s.
+async fn connect_peer(address: &str, bulk: Bulk) -> Option<Connection> {
     let connect = async {
-        let builder = match socket_file(&address) {
+        let builder = match socket_file(address) {
             Some(path) => zbus::connection::Builder::socket(crate::peer_socket::BufferedUnix(
                 tokio::net::UnixStream::connect(path).await.ok()?,
             )),
-            None => zbus::connection::Builder::address(address.as_str()).ok()?,
+            None => zbus::connection::Builder::address(address).ok()?,
         };
         builder
             .p2p()
@@ -171,8 +184,7 @@ pub async fn open_peer(conn: &Connection, app_bus: &str) -> Option<Connection> {
         .await
         .ok()
         .flatten()?;
-    // The app's own connection is as safe for bulk reads as the app itself.
-    mark_bulk(&peer, "", bulk(conn, app_bus));
+    mark_bulk(&peer, "", bulk);
     Some(peer)
 }
 

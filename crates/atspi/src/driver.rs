@@ -105,11 +105,8 @@ impl AtspiDriver {
                         let direct = bus::Link::over_bus(conn.clone());
                         match discovery::top_levels(&direct, &app).await {
                             Ok(tops) if !tops.is_empty() => {
-                                let (peer, fields) = tokio::join!(
-                                    bus::open_peer(&conn, &app.bus),
-                                    bus::open_peer(&conn, &app.bus)
-                                );
-                                return Ok((conn, app, peer, fields));
+                                let peers = bus::open_peers(&conn, &app.bus).await;
+                                return Ok((conn, app, peers));
                             }
                             Ok(_) => {}
                             Err(e) => last_error = Some(e),
@@ -139,14 +136,14 @@ impl AtspiDriver {
                 tokio::time::sleep(Duration::from_millis(50)).await;
             }
         })?;
-        let (conn, app, peer, fields) = started;
-        let fields = fields.filter(|_| peer.is_some());
+        let (conn, app, peers) = started;
+        let (peer, fields) = peers.unzip();
         Ok(AtspiDriver {
             inner: Arc::new(Inner {
                 link: bus::Link {
                     bus: conn.clone(),
                     peer: peer.map(|p| (app.bus.clone(), p)),
-                    fields,
+                    fields: fields.flatten(),
                 },
                 conn,
                 app,

@@ -43,11 +43,10 @@ static RECORDED: Mutex<Option<Vec<(String, zbus::Message)>>> = Mutex::new(None);
 /// Whether [`RECORDED`] is on, asked on every call without taking its lock.
 static RECORDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Starts keeping every call made (`true`), or stops and forgets them
-/// ([`take_recorded_calls`] stops and keeps them).
-pub fn record_calls(on: bool) {
-    *RECORDED.lock().unwrap() = on.then(Vec::new);
-    RECORDING.store(on, std::sync::atomic::Ordering::Relaxed);
+/// Starts keeping every call made, until [`take_recorded_calls`].
+pub fn record_calls() {
+    *RECORDED.lock().unwrap() = Some(Vec::new());
+    RECORDING.store(true, std::sync::atomic::Ordering::Relaxed);
 }
 
 /// Keeps one call, as its message, when calls are being recorded.

@@ -264,8 +264,8 @@ async fn walk(
         let (parent, position, node, cached) = tokio::select! {
             biased;
             Some(basics) = pending.next() => basics,
-            Some((me, node)) = filling.next() => {
-                let (me, node): (usize, RawNode) = (me, node);
+            Some(filled) = filling.next() => {
+                let (me, node): (usize, RawNode) = filled;
                 read[me].2 = node;
                 continue;
             }
@@ -299,16 +299,24 @@ async fn walk(
         match fields {
             Some(plan) => {
                 read.push((parent, position, RawNode::default(), cached));
-                filling.push(async move {
-                    let mut node = node;
-                    fetch_extras(link, &mut node, cached, plan).await;
-                    (me, node)
-                });
+                filling.push(with_fields(link, me, node, cached, plan));
             }
             None => read.push((parent, position, node, cached)),
         }
     }
     Ok(read)
+}
+
+/// The element at `me` in a walk's read, with every other field read.
+async fn with_fields(
+    link: &Link,
+    me: usize,
+    mut node: RawNode,
+    cached: bool,
+    plan: FetchPlan,
+) -> (usize, RawNode) {
+    fetch_extras(link, &mut node, cached, plan).await;
+    (me, node)
 }
 
 /// GTK 4's `GetChildren` skips the pages of a stack (a notebook's tab
