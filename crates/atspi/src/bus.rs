@@ -139,8 +139,10 @@ impl Link {
 }
 
 /// Opens the app's direct peer connections, if it offers them: one for
-/// walking the tree, and one for the fields of a read ([`Link::fields`]),
-/// which is left out if it alone cannot be opened.
+/// walking the tree, and one for the fields of a read ([`Link::fields`]).
+/// The second is opened only for toolkits tested safe for bulk reads (GTK's
+/// bridges): Firefox offers the same bridge, but a browser that crashed on
+/// reads of an open menu gets no more calls at once than before.
 pub async fn open_peers(
     conn: &Connection,
     app_bus: &str,
@@ -160,7 +162,14 @@ pub async fn open_peers(
     }
     // The app's own connection is as safe for bulk reads as the app itself.
     let bulk = bulk(conn, app_bus);
-    let (walk, fields) = tokio::join!(connect_peer(&address, bulk), connect_peer(&address, bulk));
+    let fields = async {
+        if bulk == Bulk::All {
+            connect_peer(&address, bulk).await
+        } else {
+            None
+        }
+    };
+    let (walk, fields) = tokio::join!(connect_peer(&address, bulk), fields);
     Some((walk?, fields))
 }
 
