@@ -283,6 +283,7 @@ pub async fn fetch_basics(
         obj: Some(obj.clone()),
         ..RawNode::default()
     };
+    let mut ask_count = false;
     match cached {
         Some(c) => {
             node.role = c.role;
@@ -296,13 +297,9 @@ pub async fn fetch_basics(
             if c.child_count == 0 && roles::is_plain_container(c.role) {
                 node.child_count = -1;
             }
-            // GTK 3's cache may count none for an element that manages its descendants.
-            if c.states.has(st::MANAGES_DESCENDANTS) {
-                let count = bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "ChildCount").await;
-                if let Some(count) = count.ok().and_then(|v| i32::try_from(v).ok()) {
-                    node.child_count = count;
-                }
-            }
+            // GTK 3's cache may count none for an element that manages its
+            // descendants: its count is asked with its children on screen.
+            ask_count = c.states.has(st::MANAGES_DESCENDANTS);
         }
         None => {
             let (role, states, ifaces, props) = tokio::join!(
@@ -341,25 +338,35 @@ pub async fn fetch_basics(
         }
     };
     let walk = visible::walkable(node.states, node.child_count);
+    let count = node.child_count;
+    // (children, whether only those on screen, the child count)
     let children = async {
         if let Some(children) = prefetched {
-            Ok((children.clone(), false))
-        } else if node.child_count == 0 {
-            Ok((Vec::new(), false))
+            Ok((children.clone(), false, count))
+        } else if ask_count {
+            let asked = async {
+                let asked = bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "ChildCount").await;
+                asked.ok().and_then(|v| i32::try_from(v).ok()).unwrap_or(count)
+            };
+            let (children, count) =
+                visible::visible_children(link, obj, node.ifaces, asked).await;
+            Ok((children, true, count))
+        } else if count == 0 {
+            Ok((Vec::new(), false, count))
         } else if unknown_count || walk {
-            children_of(conn, dest, path).await.map(|c| (c, false))
+            children_of(conn, dest, path).await.map(|c| (c, false, count))
         } else {
-            Ok((
-                visible::visible_children(link, obj, node.ifaces, node.child_count).await,
-                true,
-            ))
+            let (children, count) =
+                visible::visible_children(link, obj, node.ifaces, std::future::ready(count))
+                    .await;
+            Ok((children, true, count))
         }
     };
     let (states, children) = tokio::join!(states, children);
     if let Some(states) = states? {
         node.states = states;
     }
-    (node.children, node.truncated) = children?;
+    (node.children, node.truncated, node.child_count) = children?;
     Ok(node)
 }
 

@@ -27,23 +27,34 @@ pub fn walkable(states: StateSet, child_count: i32) -> bool {
     !states.has(st::MANAGES_DESCENDANTS) && (0..=MAX_CHILDREN).contains(&child_count)
 }
 
-/// The children of `obj` that show inside its box, at most [`MAX_VISIBLE`].
+/// The children of `obj` that show inside its box, at most [`MAX_VISIBLE`],
+/// and its child count. The count (asked of the element, for one whose
+/// cache may be wrong) is awaited alongside its box and a table's size, so
+/// that a read of a table waits on one round trip for all three.
 pub async fn visible_children(
     link: &Link,
     obj: &ObjRef,
     ifaces: Ifaces,
-    child_count: i32,
-) -> Vec<ObjRef> {
-    if child_count == 0 || !ifaces.has(Ifaces::COMPONENT) {
-        return Vec::new();
+    child_count: impl std::future::Future<Output = i32>,
+) -> (Vec<ObjRef>, i32) {
+    if !ifaces.has(Ifaces::COMPONENT) {
+        return (Vec::new(), child_count.await);
     }
-    let Some(area) = extents(link, obj).await.filter(|a| a.2 > 0 && a.3 > 0) else {
-        return Vec::new();
+    let size = async {
+        if ifaces.has(Ifaces::TABLE) {
+            Some(table_size(link, obj).await)
+        } else {
+            None
+        }
     };
-    let found = if ifaces.has(Ifaces::TABLE) {
-        table_cells(link, obj, area).await
-    } else {
-        list_items(link, obj, area, child_count).await
+    let (child_count, area, size) = tokio::join!(child_count, extents(link, obj), size);
+    let area = area.filter(|a| a.2 > 0 && a.3 > 0);
+    let (Some(area), true) = (area, child_count != 0) else {
+        return (Vec::new(), child_count);
+    };
+    let found = match size {
+        Some(size) => table_cells(link, obj, area, size).await,
+        None => list_items(link, obj, area, child_count).await,
     };
     let mut out: Vec<ObjRef> = Vec::with_capacity(found.len());
     for obj in found {
@@ -51,7 +62,7 @@ pub async fn visible_children(
             out.push(obj);
         }
     }
-    out
+    (out, child_count)
 }
 
 type Area = (i32, i32, i32, i32);
@@ -321,12 +332,12 @@ pub async fn deepest_at(
 }
 
 /// A table's cells between the cells at its top-left and bottom-right
-/// corners, with the headers of those columns.
-async fn table_cells(link: &Link, obj: &ObjRef, area: Area) -> Vec<ObjRef> {
+/// corners, with the headers of those columns; `size` is its (rows, columns).
+async fn table_cells(link: &Link, obj: &ObjRef, area: Area, size: (i32, i32)) -> Vec<ObjRef> {
     let (x, y, w, h) = area;
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
-    let (rows, cols) = table_size(link, obj).await;
+    let (rows, cols) = size;
     if rows <= 0 || cols <= 0 {
         return Vec::new();
     }
