@@ -138,11 +138,12 @@ impl Link {
     }
 }
 
-/// Opens the app's direct peer connections, if it offers them: one for
-/// walking the tree, and one for the fields of a read ([`Link::fields`]).
-/// The second is opened only for toolkits tested safe for bulk reads (GTK's
-/// bridges): Firefox offers the same bridge, but a browser that crashed on
-/// reads of an open menu gets no more calls at once than before.
+/// The app's direct peer connections, if it offers them: one for walking
+/// the tree, and one for the fields of a read ([`Link::fields`]), shared by
+/// every driver of the process ([`crate::peer_pool`]). The second is opened
+/// only for toolkits tested safe for bulk reads (GTK's bridges): Firefox
+/// offers the same bridge, but a browser that crashed on reads of an open
+/// menu gets no more calls at once than before.
 pub async fn open_peers(
     conn: &Connection,
     app_bus: &str,
@@ -161,20 +162,11 @@ pub async fn open_peers(
         return None;
     }
     // The app's own connection is as safe for bulk reads as the app itself.
-    let bulk = bulk(conn, app_bus);
-    let fields = async {
-        if bulk == Bulk::All {
-            connect_peer(&address, bulk).await
-        } else {
-            None
-        }
-    };
-    let (walk, fields) = tokio::join!(connect_peer(&address, bulk), fields);
-    Some((walk?, fields))
+    crate::peer_pool::peers(&address, bulk(conn, app_bus)).await
 }
 
 /// One connection to the app's peer `address`, within 2 s.
-async fn connect_peer(address: &str, bulk: Bulk) -> Option<Connection> {
+pub async fn connect_peer(address: &str, bulk: Bulk) -> Option<Connection> {
     let connect = async {
         let builder = match socket_file(address) {
             Some(path) => zbus::connection::Builder::socket(crate::peer_socket::BufferedUnix(
@@ -199,7 +191,7 @@ async fn connect_peer(address: &str, bulk: Bulk) -> Option<Connection> {
 
 /// The socket file a peer address names (GTK's bridge gives `unix:path=...`),
 /// to be read in bulk ([`crate::peer_socket`]); other addresses are opened by zbus.
-fn socket_file(address: &str) -> Option<std::path::PathBuf> {
+pub fn socket_file(address: &str) -> Option<std::path::PathBuf> {
     use zbus::address::transport::{Transport, UnixSocket};
     let address = zbus::Address::try_from(address).ok()?;
     match address.transport() {

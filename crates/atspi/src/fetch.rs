@@ -346,19 +346,22 @@ pub async fn fetch_basics(
         } else if ask_count {
             let asked = async {
                 let asked = bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "ChildCount").await;
-                asked.ok().and_then(|v| i32::try_from(v).ok()).unwrap_or(count)
+                asked
+                    .ok()
+                    .and_then(|v| i32::try_from(v).ok())
+                    .unwrap_or(count)
             };
-            let (children, count) =
-                visible::visible_children(link, obj, node.ifaces, asked).await;
+            let (children, count) = visible::visible_children(link, obj, node.ifaces, asked).await;
             Ok((children, true, count))
         } else if count == 0 {
             Ok((Vec::new(), false, count))
         } else if unknown_count || walk {
-            children_of(conn, dest, path).await.map(|c| (c, false, count))
+            children_of(conn, dest, path)
+                .await
+                .map(|c| (c, false, count))
         } else {
             let (children, count) =
-                visible::visible_children(link, obj, node.ifaces, std::future::ready(count))
-                    .await;
+                visible::visible_children(link, obj, node.ifaces, std::future::ready(count)).await;
             Ok((children, true, count))
         }
     };

@@ -31,6 +31,7 @@ mod fetch;
 mod ids;
 mod launch;
 mod menu;
+mod peer_pool;
 mod peer_socket;
 mod roles;
 mod states;

@@ -4,6 +4,8 @@ mod common;
 
 use common::{enabled, find, launch, node, shown};
 use std::collections::HashSet;
+use uidrive_atspi::AtspiDriver;
+use uidrive_core::protocol::TreeParams;
 use uidrive_core::protocol::{
     Action, CaptureParams, InputEvent, InputParams, MenuParams, PointerButton, Role, State,
 };
@@ -185,4 +187,35 @@ fn gtk3_widget_factory_end_to_end() {
         pixels.iter().any(|&b| b != pixels[0]),
         "the capture is not one flat colour"
     );
+}
+
+/// GTK's bridge keeps every peer connection it has accepted for the rest of
+/// the app's life and looks at each on every turn of its main loop
+/// (docs/apps.md), so the drivers of one process share theirs: a driver per
+/// test against one running app must not leave it slower after each test.
+#[test]
+fn drivers_of_one_process_share_their_connections_to_the_app() {
+    let app = launch(&["gtk3-widget-factory"]);
+    app.tree();
+    let pid = app.driver.pid();
+    let sockets = || {
+        std::fs::read_dir(format!("/proc/{pid}/fd"))
+            .expect("the app's file descriptors can be listed")
+            .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+            .filter(|target| target.to_string_lossy().starts_with("socket:"))
+            .count()
+    };
+    let with_one_driver = sockets();
+    for _ in 0..3 {
+        let other = AtspiDriver::attach_pid(pid, &common::options(&app.desktop))
+            .expect("a second driver attaches");
+        other
+            .tree(&TreeParams::default())
+            .expect("the second driver reads the window");
+        assert_eq!(
+            sockets(),
+            with_one_driver,
+            "the second driver opened connections of its own to the app"
+        );
+    }
 }

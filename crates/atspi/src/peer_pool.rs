@@ -1,0 +1,113 @@
+//! Peer connections to apps, opened once per process and shared by its drivers.
+//!
+//! GTK's bridge (at-spi2-atk, which Firefox and LibreOffice use too) keeps
+//! every peer connection it accepts for the rest of the app's life, closed
+//! or not, and looks at each one on every turn of its main loop. Measured on
+//! gtk3-widget-factory (docs/apps.md): 400 connections opened and closed one
+//! after another left it answering a read 4× slower and 3 MB bigger, for
+//! good. A test suite that attaches a driver per test to one running app
+//! would slow it a little more with each test. So the connections to an app
+//! are opened once per process, and every later driver takes the same ones.
+//! They live on a runtime of their own, since a driver's runtime ends with
+//! the driver.
+
+use crate::bus::{connect_peer, socket_file, Bulk};
+use std::collections::HashMap;
+use std::time::Duration;
+use zbus::Connection;
+
+/// An app's peer connections: one to walk its trees, one for the fields of
+/// a read where the app is safe for bulk reads ([`crate::bus::Link`]).
+pub type Peers = (Connection, Option<Connection>);
+
+struct Pool {
+    /// The process that built `runtime`: a forked child has none of its threads.
+    pid: u32,
+    runtime: tokio::runtime::Runtime,
+    /// By the app's peer address.
+    peers: HashMap<String, Peers>,
+}
+
+static POOL: tokio::sync::Mutex<Option<Pool>> = tokio::sync::Mutex::const_new(None);
+
+/// The peer connections to the app at `address`: the ones this process
+/// already has when they still answer, else new ones. `None` when the app
+/// takes none.
+pub async fn peers(address: &str, bulk: Bulk) -> Option<Peers> {
+    let mut pool = POOL.lock().await;
+    let pid = std::process::id();
+    if pool.as_ref().is_some_and(|p| p.pid != pid) {
+        // Dropping a runtime waits on its threads, which stayed in the parent.
+        std::mem::forget(pool.take());
+    }
+    if pool.is_none() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("uidrive-peers")
+            .enable_all()
+            .build()
+            .ok()?;
+        *pool = Some(Pool {
+            pid,
+            runtime,
+            peers: HashMap::new(),
+        });
+    }
+    let pool = pool.as_mut()?;
+    // An app that ended took its socket file with it.
+    pool.peers
+        .retain(|address, _| socket_file(address).is_none_or(|path| path.exists()));
+    if let Some(peers) = pool.peers.get(address) {
+        if answers(peers).await {
+            return Some(peers.clone());
+        }
+    }
+    let opening = pool.runtime.spawn(open(address.to_string(), bulk));
+    let opened = opening.await.ok().flatten();
+    match &opened {
+        Some(peers) => pool.peers.insert(address.to_string(), peers.clone()),
+        None => pool.peers.remove(address),
+    };
+    opened
+}
+
+async fn open(address: String, bulk: Bulk) -> Option<Peers> {
+    let fields = async {
+        if bulk == Bulk::All {
+            connect_peer(&address, bulk).await
+        } else {
+            None
+        }
+    };
+    let (walk, fields) = tokio::join!(connect_peer(&address, bulk), fields);
+    Some((walk?, fields))
+}
+
+/// Whether both connections still reach the app (D-Bus's own `Peer.Ping`,
+/// which the app's D-Bus library answers itself).
+async fn answers((walk, fields): &Peers) -> bool {
+    let ping = |conn: &Connection| {
+        let conn = conn.clone();
+        async move {
+            let ping = conn.call_method(
+                None::<&str>,
+                "/",
+                Some("org.freedesktop.DBus.Peer"),
+                "Ping",
+                &(),
+            );
+            matches!(
+                tokio::time::timeout(Duration::from_secs(1), ping).await,
+                Ok(Ok(_))
+            )
+        }
+    };
+    let fields = async {
+        match fields {
+            Some(conn) => ping(conn).await,
+            None => true,
+        }
+    };
+    let (walk, fields) = tokio::join!(ping(walk), fields);
+    walk && fields
+}
