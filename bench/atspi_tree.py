@@ -334,7 +334,7 @@ def answer_time(binary, name, runs, env, tree):
     answer = median([ms for _, ms, _ in pairs])
     theirs = median([ms for _, ms in tree[2]])
     return (
-        f"the {calls} calls of one read asked again all at once are answered in {answer:.1f} ms, "
+        f"the {calls} calls of one read asked again all at once (each over the connection it went over) are answered in {answer:.1f} ms, "
         f"so no read of every field beats {theirs / answer:.1f}x pyatspi; "
         f"uidrive's reads, each beside one of those, are {median([r / ms for _, ms, r in pairs]):.2f}x that"
     )

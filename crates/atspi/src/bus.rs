@@ -266,7 +266,7 @@ where
     B: serde::Serialize + DynamicType,
 {
     crate::stats::count(method);
-    crate::stats::record(dest, path, iface, method, body);
+    crate::stats::record(conn, dest, path, iface, method, body);
     // An empty destination means a peer connection straight to the app.
     let destination = (!dest.is_empty()).then_some(dest);
     let call = conn.call_method(destination, path, Some(iface), method, body);

@@ -39,9 +39,12 @@ pub fn print_calls() {
 /// again all at once ([`replay`]): how long the app itself needs to answer
 /// them, with no client waiting between them, bounds what any read of the
 /// same fields can take.
-static RECORDED: Mutex<Option<Vec<(String, zbus::Message)>>> = Mutex::new(None);
+static RECORDED: Mutex<Option<Vec<Recorded>>> = Mutex::new(None);
 /// Whether [`RECORDED`] is on, asked on every call without taking its lock.
 static RECORDING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// One call as it was made: the connection it went over, and its message.
+type Recorded = (zbus::Connection, zbus::Message);
 
 /// Starts keeping every call made, until [`take_recorded_calls`].
 pub fn record_calls() {
@@ -50,8 +53,14 @@ pub fn record_calls() {
 }
 
 /// Keeps one call, as its message, when calls are being recorded.
-pub fn record<B>(dest: &str, path: &str, iface: &str, method: &str, body: &B)
-where
+pub fn record<B>(
+    conn: &zbus::Connection,
+    dest: &str,
+    path: &str,
+    iface: &str,
+    method: &str,
+    body: &B,
+) where
     B: serde::Serialize + zbus::zvariant::DynamicType,
 {
     if !RECORDING.load(std::sync::atomic::Ordering::Relaxed) {
@@ -61,17 +70,22 @@ where
     let Some(calls) = recorded.as_mut() else {
         return;
     };
+    // An empty destination is the app's peer connection, as `bus::call` has it.
     let message = zbus::Message::method_call(path, method)
         .and_then(|m| m.interface(iface))
+        .and_then(|m| match dest {
+            "" => Ok(m),
+            dest => m.destination(dest.to_string()),
+        })
         .and_then(|m| m.build(body));
     if let Ok(message) = message {
-        calls.push((dest.to_string(), message));
+        calls.push((conn.clone(), message));
     }
 }
 
 /// Calls a read made, to be asked again ([`crate::AtspiDriver::app_answer_time`]).
 #[derive(Clone, Default)]
-pub struct RecordedCalls(Vec<(String, zbus::Message)>);
+pub struct RecordedCalls(Vec<Recorded>);
 
 /// Stops recording and gives the calls recorded.
 pub fn take_recorded_calls() -> RecordedCalls {
@@ -79,18 +93,15 @@ pub fn take_recorded_calls() -> RecordedCalls {
     RecordedCalls(RECORDED.lock().unwrap().take().unwrap_or_default())
 }
 
-/// Asks `calls` again, all in flight at once, and returns how many were
-/// answered (errors included: an answer is an answer) and the time until the
-/// last one.
-pub async fn replay(
-    link: &crate::bus::Link,
-    calls: &RecordedCalls,
-) -> (usize, std::time::Duration) {
+/// Asks `calls` again, each over the connection it first went over, all in
+/// flight at once, and returns how many were answered (errors included: an
+/// answer is an answer) and the time until the last one.
+pub async fn replay(calls: &RecordedCalls) -> (usize, std::time::Duration) {
     let started = std::time::Instant::now();
     let asked = calls
         .0
         .iter()
-        .map(|(dest, message)| ask_again(link, dest, message));
+        .map(|(conn, message)| ask_again(conn, message));
     let answered = futures_util::future::join_all(asked)
         .await
         .into_iter()
@@ -100,18 +111,14 @@ pub async fn replay(
 }
 
 /// Asks one recorded call again; whether the app answered it.
-async fn ask_again(link: &crate::bus::Link, dest: &str, message: &zbus::Message) -> bool {
+async fn ask_again(conn: &zbus::Connection, message: &zbus::Message) -> bool {
     let header = message.header();
     let (Some(path), Some(iface), Some(method)) =
         (header.path(), header.interface(), header.member())
     else {
         return false;
     };
-    // An empty destination is the app's peer connection, as `bus::call` has it.
-    let (conn, destination) = match (&link.peer, dest.is_empty()) {
-        (Some((_, peer)), true) => (peer, None),
-        _ => (&link.bus, Some(dest)),
-    };
+    let destination = header.destination();
     let body = message.body();
     let answer = if body.signature().to_string().is_empty() {
         conn.call_method(destination, path, Some(iface), method, &())
