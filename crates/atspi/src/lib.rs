@@ -8,6 +8,8 @@
 //! - `tree` walks the window's children first, then asks every element's
 //!   fields with all calls in flight at once; the toolkit's cache supplies
 //!   roles, names and states, and GTK 3 is read over its direct peer socket.
+//!   The peer connections to an app are opened once per process and shared
+//!   by its drivers: GTK's bridge keeps every one it accepted for good.
 //! - `idle` listens to the app's accessibility events (not bounds changes) and
 //!   answers once it has been quiet for a settle interval and any late action
 //!   (GTK 4's `DoAction`) had time to land.
