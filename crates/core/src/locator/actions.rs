@@ -305,11 +305,22 @@ impl Locator {
         let mut poller = self.poller(self.action_timeout());
         let done = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
             self.focus_for_keys(ready, poller)?;
-            for (at, c) in text.chars().enumerate() {
-                if at > 0 && !delay.is_zero() {
+            let keys = text.chars().map(|c| InputEvent::Text { text: c.into() });
+            if delay.is_zero() {
+                // One input call for all the keys, still one event per
+                // character; key by key only when the keyboard has too few
+                // keycodes to lend for the characters on no key all at once
+                // (refused before any key is sent).
+                match self.send(ready.window(), keys.clone().collect()) {
+                    Err(Failure::Fatal(e)) if e.code == ErrorCode::Unsupported => {}
+                    sent => return sent.map(|()| outcome(ready, Route::Input)),
+                }
+            }
+            for (at, key) in keys.enumerate() {
+                if at > 0 {
                     std::thread::sleep(delay);
                 }
-                self.send(ready.window(), vec![InputEvent::Text { text: c.into() }])?;
+                self.send(ready.window(), vec![key])?;
             }
             Ok(outcome(ready, Route::Input))
         })?;
