@@ -23,6 +23,8 @@ pub struct Ui {
     pub windows: Vec<MemoryWindow>,
     /// How many times `tree` was read, for tests that change the UI between reads.
     pub tree_reads: u64,
+    /// How many `input` requests came, refused ones too.
+    pub input_requests: u64,
     /// Every `act`, `input` and `menu` request, in order, for tests to inspect.
     pub log: Vec<String>,
 }
@@ -43,6 +45,10 @@ pub struct Faults {
     pub idle_delay: Duration,
     /// Every call fails with this error while set.
     pub fail_all: Option<Error>,
+    /// An `input` request of more events is refused as `unsupported` before
+    /// any is handled, as the X11 driver refuses more characters on no key
+    /// than it has keycodes to lend.
+    pub most_input_events: Option<usize>,
 }
 
 type Hook = Box<dyn FnMut(&mut Ui) + Send>;
@@ -68,6 +74,7 @@ impl MemoryDriver {
         MemoryDriver::with_ui(Ui {
             windows: vec![counter_window()],
             tree_reads: 0,
+            input_requests: 0,
             log: Vec::new(),
         })
     }
@@ -462,9 +469,19 @@ impl Driver for MemoryDriver {
     }
 
     fn input(&self, params: &InputParams) -> Result<()> {
-        self.check_faults()?;
+        let faults = self.check_faults()?;
         params.validate()?;
         let mut ui = self.lock();
+        ui.input_requests += 1;
+        if let Some(most) = faults
+            .most_input_events
+            .filter(|m| params.events.len() > *m)
+        {
+            return Err(Error::unsupported(format!(
+                "this input has {} events, and the keyboard can take {most} at once",
+                params.events.len()
+            )));
+        }
         ui.log.extend(
             params
                 .events

@@ -5,7 +5,7 @@
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use uidrive_core::memory::{node, Ui};
+use uidrive_core::memory::{node, Faults, Ui};
 use uidrive_core::protocol::{
     ActParams, Action, Bounds, Capture, CaptureParams, CellAtParams, ElementId, EvalParams, Hello,
     IdleParams, InputParams, MenuParams, Node, Role, State, Tree, TreeParams, WindowList,
@@ -685,61 +685,14 @@ fn fill_replaces_and_type_inserts_at_the_caret() {
     assert!(name.is_focused().unwrap());
 }
 
-/// The in-memory driver behind a keyboard with `spare` keycodes to lend:
-/// an input request of more characters is refused before any key is sent,
-/// as the X11 driver refuses more characters on no key than it can lend.
-/// Keeps how many events each input request held.
-struct FewKeycodes {
-    inner: Arc<MemoryDriver>,
-    spare: usize,
-    requests: Mutex<Vec<usize>>,
-}
-
-impl Driver for FewKeycodes {
-    fn hello(&self) -> Result<Hello> {
-        self.inner.hello()
-    }
-    fn windows(&self) -> Result<WindowList> {
-        self.inner.windows()
-    }
-    fn tree(&self, params: &TreeParams) -> Result<Tree> {
-        self.inner.tree(params)
-    }
-    fn act(&self, params: &ActParams) -> Result<()> {
-        self.inner.act(params)
-    }
-    fn input(&self, params: &InputParams) -> Result<()> {
-        self.requests.lock().unwrap().push(params.events.len());
-        if params.events.len() > self.spare {
-            return Err(uidrive_core::Error::unsupported(
-                "more characters than keycodes to lend",
-            ));
-        }
-        self.inner.input(params)
-    }
-    fn menu(&self, params: &MenuParams) -> Result<()> {
-        self.inner.menu(params)
-    }
-    fn capture(&self, params: &CaptureParams) -> Result<Capture> {
-        self.inner.capture(params)
-    }
-    fn eval(&self, params: &EvalParams) -> Result<serde_json::Value> {
-        self.inner.eval(params)
-    }
-    fn idle(&self, params: &IdleParams) -> Result<()> {
-        self.inner.idle(params)
-    }
-}
-
 #[test]
 fn press_sequentially_sends_its_keys_in_one_request_unless_the_keyboard_refuses() {
-    let typed = |spare: usize| {
-        let driver = Arc::new(FewKeycodes {
-            inner: Arc::new(MemoryDriver::new()),
-            spare,
-            requests: Mutex::new(Vec::new()),
+    let typed = |most_input_events: Option<usize>| {
+        let (driver, app) = demo();
+        driver.set_faults(Faults {
+            most_input_events,
+            ..Faults::default()
         });
-        let app = App::new(driver.clone());
         let name = app.get_by_label("Name");
         assert_eq!(
             name.press_sequentially("Lee", None).unwrap().route,
@@ -749,13 +702,13 @@ fn press_sequentially_sends_its_keys_in_one_request_unless_the_keyboard_refuses(
         expect(&name)
             .to_have_value(TextMatch::exact("AdaLee"))
             .unwrap();
-        let requests = driver.requests.lock().unwrap().clone();
-        requests
+        let texts = log(&driver).iter().filter(|l| *l == "input text").count();
+        (driver.edit(|ui| ui.input_requests), texts)
     };
-    // The field takes the focus without input, then the three keys go at once.
-    assert_eq!(typed(10), [3]);
+    // The field takes the focus without input; the three keys go at once.
+    assert_eq!(typed(None), (1, 3));
     // Refused whole, they go key by key, each typed once.
-    assert_eq!(typed(2), [3, 1, 1, 1]);
+    assert_eq!(typed(Some(2)), (4, 3));
 }
 
 #[test]
