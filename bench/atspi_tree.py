@@ -7,7 +7,8 @@ Prints the median of RUNS for each row, and the ratio (peer / uidrive):
 
 - full-tree read: role, name, states and bounds of every element, uidrive's
   `tree` against pyatspi walking the same fields (node counts must match on
-  the GTK apps), in turns once the app has finished starting. For each GTK app it also prints the app's own answer time:
+  the GTK apps), in turns once the app has finished starting, each side in
+  one process kept for the row (every process adds connections the app keeps). For each GTK app it also prints the app's own answer time:
   its CPU time per read, and the wall time it takes to answer the calls of
   one read asked again all at once (atspi_tree --answer-time), which no read
   of every field can beat; for Writer, one Cache.GetItems call (the whole
@@ -228,15 +229,20 @@ def main():
                 if types:
                     flags += ["--type", TYPE_FIELD, TYPED]
             # uidrive waits (up to its timeout) for the app's window; then the app finishes starting.
-            run([binary, name, "1"], env, f"uidrive waiting for {name}")
+            ours = Turns([binary, name, "1", "--turns"], env, f"uidrive on {name}")
             settle(desktop.apps[-1].pid)
-            trees.append((name, *tree_reads(binary, name, runs, env)))
-            ours = run([binary, name, str(runs), *flags], env, f"uidrive on {name}")
+            walk = ["/usr/bin/python3", os.path.join(HERE, "pyatspi_walk.py"), name, "1", "--turns"]
+            theirs = Turns(walk, env, f"pyatspi on {name}")
+            trees.append((name, *tree_reads(ours, theirs, runs)))
+            theirs.close()
+            if name != "soffice":
+                caps[name] = app_cpu_cap(ours, runs, desktop.apps[-1].pid)
+                caps[name] += "; " + answer_time(ours, runs, trees[-1])
+            ours.close()
             if name == "soffice":
                 caps[name] = peer(env, "-", name, str(runs), "cap")[-1]
                 continue
-            caps[name] = app_cpu_cap(binary, name, runs, env, desktop.apps[-1].pid)
-            caps[name] += "; " + answer_time(binary, name, runs, env, trees[-1])
+            ours = run([binary, name, str(runs), *flags], env, f"uidrive on {name}")
             presses.append((name, runs_of(ours, r"^act ms ([\d.]+) act\+idle ms ([\d.]+)")))
             pyatspi_clicks = peer(env, "pyatspi", name, str(runs), "click")
             dogtail_clicks = peer(env, "dogtail", name, str(runs), "click")
@@ -280,17 +286,45 @@ def settle(pid, limit=10.0):
         last = used
 
 
-def tree_reads(binary, name, runs, env):
-    """Full-tree reads, uidrive's and pyatspi's in turns, one measured read
-    each per turn (after a warm-up read), so that a machine that slows down
-    or speeds up meanwhile weighs on both alike."""
-    pattern = r"^nodes (\d+) ms ([\d.]+)"
-    ours, theirs = [], []
-    for _ in range(runs):
-        ours += runs_of(run([binary, name, "2"], env, f"uidrive on {name}"), pattern)[1:]
-        walk = ["/usr/bin/python3", os.path.join(HERE, "pyatspi_walk.py"), name, "2"]
-        theirs += runs_of(run(walk, env, f"pyatspi on {name}"), pattern)[1:]
-    return ours, theirs
+class Turns:
+    """A reader of the app's window kept for a whole row and asked one line
+    at a time. GTK's bridge keeps every connection it was ever given and each
+    slows it a little (docs/apps.md), so a process per read would leave the
+    app slower for every later read; one process per side keeps that to one
+    pair of connections for uidrive and one for pyatspi."""
+
+    def __init__(self, argv, env, what):
+        self.what = what
+        self.proc = subprocess.Popen(
+            argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        self.line()  # the warm-up read it makes once attached
+
+    def line(self):
+        line = self.proc.stdout.readline()
+        if not line:
+            sys.exit(f"{self.what} ended: {self.proc.stderr.read().strip()[-2000:]}")
+        return line
+
+    def ask(self, command, pattern):
+        self.proc.stdin.write(command + "\n")
+        self.proc.stdin.flush()
+        return runs_of([self.line()], pattern)[0]
+
+    def close(self):
+        self.proc.stdin.close()
+        if self.proc.wait(timeout=60) != 0:
+            sys.exit(f"{self.what} failed: {self.proc.stderr.read().strip()[-2000:]}")
+
+
+NODES = r"^nodes (\d+) ms ([\d.]+)"
+
+
+def tree_reads(ours, theirs, runs):
+    """Full-tree reads, uidrive's and pyatspi's in turns, so that a machine
+    that slows down or speeds up meanwhile weighs on both alike."""
+    pairs = [(ours.ask("read", NODES), theirs.ask("read", NODES)) for _ in range(runs)]
+    return [o for o, _ in pairs], [t for _, t in pairs]
 
 
 def cpu_seconds(pid):
@@ -300,36 +334,36 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def app_cpu_cap(binary, name, runs, env, pid):
+def app_cpu_cap(turns, runs, pid):
     """The app's own answer time for one of uidrive's full reads: the CPU time
     the app spends over more reads (on a window that has settled after
     the actions above), less what it spends as long without them (a spinner's
     frames), per read. No read of every field can be faster than the app
     answering its calls, so this caps the ratio against a peer that asks less."""
-    reads = 3 * runs  # enough that attaching to the app weighs little
+    reads = 3 * runs
     before, started = cpu_seconds(pid), time.perf_counter()
-    lines = run([binary, name, str(reads)], env, f"uidrive reads of {name}")
+    ours = [turns.ask("read", NODES)[1] for _ in range(reads)]
     busy, wall = cpu_seconds(pid) - before, time.perf_counter() - started
     before = cpu_seconds(pid)
     time.sleep(wall)
     idle = cpu_seconds(pid) - before
     cap = 1000 * max(busy - idle, 0.0) / reads
-    ours = median([ms for _, ms in runs_of(lines, r"^nodes (\d+) ms ([\d.]+)")])
+    ours = median(ours)
     return (
         f"{cap:.1f} ms of CPU per read (over {reads} reads, less {1000 * idle:.0f} ms it spends idle as long); "
         f"uidrive's reads then {ours:.1f} ms, {ours / cap if cap else float('nan'):.2f}x that cap"
     )
 
 
-def answer_time(binary, name, runs, env, tree):
+def answer_time(turns, runs, tree):
     """The app's own answer time for a read, in wall time: the calls one read
     made, asked again all at once, so nothing waits on the client between
     them. Unlike the CPU time above, it counts what the app waits for while
     answering (GTK 3 asks the X server for every element's extents). Each
     run reads the window, then asks the calls again, so that uidrive's read
     and the app's answer time are compared on the machine as it is then."""
-    lines = run([binary, name, str(runs), "--answer-time"], env, f"uidrive answer time of {name}")
-    pairs = runs_of(lines, r"^answer calls (\d+) ms ([\d.]+) read ms ([\d.]+)")
+    pattern = r"^answer calls (\d+) ms ([\d.]+) read ms ([\d.]+)"
+    pairs = [turns.ask("answer", pattern) for _ in range(runs)]
     calls = int(median([n for n, _, _ in pairs]))
     answer = median([ms for _, ms, _ in pairs])
     theirs = median([ms for _, ms in tree[2]])

@@ -3,7 +3,11 @@ bounds of every element, one D-Bus round trip per property. Prints
 `nodes N ms M` per run. Used by bench/atspi_tree.py; run with Debian's python3
 (pyatspi comes from scripts/install-bench-deps.sh).
 
-usage: /usr/bin/python3 bench/pyatspi_walk.py APP_NAME [RUNS]
+With --turns, after RUNS reads it reads once more for each line `read` on
+stdin, until stdin ends: one process, so one connection to the app, for all
+of a benchmark's turns.
+
+usage: /usr/bin/python3 bench/pyatspi_walk.py APP_NAME [RUNS] [--turns]
 """
 import sys
 import time
@@ -42,10 +46,18 @@ def main():
     name = sys.argv[1]
     runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     window = find_window(name)
-    for _ in range(runs):
+    def timed_walk():
         started = time.perf_counter()
         nodes = walk(window)
         print(f"nodes {nodes} ms {(time.perf_counter() - started) * 1000:.2f}", flush=True)
+
+    for _ in range(runs):
+        timed_walk()
+    if "--turns" in sys.argv:
+        for line in sys.stdin:
+            if line.strip() != "read":
+                raise SystemExit(f"--turns: {line.strip()!r} is not 'read'")
+            timed_walk()
 
 
 if __name__ == "__main__":

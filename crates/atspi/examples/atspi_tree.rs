@@ -2,7 +2,7 @@
 //! writes them, for the benchmark script (bench/atspi_tree.py) and for
 //! looking at what an app shows.
 //!
-//! usage: atspi_tree NAME [RUNS] [--json] [--answer-time] [--press LABEL]
+//! usage: atspi_tree NAME [RUNS] [--json] [--answer-time] [--turns] [--press LABEL]
 //!                    [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]]
 //!                    [--type SELECTOR TEXT]
 //!   NAME   the app's accessible name (gnome-calculator, gtk3-widget-factory, ...)
@@ -12,6 +12,13 @@
 //!          the window and asks the recorded calls again all at once
 //!          (`answer calls N ms M read ms R`): the app's own answer time for
 //!          a read, with no client waiting between calls, beside a read
+//!   --turns then reads commands from stdin until it ends, a line each:
+//!          `read` prints `nodes N ms M` for one read; `answer` prints one
+//!          `answer ...` line as --answer-time does (the calls recorded at the
+//!          first `answer`). One process for all of a benchmark's turns
+//!          keeps its connections to the app to one pair: GTK's bridge keeps
+//!          every connection it was given, and each slows the app a little
+//!          (docs/apps.md).
 //!   --press LABEL times act(press) + idle on the first element labelled LABEL that can be pressed
 //!   --click SELECTOR times a locator's `click()` on the element SELECTOR finds
 //!          (`role=button[name="7"]`), then the read back of its effect: the
@@ -47,7 +54,7 @@ enum Effect {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(name) = args.first() else {
-        eprintln!("usage: atspi_tree NAME [RUNS] [--json] [--answer-time] [--press LABEL] [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]] [--type SELECTOR TEXT]");
+        eprintln!("usage: atspi_tree NAME [RUNS] [--json] [--answer-time] [--turns] [--press LABEL] [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]] [--type SELECTOR TEXT]");
         std::process::exit(2);
     };
     let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(5);
@@ -89,22 +96,27 @@ fn main() {
     }
     let tree = last.expect("at least one run");
     if answer_time {
-        // One more read, recorded; then, in turns so that both see the
-        // machine alike, a read and its calls asked again all at once.
-        uidrive_atspi::record_calls();
-        driver.tree(&TreeParams::default()).expect("tree");
-        let recorded = uidrive_atspi::take_recorded_calls();
+        let recorded = record_a_read(&driver);
         for _ in 0..runs {
-            let started = Instant::now();
-            driver.tree(&TreeParams::default()).expect("tree");
-            let read = ms(started);
-            let (calls, took) = driver
-                .app_answer_time(&recorded)
-                .unwrap_or_else(|e| fail(&e));
-            println!(
-                "answer calls {calls} ms {:.2} read ms {read:.2}",
-                took.as_secs_f64() * 1000.0
-            );
+            answer(&driver, &recorded);
+        }
+    }
+    if args.iter().any(|a| a == "--turns") {
+        let mut recorded = None;
+        for line in std::io::stdin().lines() {
+            match line.as_deref().map(str::trim) {
+                Ok("read") => {
+                    let started = Instant::now();
+                    let tree = driver.tree(&TreeParams::default()).expect("tree");
+                    println!("nodes {} ms {:.2}", tree.nodes.len(), ms(started));
+                }
+                Ok("answer") => answer(
+                    &driver,
+                    recorded.get_or_insert_with(|| record_a_read(&driver)),
+                ),
+                Ok(other) => fail(format!("--turns: `{other}` is not `read` or `answer`")),
+                Err(e) => fail(format!("--turns: stdin: {e}")),
+            }
         }
     }
     if let Some(label) = press {
@@ -269,6 +281,28 @@ fn idle(driver: &dyn Driver) {
             timeout: Some(10_000),
         })
         .expect("idle");
+}
+
+/// The calls of one more read, recorded.
+fn record_a_read(driver: &AtspiDriver) -> uidrive_atspi::RecordedCalls {
+    uidrive_atspi::record_calls();
+    driver.tree(&TreeParams::default()).expect("tree");
+    uidrive_atspi::take_recorded_calls()
+}
+
+/// A read, then its calls asked again all at once: the two in turn, so
+/// that both see the machine alike.
+fn answer(driver: &AtspiDriver, recorded: &uidrive_atspi::RecordedCalls) {
+    let started = Instant::now();
+    driver.tree(&TreeParams::default()).expect("tree");
+    let read = ms(started);
+    let (calls, took) = driver
+        .app_answer_time(recorded)
+        .unwrap_or_else(|e| fail(&e));
+    println!(
+        "answer calls {calls} ms {:.2} read ms {read:.2}",
+        took.as_secs_f64() * 1000.0
+    );
 }
 
 fn ms(since: Instant) -> f64 {
