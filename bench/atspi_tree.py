@@ -322,8 +322,14 @@ NODES = r"^nodes (\d+) ms ([\d.]+)"
 
 def tree_reads(ours, theirs, runs):
     """Full-tree reads, uidrive's and pyatspi's in turns, so that a machine
-    that slows down or speeds up meanwhile weighs on both alike."""
-    pairs = [(ours.ask("read", NODES), theirs.ask("read", NODES)) for _ in range(runs)]
+    that slows down or speeds up meanwhile weighs on both alike; each
+    measured read comes right after a warm-up read of the same side."""
+
+    def warm_read(side):
+        side.ask("read", NODES)
+        return side.ask("read", NODES)
+
+    pairs = [(warm_read(ours), warm_read(theirs)) for _ in range(runs)]
     return [o for o, _ in pairs], [t for _, t in pairs]
 
 
