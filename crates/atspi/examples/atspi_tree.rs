@@ -89,10 +89,7 @@ fn main() {
     let driver = Arc::new(AtspiDriver::attach_name(name, &opts).unwrap_or_else(|e| fail(&e)));
     let mut last = None;
     for _ in 0..runs {
-        let started = Instant::now();
-        let tree = driver.tree(&TreeParams::default()).expect("tree");
-        println!("nodes {} ms {:.2}", tree.nodes.len(), ms(started));
-        last = Some(tree);
+        last = Some(timed_read(&driver));
     }
     let tree = last.expect("at least one run");
     if answer_time {
@@ -106,9 +103,7 @@ fn main() {
         for line in std::io::stdin().lines() {
             match line.as_deref().map(str::trim) {
                 Ok("read") => {
-                    let started = Instant::now();
-                    let tree = driver.tree(&TreeParams::default()).expect("tree");
-                    println!("nodes {} ms {:.2}", tree.nodes.len(), ms(started));
+                    timed_read(&driver);
                 }
                 Ok("answer") => answer(
                     &driver,
@@ -281,6 +276,14 @@ fn idle(driver: &dyn Driver) {
             timeout: Some(10_000),
         })
         .expect("idle");
+}
+
+/// One read of the window, printed as `nodes N ms M`.
+fn timed_read(driver: &AtspiDriver) -> uidrive_core::protocol::Tree {
+    let started = Instant::now();
+    let tree = driver.tree(&TreeParams::default()).expect("tree");
+    println!("nodes {} ms {:.2}", tree.nodes.len(), ms(started));
+    tree
 }
 
 /// The calls of one more read, recorded.
