@@ -61,13 +61,6 @@ pub struct AppRef {
 }
 
 impl AppRef {
-    /// Whether the app's cache keeps states it no longer has: LibreOffice's
-    /// objects (its own, behind GTK's bridge) send no event for many changes
-    /// (the Bold toggle read unchecked, and hidden, after it was pressed).
-    pub fn stale_cache_states(&self) -> bool {
-        self.toolkit_name.eq_ignore_ascii_case("gtk") && self.name == "soffice"
-    }
-
     /// Whether elements may carry an accessible id; GTK 3 and 4 give none, so they are not asked.
     pub fn has_ids(&self) -> bool {
         !self.toolkit_name.eq_ignore_ascii_case("gtk")

@@ -267,15 +267,11 @@ pub async fn prefetch_children(
 /// cache when it has the element, else from the element itself. The children
 /// of an element that manages its descendants, or has too many to walk, are
 /// only those on screen, and the element is marked truncated.
-///
-/// With `fresh_states`, a cached element's states are asked again too, for
-/// an app whose cache keeps old states (LibreOffice's).
 pub async fn fetch_basics(
     link: &Link,
     obj: &ObjRef,
     cached: Option<&CachedItem>,
     prefetched: Option<&Vec<ObjRef>>,
-    fresh_states: bool,
 ) -> Result<RawNode> {
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
@@ -327,16 +323,6 @@ pub async fn fetch_basics(
         }
     }
     let unknown_count = node.child_count == -1 && !node.states.has(st::MANAGES_DESCENDANTS);
-    // The states asked again alongside the children, which go by the cache's.
-    let states = async {
-        if fresh_states && cached.is_some() {
-            call::<Vec<u32>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetState", &())
-                .await
-                .map(|words| Some(StateSet::from_words(&words)))
-        } else {
-            Ok(None)
-        }
-    };
     let walk = visible::walkable(node.states, node.child_count);
     let count = node.child_count;
     // (children, whether only those on screen, the child count)
@@ -365,11 +351,7 @@ pub async fn fetch_basics(
             Ok((children, true, count))
         }
     };
-    let (states, children) = tokio::join!(states, children);
-    if let Some(states) = states? {
-        node.states = states;
-    }
-    (node.children, node.truncated, node.child_count) = children?;
+    (node.children, node.truncated, node.child_count) = children.await?;
     Ok(node)
 }
 

@@ -84,11 +84,11 @@ pub struct Lean {
     cached: Vec<bool>,
 }
 
-/// Whether the app is read lean for a locator: GTK apps, whose cache gives
-/// role, name and states at once. Other toolkits (and LibreOffice, whose
-/// cache keeps old states) are read whole, as their read policy says.
+/// Whether the app is read lean for a locator: apps behind GTK's bridges
+/// (GTK 3 and 4, LibreOffice), whose cache gives role, name and states at
+/// once. Other toolkits are read whole, as their read policy says.
 pub fn reads_lean(app: &AppRef) -> bool {
-    app.toolkit_name.eq_ignore_ascii_case("gtk") && !app.stale_cache_states()
+    app.toolkit_name.eq_ignore_ascii_case("gtk")
 }
 
 /// The window's elements as walking it gives them: role, name, states,
@@ -220,10 +220,9 @@ async fn walk(
     // child count, one child at every place, they are its children, and only
     // the rest are asked. (GTK 3's cache also keeps elements that left the
     // tree; they no longer sit at a place of a live parent, so their old
-    // parent's children do not add up and are asked.) LibreOffice's cache
-    // goes stale, so there every element is asked.
+    // parent's children do not add up and are asked.)
     let gtk = app.toolkit_name.eq_ignore_ascii_case("gtk");
-    let mut prefetched = if app.toolkit == Toolkit::Gtk4 || (gtk && !app.stale_cache_states()) {
+    let mut prefetched = if app.toolkit == Toolkit::Gtk4 || gtk {
         children_from_cache(&app.bus, cache)
     } else {
         HashMap::new()
@@ -253,7 +252,7 @@ async fn walk(
         };
         let children = cached.and_then(|_| prefetched.get(obj.1.as_str()));
         async move {
-            let node = fetch_basics(link, &obj, cached, children, app.stale_cache_states()).await;
+            let node = fetch_basics(link, &obj, cached, children).await;
             (parent, position, node, cached.is_some())
         }
     };
