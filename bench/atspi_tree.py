@@ -6,13 +6,15 @@ gnome-calculator, gtk4-demo and LibreOffice Writer on it one after the other.
 Prints the median of RUNS for each row, and the ratio (peer / uidrive):
 
 - full-tree read: role, name, states and bounds of every element, uidrive's
-  `tree` against pyatspi walking the same fields (node counts must match on
-  the GTK apps), in turns once the app has finished starting, each side in
-  one process kept for the row (every process adds connections the app keeps). For each GTK app it also prints the app's own answer time:
-  its CPU time per read, and the wall time it takes to answer the calls of
-  one read asked again all at once (atspi_tree --answer-time), which no read
-  of every field can beat; for Writer, one Cache.GetItems call (the whole
-  cache in one answer) and one round trip.
+  `tree` against pyatspi walking those fields (uidrive reads more: actions,
+  values, text; node counts must match on the GTK apps), in turns once the
+  app has finished starting, each side in one process kept for the row
+  (every process adds connections the app keeps). Beside each uidrive read,
+  the app's own answer time: the calls of one read asked again all at once
+  (`replay`), which no read making those calls can beat, so pyatspi / replay
+  caps the ratio. For each GTK app it also prints the app's CPU time per
+  read; for Writer, one Cache.GetItems call (the whole cache in one answer)
+  and one round trip.
 - click to settled: a locator's `click()` then `expect` until the effect
   shows (uidrive), against pyatspi's doAction then polling the tree until it
   shows, and dogtail's click() (with its default delays) then the same poll.
@@ -237,7 +239,6 @@ def main():
             theirs.close()
             if name != "soffice":
                 caps[name] = app_cpu_cap(ours, runs, desktop.apps[-1].pid)
-                caps[name] += "; " + answer_time(ours, runs, trees[-1])
             ours.close()
             if name == "soffice":
                 caps[name] = peer(env, "-", name, str(runs), "cap")[-1]
@@ -318,19 +319,31 @@ class Turns:
 
 
 NODES = r"^nodes (\d+) ms ([\d.]+)"
+REPLAY = r"^replay calls (\d+) ms ([\d.]+)"
 
 
 def tree_reads(ours, theirs, runs):
     """Full-tree reads, uidrive's and pyatspi's in turns, so that a machine
     that slows down or speeds up meanwhile weighs on both alike; each
-    measured read comes right after a warm-up read of the same side."""
-
-    def warm_read(side):
-        side.ask("read", NODES)
-        return side.ask("read", NODES)
-
-    pairs = [(warm_read(ours), warm_read(theirs)) for _ in range(runs)]
-    return [o for o, _ in pairs], [t for _, t in pairs]
+    measured read comes right after a warm-up read of the same side. Beside
+    each of uidrive's measured reads, its calls asked again all at once
+    (`replay`), before it in one turn and after it in the next: a read right
+    after a pause is slower on this machine, and the replay with it (the
+    machine's, not the client's: GTK 3's reads and replays both take twice
+    as long after 300 ms idle), so the two are compared where they stand."""
+    ours.ask("replay", REPLAY)  # records the calls of one read
+    reads, walks, replays = [], [], []
+    for turn in range(runs):
+        theirs.ask("read", NODES)
+        walks.append(theirs.ask("read", NODES))
+        ours.ask("read", NODES)
+        if turn % 2 == 0:
+            reads.append(ours.ask("read", NODES))
+            replays.append(ours.ask("replay", REPLAY))
+        else:
+            replays.append(ours.ask("replay", REPLAY))
+            reads.append(ours.ask("read", NODES))
+    return reads, walks, replays
 
 
 def cpu_seconds(pid):
@@ -356,27 +369,8 @@ def app_cpu_cap(turns, runs, pid):
     cap = 1000 * max(busy - idle, 0.0) / reads
     ours = median(ours)
     return (
-        f"{cap:.1f} ms of CPU per read (over {reads} reads, less {1000 * idle:.0f} ms it spends idle as long); "
+        f"the app's CPU time: {cap:.1f} ms per read (over {reads} reads, less {1000 * idle:.0f} ms it spends idle as long); "
         f"uidrive's reads then {ours:.1f} ms, {ours / cap if cap else float('nan'):.2f}x that cap"
-    )
-
-
-def answer_time(turns, runs, tree):
-    """The app's own answer time for a read, in wall time: the calls one read
-    made, asked again all at once, so nothing waits on the client between
-    them. Unlike the CPU time above, it counts what the app waits for while
-    answering (GTK 3 asks the X server for every element's extents). Each
-    run reads the window, then asks the calls again, so that uidrive's read
-    and the app's answer time are compared on the machine as it is then."""
-    pattern = r"^answer calls (\d+) ms ([\d.]+) read ms ([\d.]+)"
-    pairs = [turns.ask("answer", pattern) for _ in range(runs)]
-    calls = int(median([n for n, _, _ in pairs]))
-    answer = median([ms for _, ms, _ in pairs])
-    theirs = median([ms for _, ms in tree[2]])
-    return (
-        f"the {calls} calls of one read asked again all at once (each over the connection it went over) are answered in {answer:.1f} ms, "
-        f"so no read of every field beats {theirs / answer:.1f}x pyatspi; "
-        f"uidrive's reads, each beside one of those, are {median([r / ms for _, ms, r in pairs]):.2f}x that"
     )
 
 
@@ -391,18 +385,28 @@ def idle_runs(lines):
 
 def report(runs, trees, clicks, typing, presses, caps):
     print(f"full-tree read, median of {runs}, uidrive and pyatspi in turns (each after a warm-up read)")
-    print(f"{'app':<22}{'nodes':>7}{'uidrive ms':>12}{'pyatspi nodes':>15}{'pyatspi ms':>12}{'ratio':>8}")
+    print("replay: the app answering the calls of one uidrive read asked again all at once, beside each read;")
+    print("cap: pyatspi / replay, the most any read making those calls could reach")
+    print(
+        f"{'app':<22}{'nodes':>7}{'uidrive ms':>12}{'pyatspi nodes':>15}{'pyatspi ms':>12}{'ratio':>8}"
+        f"{'calls':>7}{'replay ms':>11}{'cap':>8}{'uidrive/replay':>16}"
+    )
     mismatch = []
-    for name, ours, theirs in trees:
+    for name, ours, theirs, replays in trees:
         nodes = int(median([n for n, _ in ours]))
         their_nodes = int(median([n for n, _ in theirs]))
         ours_ms = median([ms for _, ms in ours])
         theirs_ms = median([ms for _, ms in theirs])
+        replay_ms = median([ms for _, ms in replays])
+        beside = median([o / r for (_, o), (_, r) in zip(ours, replays)])
         if nodes != their_nodes:
             mismatch.append(name)
-        print(f"{name:<22}{nodes:>7}{ours_ms:>12.1f}{their_nodes:>15}{theirs_ms:>12.1f}{theirs_ms / ours_ms:>7.1f}x")
+        print(
+            f"{name:<22}{nodes:>7}{ours_ms:>12.1f}{their_nodes:>15}{theirs_ms:>12.1f}{theirs_ms / ours_ms:>7.1f}x"
+            f"{int(median([c for c, _ in replays])):>7}{replay_ms:>11.1f}{theirs_ms / replay_ms:>7.1f}x{beside:>15.2f}x"
+        )
     for name, line in caps.items():
-        print(f"{name}: the app's own answer time: {line}")
+        print(f"{name}: {line}")
     if clicks:
         print()
         print(f"click to settled (the effect read back), median of {runs}, ms; ratio = peer / uidrive")

@@ -2,20 +2,18 @@
 //! writes them, for the benchmark script (bench/atspi_tree.py) and for
 //! looking at what an app shows.
 //!
-//! usage: atspi_tree NAME [RUNS] [--json] [--answer-time] [--turns] [--press LABEL]
+//! usage: atspi_tree NAME [RUNS] [--json] [--turns] [--press LABEL]
 //!                    [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]]
 //!                    [--type SELECTOR TEXT]
 //!   NAME   the app's accessible name (gnome-calculator, gtk3-widget-factory, ...)
 //!   RUNS   how many full reads (and actions) to time (default 5); prints `nodes N ms M` per read
 //!   --json prints the last tree as JSON
-//!   --answer-time records the calls of one more read, then RUNS times reads
-//!          the window and asks the recorded calls again all at once
-//!          (`answer calls N ms M read ms R`): the app's own answer time for
-//!          a read, with no client waiting between calls, beside a read
 //!   --turns then reads commands from stdin until it ends, a line each:
-//!          `read` prints `nodes N ms M` for one read; `answer` prints one
-//!          `answer ...` line as --answer-time does (the calls recorded at the
-//!          first `answer`). One process for all of a benchmark's turns
+//!          `read` prints `nodes N ms M` for one read; `replay` asks the calls
+//!          of one read again, all at once, and prints `replay calls N ms M`:
+//!          the app's own answer time for a read, with no client waiting
+//!          between calls (the calls are those of one more read, made at the
+//!          first `replay`). One process for all of a benchmark's turns
 //!          keeps its connections to the app to one pair: GTK's bridge keeps
 //!          every connection it was given, and each slows the app a little
 //!          (docs/apps.md).
@@ -54,12 +52,11 @@ enum Effect {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(name) = args.first() else {
-        eprintln!("usage: atspi_tree NAME [RUNS] [--json] [--answer-time] [--turns] [--press LABEL] [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]] [--type SELECTOR TEXT]");
+        eprintln!("usage: atspi_tree NAME [RUNS] [--json] [--turns] [--press LABEL] [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]] [--type SELECTOR TEXT]");
         std::process::exit(2);
     };
     let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(5);
     let json = args.iter().any(|a| a == "--json");
-    let answer_time = args.iter().any(|a| a == "--answer-time");
     let flag = |name: &str, at: usize| {
         args.iter()
             .position(|a| a == name)
@@ -92,12 +89,6 @@ fn main() {
         last = Some(timed_read(&driver));
     }
     let tree = last.expect("at least one run");
-    if answer_time {
-        let recorded = record_a_read(&driver);
-        for _ in 0..runs {
-            answer(&driver, &recorded);
-        }
-    }
     if args.iter().any(|a| a == "--turns") {
         let mut recorded = None;
         for line in std::io::stdin().lines() {
@@ -105,11 +96,11 @@ fn main() {
                 Ok("read") => {
                     timed_read(&driver);
                 }
-                Ok("answer") => answer(
+                Ok("replay") => replay(
                     &driver,
                     recorded.get_or_insert_with(|| record_a_read(&driver)),
                 ),
-                Ok(other) => fail(format!("--turns: `{other}` is not `read` or `answer`")),
+                Ok(other) => fail(format!("--turns: `{other}` is not `read` or `replay`")),
                 Err(e) => fail(format!("--turns: stdin: {e}")),
             }
         }
@@ -293,19 +284,12 @@ fn record_a_read(driver: &AtspiDriver) -> uidrive_atspi::RecordedCalls {
     uidrive_atspi::take_recorded_calls()
 }
 
-/// A read, then its calls asked again all at once: the two in turn, so
-/// that both see the machine alike.
-fn answer(driver: &AtspiDriver, recorded: &uidrive_atspi::RecordedCalls) {
-    let started = Instant::now();
-    driver.tree(&TreeParams::default()).expect("tree");
-    let read = ms(started);
+/// A read's calls asked again all at once, printed as `replay calls N ms M`.
+fn replay(driver: &AtspiDriver, recorded: &uidrive_atspi::RecordedCalls) {
     let (calls, took) = driver
         .app_answer_time(recorded)
         .unwrap_or_else(|e| fail(&e));
-    println!(
-        "answer calls {calls} ms {:.2} read ms {read:.2}",
-        took.as_secs_f64() * 1000.0
-    );
+    println!("replay calls {calls} ms {:.2}", took.as_secs_f64() * 1000.0);
 }
 
 fn ms(since: Instant) -> f64 {
