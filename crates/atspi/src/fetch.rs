@@ -288,8 +288,9 @@ pub async fn fetch_basics(
             node.states = c.states;
             node.ifaces = c.ifaces;
             node.child_count = c.child_count;
-            // A cache may keep an old count of none for a container that has
-            // children now (LibreOffice Calc's formula bar): containers are asked.
+            // A container the cache counts empty may be filling (LibreOffice
+            // Calc's formula bar as it shows): unless the cache placed its
+            // children itself, its children are asked.
             if c.child_count == 0 && roles::is_plain_container(c.role) {
                 node.child_count = -1;
             }

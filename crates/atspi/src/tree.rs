@@ -221,8 +221,7 @@ async fn walk(
     // the rest are asked. (GTK 3's cache also keeps elements that left the
     // tree; they no longer sit at a place of a live parent, so their old
     // parent's children do not add up and are asked.)
-    let gtk = app.toolkit_name.eq_ignore_ascii_case("gtk");
-    let mut prefetched = if app.toolkit == Toolkit::Gtk4 || gtk {
+    let mut prefetched = if app.toolkit_name.eq_ignore_ascii_case("gtk") {
         children_from_cache(&app.bus, cache)
     } else {
         HashMap::new()
