@@ -61,9 +61,15 @@ pub struct AppRef {
 }
 
 impl AppRef {
+    /// Whether the app is read through GTK's accessibility bridge: GTK 3 and
+    /// 4, and LibreOffice's gtk3 plugin, which all name their toolkit `gtk`.
+    pub fn behind_gtk_bridge(&self) -> bool {
+        self.toolkit_name.eq_ignore_ascii_case("gtk")
+    }
+
     /// Whether elements may carry an accessible id; GTK 3 and 4 give none, so they are not asked.
     pub fn has_ids(&self) -> bool {
-        !self.toolkit_name.eq_ignore_ascii_case("gtk")
+        !self.behind_gtk_bridge()
     }
 }
 

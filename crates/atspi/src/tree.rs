@@ -88,7 +88,7 @@ pub struct Lean {
 /// (GTK 3 and 4, LibreOffice), whose cache gives role, name and states at
 /// once. Other toolkits are read whole, as their read policy says.
 pub fn reads_lean(app: &AppRef) -> bool {
-    app.toolkit_name.eq_ignore_ascii_case("gtk")
+    app.behind_gtk_bridge()
 }
 
 /// The window's elements as walking it gives them: role, name, states,
@@ -221,7 +221,7 @@ async fn walk(
     // the rest are asked. (GTK 3's cache also keeps elements that left the
     // tree; they no longer sit at a place of a live parent, so their old
     // parent's children do not add up and are asked.)
-    let mut prefetched = if app.toolkit_name.eq_ignore_ascii_case("gtk") {
+    let mut prefetched = if app.behind_gtk_bridge() {
         children_from_cache(&app.bus, cache)
     } else {
         HashMap::new()
@@ -348,11 +348,10 @@ fn restore_stack_pages(node: &mut RawNode, cache: &HashMap<String, CachedItem>) 
 
 /// What reads of the app's elements ask for.
 pub fn plan_for(app: &AppRef) -> FetchPlan {
-    let gtk = app.toolkit_name.eq_ignore_ascii_case("gtk");
     FetchPlan {
         extents_need: match app.toolkit {
             Toolkit::Gtk4 => Some(st::VISIBLE),
-            Toolkit::Other if gtk => Some(st::SHOWING),
+            Toolkit::Other if app.behind_gtk_bridge() => Some(st::SHOWING),
             Toolkit::Other => None,
         },
         actions_need: app.toolkit.sets_showing().then_some(st::SHOWING),
