@@ -64,10 +64,10 @@ async fn read_one(inner: &Inner, obj: &ObjRef, window: &ObjRef) -> Result<Option
     }
     // One element alone: its actions are read even when it is hidden.
     let plan = crate::fetch::FetchPlan {
-        actions_need: None,
+        actions: crate::fetch::ActionsRead::All,
         ..tree::plan_for(&inner.app)
     };
-    fetch_extras(link, &mut raw, false, plan).await;
+    fetch_extras(link, &mut raw, false, plan, Default::default()).await;
     Ok(Some(Element {
         raw,
         parent: None,

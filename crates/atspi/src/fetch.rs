@@ -7,7 +7,9 @@ use crate::bus::{
 use crate::roles;
 use crate::states::{st, StateSet};
 use crate::visible;
+use futures_util::future::{FutureExt, Shared};
 use std::collections::HashMap;
+use tokio::sync::oneshot;
 use uidrive_core::Result;
 use zbus::Connection;
 
@@ -170,7 +172,7 @@ pub struct RawNode {
     pub child_count: i32,
     /// Whether only the children on screen were read (see [`visible`]).
     pub truncated: bool,
-    /// Whether `actions` was left for later, the element being hidden ([`FetchPlan::actions_need`]).
+    /// Whether `actions` was left for later, the element being hidden ([`FetchPlan::actions`]).
     pub actions_unread: bool,
 }
 
@@ -186,10 +188,59 @@ pub struct FetchPlan {
     /// GTK 3 answers a minimal x for one that is not SHOWING, and GTK 4 an
     /// empty box for one that is not VISIBLE, and both read as no bounds.
     pub extents_need: Option<u32>,
-    /// The state an element must have for its actions to be read with the
-    /// tree (SHOWING where the toolkit sets it): a closed menu's hundreds of
-    /// items are read on demand ([`actions_of`]) when one is acted on.
-    pub actions_need: Option<u32>,
+    /// Whether an element inside one whose box is empty has an empty box
+    /// too, and so is not asked (GTK 4, which never sets SHOWING: a widget
+    /// inside an unmapped one is unmapped, as a list's rows scrolled out of
+    /// view and everything in them). Needs the elements' [`BoxChain`]s.
+    pub boxes_nest: bool,
+    /// Which elements have their actions read with the tree.
+    pub actions: ActionsRead,
+}
+
+/// Which elements a read asks for their actions. The others' are read when
+/// one is acted on ([`actions_of`]): a closed menu's hundreds of items, a
+/// list's rows out of view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActionsRead {
+    All,
+    /// Those with this state (SHOWING, where the toolkit sets it).
+    WithState(u32),
+    /// Those with a box on screen, known once their extents are (GTK 4).
+    WithBox,
+}
+
+/// Whether extents an app answered make a box on screen.
+pub fn is_box((x, _, width, height): (i32, i32, i32, i32)) -> bool {
+    width > 0 && height > 0 && x > -1_000_000
+}
+
+/// How one element of a read learns that its parent's box is empty, and
+/// tells its children whether its own is ([`FetchPlan::boxes_nest`]). The
+/// default links nothing: the element's extents are asked as the plan says.
+#[derive(Default)]
+pub struct BoxChain {
+    parent: Option<Shared<oneshot::Receiver<bool>>>,
+    mine: Option<oneshot::Sender<bool>>,
+}
+
+/// The [`BoxChain`]s of one read's elements, made in the read's order.
+#[derive(Default)]
+pub struct BoxChains {
+    told: Vec<Shared<oneshot::Receiver<bool>>>,
+}
+
+impl BoxChains {
+    /// The chain of the next element, whose parent is the element at
+    /// `parent` in the order of the chains made before it.
+    pub fn next(&mut self, parent: Option<usize>) -> BoxChain {
+        let (mine, told) = oneshot::channel();
+        let chain = BoxChain {
+            parent: parent.and_then(|at| self.told.get(at).cloned()),
+            mine: Some(mine),
+        };
+        self.told.push(told.shared());
+        chain
+    }
 }
 
 /// The children of cached elements as the cache itself gives them (each
@@ -366,13 +417,24 @@ async fn children_of(conn: &Connection, dest: &str, path: &str) -> Result<Vec<Ob
 
 /// Reads the rest of an element: extents, its key, and what its interfaces offer.
 /// A call that fails leaves its field out.
-pub async fn fetch_extras(link: &Link, node: &mut RawNode, cached: bool, plan: FetchPlan) {
+pub async fn fetch_extras(
+    link: &Link,
+    node: &mut RawNode,
+    cached: bool,
+    plan: FetchPlan,
+    chain: BoxChain,
+) {
     let Some(obj) = node.obj.clone() else { return };
     let (conn, dest) = link.route_fields(&obj.0);
     let path = obj.1.as_str();
     let placed = plan.extents_need.is_none_or(|state| node.states.has(state));
-    let extents = async {
-        if node.ifaces.has(Ifaces::COMPONENT) && placed {
+    let asks_extents = node.ifaces.has(Ifaces::COMPONENT) && placed;
+    let extents = async move {
+        let inside_empty = match chain.parent {
+            Some(parent) => parent.await.unwrap_or(false),
+            None => false,
+        };
+        let extents = if asks_extents && !inside_empty {
             call::<(i32, i32, i32, i32), _>(
                 conn,
                 dest,
@@ -385,15 +447,33 @@ pub async fn fetch_extras(link: &Link, node: &mut RawNode, cached: bool, plan: F
             .ok()
         } else {
             None
+        };
+        if let Some(mine) = chain.mine {
+            // Only a box answered empty says so of the children: an element
+            // not asked (not VISIBLE, or a stack's page, which is no widget)
+            // may still hold some that show.
+            let _ = mine.send(inside_empty || extents.is_some_and(|e| !is_box(e)));
         }
+        extents
     };
     // An element read without the cache already has its id.
     let id = accessible_id(conn, dest, path, plan.ids && cached);
     let mut details = node.clone();
-    details.actions_unread = plan
-        .actions_need
-        .is_some_and(|state| !node.states.has(state));
-    let (ext, id, ()) = tokio::join!(extents, id, fetch_details(conn, dest, path, &mut details));
+    let (ext, id) = match plan.actions {
+        ActionsRead::WithBox => {
+            let ext = extents.await;
+            details.actions_unread = !ext.is_some_and(is_box);
+            let (id, ()) = tokio::join!(id, fetch_details(conn, dest, path, &mut details));
+            (ext, id)
+        }
+        read => {
+            details.actions_unread =
+                matches!(read, ActionsRead::WithState(state) if !node.states.has(state));
+            let (ext, id, ()) =
+                tokio::join!(extents, id, fetch_details(conn, dest, path, &mut details));
+            (ext, id)
+        }
+    };
     *node = RawNode {
         extents: ext,
         accessible_id: if cached {

@@ -4,8 +4,8 @@
 use crate::bus::{Link, ObjRef};
 use crate::discovery::{AppRef, Toolkit};
 use crate::fetch::{
-    cache_items, children_from_cache, fetch_basics, fetch_extras, prefetch_children, CachedItem,
-    FetchPlan, Ifaces, RawNode,
+    cache_items, children_from_cache, fetch_basics, fetch_extras, is_box, prefetch_children,
+    ActionsRead, BoxChain, BoxChains, CachedItem, FetchPlan, Ifaces, RawNode,
 };
 use crate::ids::element_id;
 use crate::roles;
@@ -65,10 +65,11 @@ async fn walk_and_fetch(
         // on do not queue behind hundreds of field calls in the app.
         let mut read = walk(link, app, window, &cache, None).await?;
         stats::note(|| format!("structure read at {:?}", started.elapsed()));
-        join_all(
-            read.iter_mut()
-                .map(|(_, _, node, cached)| fetch_extras(link, node, *cached, plan)),
-        )
+        let mut chains = BoxChains::default();
+        join_all(read.iter_mut().map(|(parent, _, node, cached)| {
+            let chain = box_chain(&mut chains, plan, *parent);
+            fetch_extras(link, node, *cached, plan, chain)
+        }))
         .await;
         read
     };
@@ -123,7 +124,9 @@ pub async fn fill(
                 .iter_mut()
                 .zip(&lean.cached)
                 .filter(|(e, _)| wanted.contains(&id_of(&e.raw)))
-                .map(|(e, cached)| fetch_extras(link, &mut e.raw, *cached, plan)),
+                .map(|(e, cached)| {
+                    fetch_extras(link, &mut e.raw, *cached, plan, BoxChain::default())
+                }),
         )
         .await;
         Ok(())
@@ -258,6 +261,7 @@ async fn walk(
     seen.insert(window.1.as_str().to_string());
     pending.push(fetch(window.clone(), None, 0));
     let mut filling = FuturesUnordered::new();
+    let mut chains = BoxChains::default();
     loop {
         let (parent, position, node, cached) = tokio::select! {
             biased;
@@ -297,7 +301,8 @@ async fn walk(
         match fields {
             Some(plan) => {
                 read.push((parent, position, RawNode::default(), cached));
-                filling.push(with_fields(link, me, node, cached, plan));
+                let chain = box_chain(&mut chains, plan, parent);
+                filling.push(with_fields(link, me, node, cached, plan, chain));
             }
             None => read.push((parent, position, node, cached)),
         }
@@ -312,9 +317,20 @@ async fn with_fields(
     mut node: RawNode,
     cached: bool,
     plan: FetchPlan,
+    chain: BoxChain,
 ) -> (usize, RawNode) {
-    fetch_extras(link, &mut node, cached, plan).await;
+    fetch_extras(link, &mut node, cached, plan, chain).await;
     (me, node)
+}
+
+/// The next element's [`BoxChain`], its parent at `parent` in the read,
+/// when the plan has boxes nest; elements get theirs in the read's order.
+fn box_chain(chains: &mut BoxChains, plan: FetchPlan, parent: Option<usize>) -> BoxChain {
+    if plan.boxes_nest {
+        chains.next(parent)
+    } else {
+        BoxChain::default()
+    }
 }
 
 /// GTK 4's `GetChildren` skips the pages of a stack (a notebook's tab
@@ -354,7 +370,11 @@ pub fn plan_for(app: &AppRef) -> FetchPlan {
             Toolkit::Other if app.behind_gtk_bridge() => Some(st::SHOWING),
             Toolkit::Other => None,
         },
-        actions_need: app.toolkit.sets_showing().then_some(st::SHOWING),
+        boxes_nest: app.toolkit == Toolkit::Gtk4,
+        actions: match app.toolkit {
+            Toolkit::Gtk4 => ActionsRead::WithBox,
+            Toolkit::Other => ActionsRead::WithState(st::SHOWING),
+        },
         ids: app.has_ids(),
         coords: if app.toolkit.window_relative_extents() {
             1
@@ -544,7 +564,7 @@ fn to_node(
         } else {
             origin
         };
-        (w > 0 && h > 0 && x > -1_000_000).then(|| {
+        is_box((x, y, w, h)).then(|| {
             Bounds::new(
                 f64::from(x - dx),
                 f64::from(y - dy),

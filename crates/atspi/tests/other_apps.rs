@@ -76,6 +76,176 @@ fn gtk4_demo_tree_and_a_delayed_action() {
     });
 }
 
+/// GTK 4 sets no SHOWING, so uidrive skips `GetExtents` for an element
+/// inside one whose box came back empty (a list's rows out of view, a hidden
+/// page) and leaves its actions for later. Each element's box in the tree
+/// must still be what the app answers when every element is asked.
+fn boxes_match_the_apps_answers(argv: &[&str]) {
+    let app = launch(argv);
+    app.idle();
+    let tree = app.tree();
+    let answered = boxes_as_answered(&app);
+    let parents: std::collections::HashMap<_, _> =
+        tree.nodes.iter().map(|n| (n.id, n.parent)).collect();
+    // Inside an element the app answers an empty box for.
+    let inside_empty = |mut at: Option<uidrive_core::protocol::ElementId>| {
+        while let Some(id) = at {
+            if answered.get(&id) == Some(&false) {
+                return true;
+            }
+            at = parents[&id];
+        }
+        false
+    };
+    let (mut compared, mut skipped) = (0, 0);
+    for node in &tree.nodes {
+        let Some(&has_box) = answered.get(&node.id) else {
+            continue;
+        };
+        compared += 1;
+        assert_eq!(
+            node.bounds.is_some(),
+            has_box,
+            "{}: the app answers {} for {node:?}",
+            argv[0],
+            if has_box { "a box" } else { "no box" }
+        );
+        if inside_empty(node.parent) {
+            skipped += 1;
+            assert!(node.has_state(&State::Offscreen), "{node:?}");
+        }
+    }
+    assert!(
+        compared * 10 >= tree.nodes.len() * 9,
+        "{}: only {compared} of {} elements were found by walking the app",
+        argv[0],
+        tree.nodes.len()
+    );
+    assert!(
+        skipped > 0,
+        "{}: no element sits inside an empty box",
+        argv[0]
+    );
+}
+
+#[test]
+fn gtk4_demo_boxes_match_the_apps_answers() {
+    // Its demo list keeps about a hundred rows out of view, each a subtree.
+    boxes_match_the_apps_answers(&["gtk4-demo"]);
+}
+
+#[test]
+fn gnome_text_editor_boxes_match_the_apps_answers() {
+    // Its documents sit in stack pages, which have no box of their own.
+    boxes_match_the_apps_answers(&["gnome-text-editor"]);
+}
+
+/// Whether each element `GetChildren` reaches from the app's root has a box,
+/// as its `GetExtents` answers, asked of every element one by one.
+fn boxes_as_answered(
+    app: &common::Running,
+) -> std::collections::HashMap<uidrive_core::protocol::ElementId, bool> {
+    use zbus::zvariant::OwnedObjectPath;
+    let session = app
+        .desktop
+        .env()
+        .into_iter()
+        .find(|(name, _)| name == "DBUS_SESSION_BUS_ADDRESS")
+        .expect("the desktop has a session bus")
+        .1;
+    let pid = app.child.id();
+    let runtime = tokio::runtime::Runtime::new().expect("a runtime");
+    runtime.block_on(async {
+        let session = zbus::connection::Builder::address(session.as_str())
+            .unwrap()
+            .build()
+            .await
+            .expect("the session bus");
+        let a11y: String = session
+            .call_method(
+                Some("org.a11y.Bus"),
+                "/org/a11y/bus",
+                Some("org.a11y.Bus"),
+                "GetAddress",
+                &(),
+            )
+            .await
+            .expect("the accessibility bus address")
+            .body()
+            .deserialize()
+            .unwrap();
+        let bus = zbus::connection::Builder::address(a11y.as_str())
+            .unwrap()
+            .build()
+            .await
+            .expect("the accessibility bus");
+        let children = |dest: String, path: OwnedObjectPath| {
+            let bus = bus.clone();
+            async move {
+                bus.call_method(
+                    Some(dest.as_str()),
+                    path.as_str(),
+                    Some("org.a11y.atspi.Accessible"),
+                    "GetChildren",
+                    &(),
+                )
+                .await
+                .ok()
+                .and_then(|m| {
+                    m.body()
+                        .deserialize::<Vec<(String, OwnedObjectPath)>>()
+                        .ok()
+                })
+                .unwrap_or_default()
+            }
+        };
+        let mut root = None;
+        let registry = OwnedObjectPath::try_from("/org/a11y/atspi/accessible/root").unwrap();
+        for (dest, path) in children("org.a11y.atspi.Registry".into(), registry).await {
+            let owner: u32 = bus
+                .call_method(
+                    Some("org.freedesktop.DBus"),
+                    "/org/freedesktop/DBus",
+                    Some("org.freedesktop.DBus"),
+                    "GetConnectionUnixProcessID",
+                    &(dest.as_str(),),
+                )
+                .await
+                .expect("the app's process")
+                .body()
+                .deserialize()
+                .unwrap();
+            if owner == pid {
+                root = Some((dest, path));
+            }
+        }
+        let mut todo = vec![root.expect("the app is on the registry")];
+        let mut answered = std::collections::HashMap::new();
+        while let Some((dest, path)) = todo.pop() {
+            let extents = bus
+                .call_method(
+                    Some(dest.as_str()),
+                    path.as_str(),
+                    Some("org.a11y.atspi.Component"),
+                    "GetExtents",
+                    &(1u32,),
+                )
+                .await
+                .ok()
+                .and_then(|m| m.body().deserialize::<(i32, i32, i32, i32)>().ok());
+            let has_box = extents.is_some_and(|(_, _, width, height)| width > 0 && height > 0);
+            answered.insert(uidrive_atspi::element_id(&dest, path.as_str()), has_box);
+            todo.extend(
+                children(dest, path)
+                    .await
+                    .into_iter()
+                    .filter(|(_, p)| p.as_str() != "/org/a11y/atspi/null"),
+            );
+        }
+        answered
+    })
+}
+
 fn zenity_button_ends_the_dialog(argv: &[&str], button: &str, want_code: i32) {
     let mut app = launch(argv);
     let tree = app.tree();
