@@ -7,9 +7,7 @@ use crate::bus::{
 use crate::roles;
 use crate::states::{st, StateSet};
 use crate::visible;
-use futures_util::future::{FutureExt, Shared};
 use std::collections::HashMap;
-use tokio::sync::oneshot;
 use uidrive_core::Result;
 use zbus::Connection;
 
@@ -191,7 +189,7 @@ pub struct FetchPlan {
     /// Whether an element inside one whose box is empty has an empty box
     /// too, and so is not asked (GTK 4, which never sets SHOWING: a widget
     /// inside an unmapped one is unmapped, as a list's rows scrolled out of
-    /// view and everything in them). Needs the elements' [`BoxChain`]s.
+    /// view and everything in them). Needs the read's [`Boxes`].
     pub boxes_nest: bool,
     /// Which elements have their actions read with the tree.
     pub actions: ActionsRead,
@@ -214,33 +212,59 @@ pub fn is_box((x, _, width, height): (i32, i32, i32, i32)) -> bool {
     width > 0 && height > 0 && x > -1_000_000
 }
 
-/// How one element of a read learns that its parent's box is empty, and
-/// tells its children whether its own is ([`FetchPlan::boxes_nest`]). The
-/// default links nothing: the element's extents are asked as the plan says.
-#[derive(Default)]
-pub struct BoxChain {
-    parent: Option<Shared<oneshot::Receiver<bool>>>,
-    mine: Option<oneshot::Sender<bool>>,
+/// What the elements of one read tell each other of their boxes, where
+/// boxes nest ([`FetchPlan::boxes_nest`]): an element whose parent's box
+/// came back empty is not asked for its own. The elements take turns in
+/// the read's order, a parent before its children, [`Boxes::AT_ONCE`] at a
+/// time: enough to keep the app busy, few enough that a parent has usually
+/// answered by its children's turn. One whose parent has not answered yet
+/// is asked all the same, as the window and the few elements near it are.
+pub struct Boxes {
+    /// By element: whether its box is known to be empty.
+    empty: std::sync::Mutex<Vec<bool>>,
+    turns: tokio::sync::Semaphore,
 }
 
-/// The [`BoxChain`]s of one read's elements, made in the read's order.
-#[derive(Default)]
-pub struct BoxChains {
-    told: Vec<Shared<oneshot::Receiver<bool>>>,
-}
+impl Boxes {
+    const AT_ONCE: usize = 16;
 
-impl BoxChains {
-    /// The chain of the next element, whose parent is the element at
-    /// `parent` in the order of the chains made before it.
-    pub fn next(&mut self, parent: Option<usize>) -> BoxChain {
-        let (mine, told) = oneshot::channel();
-        let chain = BoxChain {
-            parent: parent.and_then(|at| self.told.get(at).cloned()),
-            mine: Some(mine),
-        };
-        self.told.push(told.shared());
-        chain
+    /// The boxes of a read, when the plan has boxes nest.
+    pub fn for_plan(plan: FetchPlan) -> Option<Boxes> {
+        plan.boxes_nest.then(|| Boxes {
+            empty: std::sync::Mutex::new(Vec::new()),
+            turns: tokio::sync::Semaphore::new(Boxes::AT_ONCE),
+        })
     }
+
+    /// The place of the element at `me` in the read, whose parent is at `parent`.
+    pub fn place(&self, me: usize, parent: Option<usize>) -> BoxPlace<'_> {
+        BoxPlace {
+            boxes: Some(self),
+            me,
+            parent,
+        }
+    }
+
+    fn is_empty(&self, at: usize) -> bool {
+        self.empty.lock().unwrap().get(at).copied().unwrap_or(false)
+    }
+
+    fn set_empty(&self, at: usize) {
+        let mut empty = self.empty.lock().unwrap();
+        if empty.len() <= at {
+            empty.resize(at + 1, false);
+        }
+        empty[at] = true;
+    }
+}
+
+/// One element's place among a read's [`Boxes`]; the default has none, and
+/// its extents are asked as the plan says.
+#[derive(Default, Clone, Copy)]
+pub struct BoxPlace<'a> {
+    boxes: Option<&'a Boxes>,
+    me: usize,
+    parent: Option<usize>,
 }
 
 /// The children of cached elements as the cache itself gives them (each
@@ -422,37 +446,44 @@ pub async fn fetch_extras(
     node: &mut RawNode,
     cached: bool,
     plan: FetchPlan,
-    chain: BoxChain,
+    place: BoxPlace<'_>,
 ) {
     let Some(obj) = node.obj.clone() else { return };
+    let _turn = match place.boxes {
+        Some(boxes) => boxes.turns.acquire().await.ok(),
+        None => None,
+    };
     let (conn, dest) = link.route_fields(&obj.0);
     let path = obj.1.as_str();
     let placed = plan.extents_need.is_none_or(|state| node.states.has(state));
-    let asks_extents = node.ifaces.has(Ifaces::COMPONENT) && placed;
-    let extents = async move {
-        let inside_empty = match chain.parent {
-            Some(parent) => parent.await.unwrap_or(false),
-            None => false,
-        };
-        let extents = if asks_extents && !inside_empty {
-            call::<(i32, i32, i32, i32), _>(
-                conn,
-                dest,
-                path,
-                IFACE_COMPONENT,
-                "GetExtents",
-                &(plan.coords,),
-            )
-            .await
-            .ok()
-        } else {
-            None
-        };
-        if let Some(mine) = chain.mine {
-            // Only a box answered empty says so of the children: an element
-            // not asked (not VISIBLE, or a stack's page, which is no widget)
-            // may still hold some that show.
-            let _ = mine.send(inside_empty || extents.is_some_and(|e| !is_box(e)));
+    let inside_empty = match (place.boxes, place.parent) {
+        (Some(boxes), Some(parent)) => boxes.is_empty(parent),
+        _ => false,
+    };
+    let extents = async {
+        if !(node.ifaces.has(Ifaces::COMPONENT) && placed) || inside_empty {
+            return None;
+        }
+        call::<(i32, i32, i32, i32), _>(
+            conn,
+            dest,
+            path,
+            IFACE_COMPONENT,
+            "GetExtents",
+            &(plan.coords,),
+        )
+        .await
+        .ok()
+    };
+    let extents = async {
+        let extents = extents.await;
+        // Only a box answered empty says so of the children: an element not
+        // asked (not VISIBLE, or a stack's page, which is no widget) may
+        // still hold some that show.
+        if let Some(boxes) = place.boxes {
+            if inside_empty || extents.is_some_and(|e| !is_box(e)) {
+                boxes.set_empty(place.me);
+            }
         }
         extents
     };

@@ -5,7 +5,7 @@ use crate::bus::{Link, ObjRef};
 use crate::discovery::{AppRef, Toolkit};
 use crate::fetch::{
     cache_items, children_from_cache, fetch_basics, fetch_extras, is_box, prefetch_children,
-    ActionsRead, BoxChain, BoxChains, CachedItem, FetchPlan, Ifaces, RawNode,
+    ActionsRead, BoxPlace, Boxes, CachedItem, FetchPlan, Ifaces, RawNode,
 };
 use crate::ids::element_id;
 use crate::roles;
@@ -65,11 +65,18 @@ async fn walk_and_fetch(
         // on do not queue behind hundreds of field calls in the app.
         let mut read = walk(link, app, window, &cache, None).await?;
         stats::note(|| format!("structure read at {:?}", started.elapsed()));
-        let mut chains = BoxChains::default();
-        join_all(read.iter_mut().map(|(parent, _, node, cached)| {
-            let chain = box_chain(&mut chains, plan, *parent);
-            fetch_extras(link, node, *cached, plan, chain)
-        }))
+        let boxes = Boxes::for_plan(plan);
+        join_all(
+            read.iter_mut()
+                .enumerate()
+                .map(|(me, (parent, _, node, cached))| {
+                    let place = boxes
+                        .as_ref()
+                        .map(|b| b.place(me, *parent))
+                        .unwrap_or_default();
+                    fetch_extras(link, node, *cached, plan, place)
+                }),
+        )
         .await;
         read
     };
@@ -125,7 +132,7 @@ pub async fn fill(
                 .zip(&lean.cached)
                 .filter(|(e, _)| wanted.contains(&id_of(&e.raw)))
                 .map(|(e, cached)| {
-                    fetch_extras(link, &mut e.raw, *cached, plan, BoxChain::default())
+                    fetch_extras(link, &mut e.raw, *cached, plan, BoxPlace::default())
                 }),
         )
         .await;
@@ -260,8 +267,9 @@ async fn walk(
     };
     seen.insert(window.1.as_str().to_string());
     pending.push(fetch(window.clone(), None, 0));
+    // Declared before the futures that borrow it.
+    let boxes = fields.and_then(Boxes::for_plan);
     let mut filling = FuturesUnordered::new();
-    let mut chains = BoxChains::default();
     loop {
         let (parent, position, node, cached) = tokio::select! {
             biased;
@@ -301,8 +309,11 @@ async fn walk(
         match fields {
             Some(plan) => {
                 read.push((parent, position, RawNode::default(), cached));
-                let chain = box_chain(&mut chains, plan, parent);
-                filling.push(with_fields(link, me, node, cached, plan, chain));
+                let place = boxes
+                    .as_ref()
+                    .map(|b| b.place(me, parent))
+                    .unwrap_or_default();
+                filling.push(with_fields(link, me, node, cached, plan, place));
             }
             None => read.push((parent, position, node, cached)),
         }
@@ -317,20 +328,10 @@ async fn with_fields(
     mut node: RawNode,
     cached: bool,
     plan: FetchPlan,
-    chain: BoxChain,
+    place: BoxPlace<'_>,
 ) -> (usize, RawNode) {
-    fetch_extras(link, &mut node, cached, plan, chain).await;
+    fetch_extras(link, &mut node, cached, plan, place).await;
     (me, node)
-}
-
-/// The next element's [`BoxChain`], its parent at `parent` in the read,
-/// when the plan has boxes nest; elements get theirs in the read's order.
-fn box_chain(chains: &mut BoxChains, plan: FetchPlan, parent: Option<usize>) -> BoxChain {
-    if plan.boxes_nest {
-        chains.next(parent)
-    } else {
-        BoxChain::default()
-    }
 }
 
 /// GTK 4's `GetChildren` skips the pages of a stack (a notebook's tab
