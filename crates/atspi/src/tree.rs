@@ -70,11 +70,7 @@ async fn walk_and_fetch(
             read.iter_mut()
                 .enumerate()
                 .map(|(me, (parent, _, node, cached))| {
-                    let place = boxes
-                        .as_ref()
-                        .map(|b| b.place(me, *parent))
-                        .unwrap_or_default();
-                    fetch_extras(link, node, *cached, plan, place)
+                    fetch_extras(link, node, *cached, plan, boxes.place(me, *parent))
                 }),
         )
         .await;
@@ -268,7 +264,7 @@ async fn walk(
     seen.insert(window.1.as_str().to_string());
     pending.push(fetch(window.clone(), None, 0));
     // Declared before the futures that borrow it.
-    let boxes = fields.and_then(Boxes::for_plan);
+    let boxes = fields.map(Boxes::for_plan);
     let mut filling = FuturesUnordered::new();
     loop {
         let (parent, position, node, cached) = tokio::select! {
