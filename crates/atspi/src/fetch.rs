@@ -189,7 +189,7 @@ pub struct FetchPlan {
     /// Whether an element inside one whose box is empty has an empty box
     /// too, and so is not asked (GTK 4, which never sets SHOWING: a widget
     /// inside an unmapped one is unmapped, as a list's rows scrolled out of
-    /// view and everything in them). Needs the read's [`Boxes`].
+    /// view and everything in them). Needs the read's [`Turns`].
     pub boxes_nest: bool,
     /// Which elements have their actions read with the tree.
     pub actions: ActionsRead,
@@ -212,43 +212,45 @@ pub fn is_box((x, _, width, height): (i32, i32, i32, i32)) -> bool {
     width > 0 && height > 0 && x > -1_000_000
 }
 
-/// How the elements of one read take turns, and what they tell each other
-/// of their boxes. They take turns in the read's order, a parent before its
-/// children, [`Boxes::AT_ONCE`] at a time: enough to keep the app busy, and
-/// few enough that no call waits behind hundreds of others, so a call's
-/// timeout measures the app, not the queue: with every element's calls
-/// sent at once, a read of Calc on a loaded machine (two busy loops on two
-/// cores) failed with a call unanswered after 5 s in 3 runs of 6, and in 0
-/// of 4 at 16 at a time, each of Calc's cells costing it milliseconds to
-/// answer. Where boxes nest
-/// ([`FetchPlan::boxes_nest`]), an element whose parent's box came back
-/// empty is not asked for its own; a parent has usually answered by its
-/// children's turn, and one that has not yet is not waited for.
-pub struct Boxes {
+/// How the elements of one read take turns for their calls, and what they
+/// tell each other of their boxes.
+///
+/// They go in the read's order, a parent before its children,
+/// [`Turns::AT_ONCE`] at a time: enough to keep the app busy, few enough
+/// that no call waits behind hundreds of others, so that a call's timeout
+/// measures the app and not the queue. With every element's calls sent at
+/// once, a read of Calc on a loaded machine (two busy loops on two cores)
+/// left a call unanswered after 5 s in 3 runs of 6; 16 at a time, in 0 of
+/// 4 (each of Calc's cells costs it milliseconds to answer).
+///
+/// Where boxes nest ([`FetchPlan::boxes_nest`]), an element whose parent's
+/// box came back empty is not asked for its own. A parent has usually
+/// answered by its children's turn; one that has not is not waited for.
+pub struct Turns {
     nest: bool,
     /// By element: whether its box is known to be empty.
     empty: std::sync::Mutex<Vec<bool>>,
-    turns: tokio::sync::Semaphore,
+    in_flight: tokio::sync::Semaphore,
 }
 
-impl Boxes {
+impl Turns {
     /// Elements in flight: the fastest of 8, 16, 32 and 64 on gtk4-demo and
     /// gnome-calculator; at 64, the loaded read of Calc above failed in 2
     /// runs of 4.
     const AT_ONCE: usize = 16;
 
-    pub fn for_plan(plan: FetchPlan) -> Boxes {
-        Boxes {
+    pub fn for_plan(plan: FetchPlan) -> Turns {
+        Turns {
             nest: plan.boxes_nest,
             empty: std::sync::Mutex::new(Vec::new()),
-            turns: tokio::sync::Semaphore::new(Boxes::AT_ONCE),
+            in_flight: tokio::sync::Semaphore::new(Turns::AT_ONCE),
         }
     }
 
     /// The place of the element at `me` in the read, whose parent is at `parent`.
-    pub fn place(&self, me: usize, parent: Option<usize>) -> BoxPlace<'_> {
-        BoxPlace {
-            boxes: Some(self),
+    pub fn place(&self, me: usize, parent: Option<usize>) -> Turn<'_> {
+        Turn {
+            turns: Some(self),
             me,
             parent,
         }
@@ -270,11 +272,11 @@ impl Boxes {
     }
 }
 
-/// One element's place among a read's [`Boxes`]; the default has none: it
-/// takes no turn, and its extents are asked as the plan says.
+/// One element's place in a read's [`Turns`]; the default has none: it
+/// waits for no turn, and its extents are asked as the plan says.
 #[derive(Default, Clone, Copy)]
-pub struct BoxPlace<'a> {
-    boxes: Option<&'a Boxes>,
+pub struct Turn<'a> {
+    turns: Option<&'a Turns>,
     me: usize,
     parent: Option<usize>,
 }
@@ -458,18 +460,18 @@ pub async fn fetch_extras(
     node: &mut RawNode,
     cached: bool,
     plan: FetchPlan,
-    place: BoxPlace<'_>,
+    turn: Turn<'_>,
 ) {
     let Some(obj) = node.obj.clone() else { return };
-    let _turn = match place.boxes {
-        Some(boxes) => boxes.turns.acquire().await.ok(),
+    let _taken = match turn.turns {
+        Some(turns) => turns.in_flight.acquire().await.ok(),
         None => None,
     };
     let (conn, dest) = link.route_fields(&obj.0);
     let path = obj.1.as_str();
     let placed = plan.extents_need.is_none_or(|state| node.states.has(state));
-    let inside_empty = match (place.boxes, place.parent) {
-        (Some(boxes), Some(parent)) => boxes.is_empty(parent),
+    let inside_empty = match (turn.turns, turn.parent) {
+        (Some(turns), Some(parent)) => turns.is_empty(parent),
         _ => false,
     };
     let extents = async {
@@ -492,9 +494,9 @@ pub async fn fetch_extras(
         // Only a box answered empty says so of the children: an element not
         // asked (not VISIBLE, or a stack's page, which is no widget) may
         // still hold some that show.
-        if let Some(boxes) = place.boxes {
+        if let Some(turns) = turn.turns {
             if inside_empty || extents.is_some_and(|e| !is_box(e)) {
-                boxes.set_empty(place.me);
+                turns.set_empty(turn.me);
             }
         }
         extents

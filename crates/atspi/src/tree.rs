@@ -5,7 +5,7 @@ use crate::bus::{Link, ObjRef};
 use crate::discovery::{AppRef, Toolkit};
 use crate::fetch::{
     cache_items, children_from_cache, fetch_basics, fetch_extras, is_box, prefetch_children,
-    ActionsRead, BoxPlace, Boxes, CachedItem, FetchPlan, Ifaces, RawNode,
+    ActionsRead, CachedItem, FetchPlan, Ifaces, RawNode, Turn, Turns,
 };
 use crate::ids::element_id;
 use crate::roles;
@@ -65,12 +65,12 @@ async fn walk_and_fetch(
         // on do not queue behind hundreds of field calls in the app.
         let mut read = walk(link, app, window, &cache, None).await?;
         stats::note(|| format!("structure read at {:?}", started.elapsed()));
-        let boxes = Boxes::for_plan(plan);
+        let turns = Turns::for_plan(plan);
         join_all(
             read.iter_mut()
                 .enumerate()
                 .map(|(me, (parent, _, node, cached))| {
-                    fetch_extras(link, node, *cached, plan, boxes.place(me, *parent))
+                    fetch_extras(link, node, *cached, plan, turns.place(me, *parent))
                 }),
         )
         .await;
@@ -127,9 +127,7 @@ pub async fn fill(
                 .iter_mut()
                 .zip(&lean.cached)
                 .filter(|(e, _)| wanted.contains(&id_of(&e.raw)))
-                .map(|(e, cached)| {
-                    fetch_extras(link, &mut e.raw, *cached, plan, BoxPlace::default())
-                }),
+                .map(|(e, cached)| fetch_extras(link, &mut e.raw, *cached, plan, Turn::default())),
         )
         .await;
         Ok(())
@@ -264,7 +262,7 @@ async fn walk(
     seen.insert(window.1.as_str().to_string());
     pending.push(fetch(window.clone(), None, 0));
     // Declared before the futures that borrow it.
-    let boxes = fields.map(Boxes::for_plan);
+    let turns = fields.map(Turns::for_plan);
     let mut filling = FuturesUnordered::new();
     loop {
         let (parent, position, node, cached) = tokio::select! {
@@ -305,11 +303,11 @@ async fn walk(
         match fields {
             Some(plan) => {
                 read.push((parent, position, RawNode::default(), cached));
-                let place = boxes
+                let turn = turns
                     .as_ref()
-                    .map(|b| b.place(me, parent))
+                    .map(|t| t.place(me, parent))
                     .unwrap_or_default();
-                filling.push(with_fields(link, me, node, cached, plan, place));
+                filling.push(with_fields(link, me, node, cached, plan, turn));
             }
             None => read.push((parent, position, node, cached)),
         }
@@ -324,9 +322,9 @@ async fn with_fields(
     mut node: RawNode,
     cached: bool,
     plan: FetchPlan,
-    place: BoxPlace<'_>,
+    turn: Turn<'_>,
 ) -> (usize, RawNode) {
-    fetch_extras(link, &mut node, cached, plan, place).await;
+    fetch_extras(link, &mut node, cached, plan, turn).await;
     (me, node)
 }
 
