@@ -274,7 +274,8 @@ where
         Ok(reply) => reply.map_err(|e| bus_error(e, dest, path, method))?,
         Err(_) => {
             return Err(Error::timeout(format!(
-                "the app {dest} did not answer {iface}.{method} on {path} within {} s",
+                "{} did not answer {iface}.{method} on {path} within {} s",
+                the_app(dest),
                 CALL_TIMEOUT.as_secs()
             ))
             .with_suggestion("the app may be hung; check that it still responds"))
@@ -396,6 +397,16 @@ pub async fn set_prop(
     .await
 }
 
+/// The app a call went to, for a message: its bus name, or none over a
+/// direct connection (whose destination is empty).
+fn the_app(dest: &str) -> String {
+    if dest.is_empty() {
+        "the app".to_string()
+    } else {
+        format!("the app at {dest}")
+    }
+}
+
 /// Turns a D-Bus error into uidrive's: an app gone from the bus is `app_exited`,
 /// an object gone from the app is `no_element`.
 pub fn bus_error(err: zbus::Error, dest: &str, path: &str, method: &str) -> Error {
@@ -404,7 +415,7 @@ pub fn bus_error(err: zbus::Error, dest: &str, path: &str, method: &str) -> Erro
         zbus::Error::FDO(fdo) => fdo_name(fdo),
         _ => String::new(),
     };
-    let who = if dest.is_empty() { "the app" } else { dest };
+    let who = the_app(dest);
     let unanswered = || {
         Error::timeout(format!(
             "{who} did not answer {method} on {path} within {} s: it is frozen or busy",
