@@ -222,6 +222,8 @@ pub fn is_box((x, _, width, height): (i32, i32, i32, i32)) -> bool {
 /// once, a read of Calc on a loaded machine (two busy loops on two cores)
 /// left a call unanswered after 5 s in 5 runs of 12 (`calc_cells`); 16 at
 /// a time, in 0 of 4 (each of Calc's cells costs it milliseconds to answer).
+/// It still happened once at 16, in a CI run: Calc itself can stay busy
+/// that long there, which the driver reports as a `timeout`.
 ///
 /// Where boxes nest ([`FetchPlan::boxes_nest`]), an element whose parent's
 /// box came back empty is not asked for its own. A parent has usually
