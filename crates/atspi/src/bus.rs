@@ -366,6 +366,17 @@ pub fn is_null(obj: &ObjRef) -> bool {
     obj.1.as_str() == "/org/a11y/atspi/null"
 }
 
+/// The object's box, `(x, y, width, height)`, in the coordinates `coords`
+/// names (0 screen, 1 window, as AT-SPI numbers them).
+pub async fn get_extents(
+    conn: &Connection,
+    dest: &str,
+    path: &str,
+    coords: u32,
+) -> Result<(i32, i32, i32, i32)> {
+    call(conn, dest, path, IFACE_COMPONENT, "GetExtents", &(coords,)).await
+}
+
 /// One property of `iface` on the object.
 pub async fn get_prop(
     conn: &Connection,

@@ -1,6 +1,6 @@
 //! Finding apps on the registry and their top-level windows.
 
-use crate::bus::{self, call, ObjRef, IFACE_ACCESSIBLE, IFACE_COMPONENT};
+use crate::bus::{self, call, ObjRef, IFACE_ACCESSIBLE};
 use crate::roles;
 use crate::states::{st, StateSet};
 use futures_util::future::join_all;
@@ -195,19 +195,11 @@ pub async fn top_levels(link: &crate::bus::Link, app: &AppRef) -> Result<Vec<Top
     };
     let read = children.into_iter().map(|obj| async move {
         let path = obj.1.as_str();
-        let coords = (coords,);
         let (role, states, title, extents) = tokio::join!(
             call::<u32, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetRole", &()),
             call::<Vec<u32>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetState", &()),
             bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "Name"),
-            call::<(i32, i32, i32, i32), _>(
-                conn,
-                dest,
-                path,
-                IFACE_COMPONENT,
-                "GetExtents",
-                &coords
-            ),
+            bus::get_extents(conn, dest, path, coords),
         );
         let title = title
             .ok()

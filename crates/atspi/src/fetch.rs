@@ -1,8 +1,8 @@
 //! Reading one element's fields from its app, with every call for it in flight at once.
 
 use crate::bus::{
-    self, call, prop_f64, Link, ObjRef, IFACE_ACCESSIBLE, IFACE_ACTION, IFACE_COMPONENT,
-    IFACE_TABLE, IFACE_TABLE_CELL, IFACE_TEXT, IFACE_VALUE,
+    self, call, prop_f64, Link, ObjRef, IFACE_ACCESSIBLE, IFACE_ACTION, IFACE_TABLE,
+    IFACE_TABLE_CELL, IFACE_TEXT, IFACE_VALUE,
 };
 use crate::roles;
 use crate::states::{st, StateSet};
@@ -476,23 +476,13 @@ pub async fn fetch_extras(
         (Some(turns), Some(parent)) => turns.is_empty(parent),
         _ => false,
     };
+    let asks_extents = node.ifaces.has(Ifaces::COMPONENT) && placed && !inside_empty;
     let extents = async {
-        if !(node.ifaces.has(Ifaces::COMPONENT) && placed) || inside_empty {
-            return None;
-        }
-        call::<(i32, i32, i32, i32), _>(
-            conn,
-            dest,
-            path,
-            IFACE_COMPONENT,
-            "GetExtents",
-            &(plan.coords,),
-        )
-        .await
-        .ok()
-    };
-    let extents = async {
-        let extents = extents.await;
+        let extents = if asks_extents {
+            bus::get_extents(conn, dest, path, plan.coords).await.ok()
+        } else {
+            None
+        };
         // Only a box answered empty says so of the children: an element not
         // asked (not VISIBLE, or a stack's page, which is no widget) may
         // still hold some that show.

@@ -69,16 +69,9 @@ type Area = (i32, i32, i32, i32);
 
 async fn extents(link: &Link, obj: &ObjRef) -> Option<Area> {
     let (conn, dest) = link.route(&obj.0);
-    call(
-        conn,
-        dest,
-        obj.1.as_str(),
-        IFACE_COMPONENT,
-        "GetExtents",
-        &(WINDOW_COORDS,),
-    )
-    .await
-    .ok()
+    bus::get_extents(conn, dest, obj.1.as_str(), WINDOW_COORDS)
+        .await
+        .ok()
 }
 
 /// The child the hit test finds under the point.
