@@ -1,5 +1,5 @@
 //! `AtspiDriver`: the blocking `Driver` over the async AT-SPI work, which runs
-//! on a runtime of its own so callers need none.
+//! on runtimes of uidrive's own so callers need none.
 
 use crate::actions;
 use crate::bus::{self, env_value};
@@ -91,7 +91,8 @@ impl AtspiDriver {
         let timeout = opts.timeout;
         let activity = Arc::new(Activity::default());
         let listening = activity.clone();
-        let started = run_on(&runtime, timeout + Duration::from_secs(5), async move {
+        let own = runtime.handle();
+        let started = run_on(own, timeout + Duration::from_secs(5), async move {
             let conn = bus::connect_a11y(&session, a11y_address.as_deref()).await?;
             events::listen(&conn, listening).await.map_err(|e| {
                 Error::failed(format!("could not listen to accessibility events: {e}"))
@@ -189,19 +190,29 @@ impl AtspiDriver {
         &self.inner.app.name
     }
 
-    /// Runs `work` on the driver's runtime and waits for it, for at most `limit`.
+    /// Runs `work` and waits for it, for at most `limit`: on the runtime
+    /// that reads the app's peer connections where it has them
+    /// ([`crate::peer_pool::runtime`]), else on the driver's own, which reads
+    /// its bus connection.
     fn run<T, F, Fut>(&self, limit: Duration, work: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(Arc<Inner>) -> Fut,
         Fut: Future<Output = Result<T>> + Send + 'static,
     {
-        let runtime = self
-            .runtime
-            .as_ref()
-            .expect("the runtime lives as long as the driver");
+        let own = || {
+            let runtime = self.runtime.as_ref();
+            runtime
+                .expect("the runtime lives as long as the driver")
+                .handle()
+                .clone()
+        };
+        let runtime = match self.inner.link.peer {
+            Some(_) => crate::peer_pool::runtime().unwrap_or_else(own),
+            None => own(),
+        };
         let inner = self.inner.clone();
-        let result = run_on(runtime, limit, work(inner));
+        let result = run_on(&runtime, limit, work(inner));
         match result {
             Err(e) => Err(self.explain(e)),
             other => other,
@@ -268,7 +279,7 @@ impl Drop for AtspiDriver {
 }
 
 /// Runs `work` on `runtime` from any thread (even one inside another runtime), for at most `limit`.
-fn run_on<T, Fut>(runtime: &tokio::runtime::Runtime, limit: Duration, work: Fut) -> Result<T>
+fn run_on<T, Fut>(runtime: &tokio::runtime::Handle, limit: Duration, work: Fut) -> Result<T>
 where
     T: Send + 'static,
     Fut: Future<Output = Result<T>> + Send + 'static,

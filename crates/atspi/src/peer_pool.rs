@@ -9,7 +9,8 @@
 //! would slow it a little more with each test. So the connections to an app
 //! are opened once per process, and every later driver takes the same ones.
 //! They live on a runtime of their own, since a driver's runtime ends with
-//! the driver.
+//! the driver, and the calls of drivers that use them run there too
+//! ([`runtime`]).
 
 use crate::bus::{connect_peer, socket_file, Bulk};
 use std::collections::HashMap;
@@ -30,6 +31,24 @@ struct Pool {
 
 static POOL: tokio::sync::Mutex<Option<Pool>> = tokio::sync::Mutex::const_new(None);
 
+/// The pool's runtime and the process that built it, kept apart from
+/// [`POOL`], which is held while connections open.
+static RUNTIME: std::sync::Mutex<Option<(u32, tokio::runtime::Handle)>> =
+    std::sync::Mutex::new(None);
+
+/// The runtime the pool's connections are read on, once this process has
+/// one. A driver runs its calls on an app with peer connections there, so
+/// that each answer wakes the call waiting for it on the thread that read
+/// it, rather than on another thread: gtk3-widget-factory's read took 8–10 %
+/// less time so, in A/B runs in one process (docs/apps.md).
+pub fn runtime() -> Option<tokio::runtime::Handle> {
+    let runtime = RUNTIME.lock().unwrap_or_else(|e| e.into_inner());
+    runtime
+        .as_ref()
+        .filter(|(pid, _)| *pid == std::process::id())
+        .map(|(_, handle)| handle.clone())
+}
+
 /// The peer connections to the app at `address`: the ones this process
 /// already has when they still answer, else new ones. `None` when the app
 /// takes none.
@@ -47,6 +66,7 @@ pub async fn peers(address: &str, bulk: Bulk) -> Option<Peers> {
             .enable_all()
             .build()
             .ok()?;
+        *RUNTIME.lock().unwrap_or_else(|e| e.into_inner()) = Some((pid, runtime.handle().clone()));
         *pool = Some(Pool {
             pid,
             runtime,
