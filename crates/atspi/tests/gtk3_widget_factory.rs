@@ -7,7 +7,8 @@ use std::collections::HashSet;
 use uidrive_atspi::AtspiDriver;
 use uidrive_core::protocol::TreeParams;
 use uidrive_core::protocol::{
-    Action, CaptureParams, InputEvent, InputParams, MenuParams, PointerButton, Role, State,
+    Action, CaptureParams, IdleParams, InputEvent, InputParams, MenuParams, PointerButton, Role,
+    State,
 };
 use uidrive_core::{Driver, ErrorCode};
 
@@ -218,4 +219,48 @@ fn drivers_of_one_process_share_their_connections_to_the_app() {
             "the second driver opened connections of its own to the app"
         );
     }
+}
+
+/// The calls of every driver with direct connections run on the one thread
+/// that reads those connections (`peer_pool::runtime`): drivers used from
+/// several threads at once must each get their answers, none waiting on
+/// another's call.
+#[test]
+fn drivers_of_one_process_answer_from_several_threads_at_once() {
+    let app = launch(&["gtk3-widget-factory"]);
+    let pid = app.driver.pid();
+    let others: Vec<AtspiDriver> = (0..2)
+        .map(|_| {
+            AtspiDriver::attach_pid(pid, &common::options(&app.desktop))
+                .expect("another driver attaches")
+        })
+        .collect();
+    let drivers: Vec<&AtspiDriver> = std::iter::once(&app.driver).chain(&others).collect();
+    std::thread::scope(|scope| {
+        let readers: Vec<_> = drivers
+            .iter()
+            .map(|driver| {
+                scope.spawn(move || {
+                    (0..5)
+                        .map(|_| {
+                            driver
+                                .idle(&IdleParams::default())
+                                .expect("idle answers beside the other threads");
+                            let tree = driver
+                                .tree(&TreeParams::default())
+                                .expect("the window is read beside the other threads");
+                            tree.nodes.len()
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        for reader in readers {
+            let counts = reader.join().expect("a reading thread did not panic");
+            assert!(
+                counts.iter().all(|&n| n > 200),
+                "a read came back short of the window: {counts:?} nodes"
+            );
+        }
+    });
 }
