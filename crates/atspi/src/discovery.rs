@@ -1,9 +1,11 @@
 //! Finding apps on the registry and their top-level windows.
 
 use crate::bus::{self, call, ObjRef, IFACE_ACCESSIBLE};
+use crate::fetch::CachedItem;
 use crate::roles;
 use crate::states::{st, StateSet};
 use futures_util::future::join_all;
+use std::collections::HashMap;
 use std::time::Duration;
 use uidrive_core::{Error, Result};
 use zbus::Connection;
@@ -184,22 +186,25 @@ pub async fn find_app_by_name(conn: &Connection, name: &str) -> Result<Option<Ap
 
 /// The app's top-level windows, in the app's order.
 pub async fn top_levels(link: &crate::bus::Link, app: &AppRef) -> Result<Vec<TopLevel>> {
-    let (conn, dest) = link.route(&app.bus);
-    let mut children: Vec<ObjRef> =
-        call(conn, dest, ROOT, IFACE_ACCESSIBLE, "GetChildren", &()).await?;
-    children.retain(|child| !bus::is_null(child));
-    let coords: u32 = if app.toolkit.window_relative_extents() {
-        1
-    } else {
-        0
-    };
+    let children = root_children(link, app).await?;
+    read_top_levels(link, app, children).await
+}
+
+/// The windows among the app's root's `children`, each asked for its role,
+/// states, title and box.
+pub async fn read_top_levels(
+    link: &crate::bus::Link,
+    app: &AppRef,
+    children: Vec<ObjRef>,
+) -> Result<Vec<TopLevel>> {
     let read = children.into_iter().map(|obj| async move {
+        let (conn, dest) = link.route(&app.bus);
         let path = obj.1.as_str();
         let (role, states, title, extents) = tokio::join!(
             call::<u32, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetRole", &()),
             call::<Vec<u32>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetState", &()),
             bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "Name"),
-            bus::get_extents(conn, dest, path, coords),
+            top_level_box(link, app, &obj),
         );
         let title = title
             .ok()
@@ -209,16 +214,14 @@ pub async fn top_levels(link: &crate::bus::Link, app: &AppRef) -> Result<Vec<Top
             role: role?,
             states: StateSet::from_words(&states?),
             title,
-            extents: extents.unwrap_or_default(),
+            extents,
             obj,
         })
     });
     let mut out = Vec::new();
     for top in join_all(read).await {
         match top {
-            Ok(top) if roles::is_window_role(top.role) && !top.states.has(st::DEFUNCT) => {
-                out.push(top)
-            }
+            Ok(top) if is_window(&top) => out.push(top),
             Ok(_) => {}
             // A window closing while it is read is simply not there any more.
             Err(e) if e.code == uidrive_core::ErrorCode::NoElement => {}
@@ -226,6 +229,56 @@ pub async fn top_levels(link: &crate::bus::Link, app: &AppRef) -> Result<Vec<Top
         }
     }
     Ok(out)
+}
+
+/// The app's top-level windows as the app's cache gives them, when it holds
+/// every child of the app: role, states and title as the calls of
+/// [`top_levels`] would answer them (a cache answer is read live), with
+/// their boxes not asked (`extents` zero; see [`top_level_box`]). `None`
+/// when the cache lacks one.
+pub fn cached_top_levels(
+    children: &[ObjRef],
+    cache: &HashMap<String, CachedItem>,
+) -> Option<Vec<TopLevel>> {
+    let tops = children.iter().map(|obj| {
+        let item = cache.get(obj.1.as_str())?;
+        Some(TopLevel {
+            obj: obj.clone(),
+            role: item.role,
+            title: item.name.clone(),
+            states: item.states,
+            extents: (0, 0, 0, 0),
+        })
+    });
+    let tops: Option<Vec<TopLevel>> = tops.collect();
+    Some(tops?.into_iter().filter(is_window).collect())
+}
+
+fn is_window(top: &TopLevel) -> bool {
+    roles::is_window_role(top.role) && !top.states.has(st::DEFUNCT)
+}
+
+/// The children of the app's root: its top-level windows and whatever else it lists there.
+pub async fn root_children(link: &crate::bus::Link, app: &AppRef) -> Result<Vec<ObjRef>> {
+    let (conn, dest) = link.route(&app.bus);
+    let mut children: Vec<ObjRef> =
+        call(conn, dest, ROOT, IFACE_ACCESSIBLE, "GetChildren", &()).await?;
+    children.retain(|child| !bus::is_null(child));
+    Ok(children)
+}
+
+/// A top-level window's box, in the coordinates a read asks its elements'
+/// in (so a read's answer for the window is the same); zero when it has none.
+pub async fn top_level_box(
+    link: &crate::bus::Link,
+    app: &AppRef,
+    obj: &ObjRef,
+) -> (i32, i32, i32, i32) {
+    let (conn, dest) = link.route(&app.bus);
+    let coords = crate::tree::plan_for(app).coords;
+    bus::get_extents(conn, dest, obj.1.as_str(), coords)
+        .await
+        .unwrap_or_default()
 }
 
 /// Whether process `pid` has ended: it is gone from /proc, or is a zombie
@@ -277,8 +330,54 @@ pub fn pid_and_descendants(pid: u32) -> Vec<u32> {
 
 #[cfg(test)]
 mod tests {
-    use super::process_gone;
+    use super::{cached_top_levels, process_gone};
+    use crate::fetch::{CachedItem, Ifaces};
+    use crate::states::{st, StateSet};
+    use std::collections::HashMap;
     use std::time::{Duration, Instant};
+
+    fn cached(role: u32, name: &str, states: &[u32]) -> CachedItem {
+        CachedItem {
+            parent: "/org/a11y/atspi/accessible/root".into(),
+            index: 0,
+            role,
+            name: name.into(),
+            description: String::new(),
+            child_count: 1,
+            ifaces: Ifaces::default(),
+            states: StateSet(states.iter().fold(0, |set, state| set | (1 << state))),
+        }
+    }
+
+    #[test]
+    fn top_levels_come_from_the_cache_only_when_it_holds_every_one() {
+        let child = |path: &str| {
+            (
+                ":1.5".to_string(),
+                zbus::zvariant::OwnedObjectPath::try_from(path).unwrap(),
+            )
+        };
+        let children = [child("/frame"), child("/gone"), child("/label")];
+        let mut cache: HashMap<String, CachedItem> = [
+            ("/frame", cached(23, "Calculator", &[st::ACTIVE])),
+            ("/gone", cached(23, "Closed", &[st::DEFUNCT])),
+        ]
+        .into_iter()
+        .map(|(path, item)| (path.to_string(), item))
+        .collect();
+        assert!(
+            cached_top_levels(&children, &cache).is_none(),
+            "`/label` is not cached: the windows are asked"
+        );
+        cache.insert("/label".into(), cached(29, "a label", &[]));
+        let tops = cached_top_levels(&children, &cache).expect("all are cached");
+        // Windows only, and not the defunct one.
+        assert_eq!(tops.len(), 1);
+        assert_eq!(tops[0].obj, child("/frame"));
+        assert_eq!((tops[0].role, tops[0].title.as_str()), (23, "Calculator"));
+        assert!(tops[0].states.has(st::ACTIVE));
+        assert_eq!(tops[0].extents, (0, 0, 0, 0), "boxes are not asked");
+    }
 
     #[test]
     fn an_exited_child_is_gone_before_it_is_reaped() {

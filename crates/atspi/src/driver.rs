@@ -347,15 +347,12 @@ impl Inner {
     pub async fn tree(&self, wanted: Option<u64>) -> Result<Tree> {
         let started = std::time::Instant::now();
         // The cache does not depend on the window: it is read while the window is found.
-        let (found, cache) = bus::strict(async {
-            let (found, cache) = tokio::join!(
-                windows::resolve(&self.link, &self.app, &self.ids, wanted),
-                crate::fetch::cache_items(&self.link, &self.app.bus),
-            );
-            Ok((found, cache))
-        })
+        let link = &self.link;
+        let mut found = bus::strict(windows::resolve_for_read(
+            link, &self.app, &self.ids, wanted,
+        ))
         .await?;
-        let (id, top) = found?;
+        let cache = std::mem::take(&mut found.cache);
         crate::stats::note(|| {
             format!(
                 "window found and {} cache items read in {:?}",
@@ -363,7 +360,10 @@ impl Inner {
                 started.elapsed()
             )
         });
-        let mut elements = tree::read_elements_with(&self.link, &self.app, &top.obj, cache).await?;
+        let mut elements = tree::read_elements_with(link, &self.app, &found.top.obj, cache).await?;
+        let extents = found.window_box(link, &self.app, elements.first()).await;
+        let (id, top) = (found.id, found.top);
+        let top = discovery::TopLevel { extents, ..top };
         crate::desktop::place_popovers(self, &top, &mut elements).await;
         self.known.remember(&elements, &top.obj);
         let (nodes, focus) = tree::to_nodes(&elements, &self.app, (top.extents.0, top.extents.1));

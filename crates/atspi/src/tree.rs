@@ -160,11 +160,9 @@ impl crate::driver::Inner {
             return Ok(None);
         }
         let started = std::time::Instant::now();
-        let (found, cache) = tokio::join!(
-            crate::windows::resolve(&self.link, &self.app, &self.ids, wanted),
-            crate::fetch::cache_items(&self.link, &self.app.bus),
-        );
-        let (id, top) = found?;
+        let (link, app) = (&self.link, &self.app);
+        let mut found = crate::windows::resolve_for_read(link, app, &self.ids, wanted).await?;
+        let cache = std::mem::take(&mut found.cache);
         stats::note(|| {
             format!(
                 "lean: window found and {} cache items read in {:?}",
@@ -172,12 +170,16 @@ impl crate::driver::Inner {
                 started.elapsed()
             )
         });
-        let lean = read_lean(&self.link, &self.app, &top.obj, cache).await?;
+        // A lean read does not ask the window's own box: asked beside it.
+        let (lean, extents) = tokio::join!(
+            read_lean(link, app, &found.top.obj, cache),
+            found.window_box(link, app, None),
+        );
         let window = LeanWindow {
-            id,
-            top: top.obj.clone(),
-            origin: (top.extents.0, top.extents.1),
-            lean,
+            id: found.id,
+            top: found.top.obj.clone(),
+            origin: (extents.0, extents.1),
+            lean: lean?,
         };
         Ok(Some((self.tree_of(&window), window)))
     }

@@ -2,8 +2,12 @@
 
 use crate::bus::Link;
 use crate::bus::ObjRef;
-use crate::discovery::{top_levels, AppRef, TopLevel};
+use crate::discovery::{
+    cached_top_levels, read_top_levels, root_children, top_level_box, top_levels, AppRef, TopLevel,
+};
+use crate::fetch::{cache_items, CachedItem};
 use crate::states::st;
+use crate::tree::Element;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use uidrive_core::protocol::WindowId;
@@ -43,6 +47,69 @@ pub async fn resolve(
     wanted: Option<WindowId>,
 ) -> Result<(WindowId, TopLevel)> {
     let windows = list(link, app, ids).await?;
+    pick(app, windows, wanted)
+}
+
+/// The window a read means ([`resolve`]), found alongside reading the app's cache.
+pub struct ReadWindow {
+    pub id: WindowId,
+    pub top: TopLevel,
+    /// Whether `top.extents` was asked. A window found in the cache was not:
+    /// a full read asks the window's box with its fields ([`ReadWindow::window_box`]).
+    pub boxed: bool,
+    pub cache: HashMap<String, CachedItem>,
+}
+
+/// As [`resolve`], for a read: the app's cache is read meanwhile, and when it
+/// holds the app's windows their role, states and title come from it. The
+/// calls that ask them one by one would otherwise wait behind the cache's
+/// answer in the app, a round trip after it (0.1–0.45 ms per read on
+/// gnome-calculator).
+pub async fn resolve_for_read(
+    link: &Link,
+    app: &AppRef,
+    ids: &WindowIds,
+    wanted: Option<WindowId>,
+) -> Result<ReadWindow> {
+    let (children, cache) = tokio::join!(root_children(link, app), cache_items(link, &app.bus));
+    let children = children?;
+    let (tops, boxed) = match cached_top_levels(&children, &cache) {
+        Some(tops) => (tops, false),
+        None => (read_top_levels(link, app, children).await?, true),
+    };
+    let windows = tops.into_iter().map(|t| (ids.id_for(&t.obj), t)).collect();
+    let (id, top) = pick(app, windows, wanted)?;
+    Ok(ReadWindow {
+        id,
+        top,
+        boxed,
+        cache,
+    })
+}
+
+impl ReadWindow {
+    /// The window's box: as asked, else as the read answered it for the
+    /// window's own element (`window`, which asks it in the same
+    /// coordinates), else asked now.
+    pub async fn window_box(
+        &self,
+        link: &Link,
+        app: &AppRef,
+        window: Option<&Element>,
+    ) -> (i32, i32, i32, i32) {
+        match window.and_then(|w| w.raw.extents) {
+            _ if self.boxed => self.top.extents,
+            Some(extents) => extents,
+            None => top_level_box(link, app, &self.top.obj).await,
+        }
+    }
+}
+
+fn pick(
+    app: &AppRef,
+    windows: Vec<(WindowId, TopLevel)>,
+    wanted: Option<WindowId>,
+) -> Result<(WindowId, TopLevel)> {
     let showing = app.toolkit.sets_showing();
     let found = match wanted {
         Some(id) => windows.into_iter().find(|(w, _)| *w == id),
