@@ -361,9 +361,8 @@ impl Inner {
             )
         });
         let mut elements = tree::read_elements_with(link, &self.app, &found.top.obj, cache).await?;
-        let extents = found.window_box(link, &self.app, elements.first()).await;
+        found.top.extents = found.window_box(link, &self.app, elements.first()).await;
         let (id, top) = (found.id, found.top);
-        let top = discovery::TopLevel { extents, ..top };
         crate::desktop::place_popovers(self, &top, &mut elements).await;
         self.known.remember(&elements, &top.obj);
         let (nodes, focus) = tree::to_nodes(&elements, &self.app, (top.extents.0, top.extents.1));
