@@ -1,17 +1,16 @@
 //! Finding apps on the registry and their top-level windows.
 
 use crate::bus::{self, call, ObjRef, IFACE_ACCESSIBLE};
-use crate::fetch::CachedItem;
+use crate::fetch::CacheItems;
 use crate::roles;
 use crate::states::{st, StateSet};
 use futures_util::future::join_all;
-use std::collections::HashMap;
 use std::time::Duration;
 use uidrive_core::{Error, Result};
 use zbus::Connection;
 
 const REGISTRY: &str = "org.a11y.atspi.Registry";
-const ROOT: &str = "/org/a11y/atspi/accessible/root";
+pub const ROOT: &str = "/org/a11y/atspi/accessible/root";
 
 /// Toolkit quirks that change how elements are read and acted on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +28,14 @@ impl Toolkit {
 
     /// Whether `GetExtents` answers relative to the window whatever was asked.
     pub fn window_relative_extents(self) -> bool {
+        self == Toolkit::Gtk4
+    }
+
+    /// Whether the toolkit sends an event for every change to what its cache
+    /// holds (children, name, description, states) whether or not a client
+    /// registered for it: GTK 4 emits with no listener check, where GTK 3's
+    /// bridge sends only the events it learnt a client wants.
+    pub fn announces_every_change(self) -> bool {
         self == Toolkit::Gtk4
     }
 
@@ -236,10 +243,7 @@ pub async fn read_top_levels(
 /// [`top_levels`] would answer them (a cache answer is read live), with
 /// their boxes not asked (`extents` zero; see [`top_level_box`]). `None`
 /// when the cache lacks one.
-pub fn cached_top_levels(
-    children: &[ObjRef],
-    cache: &HashMap<String, CachedItem>,
-) -> Option<Vec<TopLevel>> {
+pub fn cached_top_levels(children: &[ObjRef], cache: &CacheItems) -> Option<Vec<TopLevel>> {
     let tops = children.iter().map(|obj| {
         let item = cache.get(obj.1.as_str())?;
         Some(TopLevel {

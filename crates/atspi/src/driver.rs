@@ -55,6 +55,8 @@ pub(crate) struct Inner {
     pub xlink: crate::desktop::XLink,
     /// The elements of earlier reads, so `act` can read one alone.
     pub known: tree::Known,
+    /// The app's last cache answer, for the next read while the app announces no change.
+    pub kept: crate::kept::KeptCache,
 }
 
 /// Drives one app's windows through AT-SPI2.
@@ -153,6 +155,7 @@ impl AtspiDriver {
                 env: opts.env.clone(),
                 xlink: Default::default(),
                 known: Default::default(),
+                kept: Default::default(),
             }),
             runtime: Some(runtime),
         })
@@ -183,6 +186,13 @@ impl AtspiDriver {
     /// The process of the app this driver drives.
     pub fn pid(&self) -> u32 {
         self.inner.app.pid
+    }
+
+    /// How many reads took the app's cache answer kept from an earlier read
+    /// instead of asking it again (GTK 4 apps while they announce no change).
+    #[doc(hidden)]
+    pub fn reads_from_kept_cache(&self) -> u64 {
+        self.inner.kept.reads_served()
     }
 
     /// The app's accessible name, as the registry lists it.
@@ -348,10 +358,7 @@ impl Inner {
         let started = std::time::Instant::now();
         // The cache does not depend on the window: it is read while the window is found.
         let link = &self.link;
-        let mut found = bus::strict(windows::resolve_for_read(
-            link, &self.app, &self.ids, wanted,
-        ))
-        .await?;
+        let mut found = bus::strict(windows::resolve_for_read(self, wanted)).await?;
         let cache = std::mem::take(&mut found.cache);
         crate::stats::note(|| {
             format!(
@@ -360,7 +367,9 @@ impl Inner {
                 started.elapsed()
             )
         });
-        let mut elements = tree::read_elements_with(link, &self.app, &found.top.obj, cache).await?;
+        let mut elements =
+            tree::read_elements_with(link, &self.app, &found.top.obj, &cache).await?;
+        self.check_cache_answer(&cache, &elements);
         found.top.extents = found.window_box(link, &self.app, elements.first()).await;
         let (id, top) = (found.id, found.top);
         crate::desktop::place_popovers(self, &top, &mut elements).await;
@@ -397,7 +406,7 @@ impl Inner {
                 return Ok(Vec::new());
             };
             let read =
-                tree::read_elements_with(&self.link, &self.app, &cell, Default::default()).await;
+                tree::read_elements_with(&self.link, &self.app, &cell, &Default::default()).await;
             let gone = match &read {
                 Ok(elements) => elements
                     .first()
@@ -423,6 +432,27 @@ impl Inner {
         Ok(nodes)
     }
 
+    /// Whether the app sent no event since `before` (a count of
+    /// [`Activity::events_seen`]), proven by a round trip to `obj` over the
+    /// bus, where the app's events come ([`Activity::quiet_after`]).
+    pub async fn quiet_since(&self, obj: &bus::ObjRef, before: u64) -> Result<bool> {
+        let (conn, obj) = (self.conn.clone(), obj.clone());
+        let round_trip = async move {
+            let role = bus::call::<u32, _>(
+                &conn,
+                &obj.0,
+                obj.1.as_str(),
+                bus::IFACE_ACCESSIBLE,
+                "GetRole",
+                &(),
+            );
+            role.await.map(drop)
+        };
+        self.activity
+            .quiet_after(&self.app.bus, before, round_trip)
+            .await
+    }
+
     /// Waits until the app has processed what it was sent and gone quiet:
     /// any action still awaited shows its first event (or its latency runs
     /// out), then a round trip to the app sees no new event arrive. The app
@@ -432,18 +462,6 @@ impl Inner {
         let (_, top) = windows::resolve(&self.link, &self.app, &self.ids, wanted).await?;
         let deadline = std::time::Instant::now() + limit;
         let bus_name = self.app.bus.clone();
-        // Over the bus, where the events come: the bus keeps the app's
-        // events and answers in the order the app sent them.
-        let round_trip = || {
-            bus::call::<u32, _>(
-                &self.conn,
-                &top.obj.0,
-                top.obj.1.as_str(),
-                bus::IFACE_ACCESSIBLE,
-                "GetRole",
-                &(),
-            )
-        };
         loop {
             if std::time::Instant::now() >= deadline {
                 return Err(Error::timeout(format!(
@@ -460,12 +478,7 @@ impl Inner {
                 continue;
             }
             let before = self.activity.events_seen(&bus_name);
-            round_trip().await?;
-            // Events sent before the answer are read before it; let the
-            // listener count them before comparing.
-            tokio::task::yield_now().await;
-            tokio::task::yield_now().await;
-            if self.activity.events_seen(&bus_name) == before {
+            if self.quiet_since(&top.obj, before).await? {
                 return Ok(());
             }
         }

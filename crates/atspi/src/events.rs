@@ -9,9 +9,12 @@
 
 use futures_util::StreamExt;
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::future::Future;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
+use uidrive_core::{Error, Result};
 use zbus::{Connection, MatchRule, MessageStream};
 
 /// The events that mean the UI changed in a way a test reads.
@@ -44,6 +47,12 @@ pub struct Activity {
     awaiting: Mutex<HashMap<String, Awaited>>,
     /// Woken at every event, for waits that end at the next one.
     event: Notify,
+    /// How many actions the driver sent, to any app.
+    actions: AtomicU64,
+    /// Whether the events are still being counted (the listener runs).
+    listening: AtomicBool,
+    /// The runtime whose thread counts the events.
+    counter: OnceLock<tokio::runtime::Handle>,
 }
 
 impl Activity {
@@ -88,6 +97,7 @@ impl Activity {
     /// so several such actions in a row are awaited until the last one's
     /// effect, not the first one's.
     pub fn acted_late(&self, bus_name: &str, earliest: Duration, latest: Duration) {
+        self.actions.fetch_add(1, Ordering::Relaxed);
         if latest.is_zero() {
             return;
         }
@@ -115,6 +125,44 @@ impl Activity {
         }
     }
 
+    /// How many actions the driver sent so far ([`Activity::acted`]).
+    pub fn actions_sent(&self) -> u64 {
+        self.actions.load(Ordering::Relaxed)
+    }
+
+    /// Whether the events are still being counted: the listener stops only
+    /// when the bus connection closes.
+    pub fn listening(&self) -> bool {
+        self.listening.load(Ordering::Relaxed)
+    }
+
+    /// Whether the app sent no event since `before` (a count from
+    /// [`Activity::events_seen`]), once `round_trip`, a call over the bus
+    /// where its events come, is answered. The bus hands over the app's
+    /// events and answers in the order the app sent them, and the check runs
+    /// on the thread that counts events, after letting it count the events
+    /// that arrived ahead of the answer.
+    pub async fn quiet_after(
+        self: &Arc<Self>,
+        bus_name: &str,
+        before: u64,
+        round_trip: impl Future<Output = Result<()>> + Send + 'static,
+    ) -> Result<bool> {
+        let (activity, bus_name) = (self.clone(), bus_name.to_string());
+        let check = async move {
+            round_trip.await?;
+            tokio::task::yield_now().await;
+            tokio::task::yield_now().await;
+            Ok(activity.events_seen(&bus_name) == before)
+        };
+        match self.counter.get() {
+            Some(counter) => counter.spawn(check).await.map_err(|e| {
+                Error::failed(format!("the check for the app's events stopped: {e}"))
+            })?,
+            None => check.await,
+        }
+    }
+
     /// Waits for the app's next event, or until `until`, whichever is first.
     pub async fn next_event_or(&self, until: Instant) {
         let notified = self.event.notified();
@@ -127,7 +175,7 @@ impl Activity {
 
 /// Asks the registry to have apps send the events settling listens to, and
 /// starts recording them. GTK 3 sends object events only after this.
-pub async fn listen(conn: &Connection, activity: std::sync::Arc<Activity>) -> zbus::Result<()> {
+pub async fn listen(conn: &Connection, activity: Arc<Activity>) -> zbus::Result<()> {
     let rule = MatchRule::builder()
         .msg_type(zbus::message::Type::Signal)
         .interface("org.a11y.atspi.Event.Object")?
@@ -156,6 +204,8 @@ pub async fn listen(conn: &Connection, activity: std::sync::Arc<Activity>) -> zb
                 .await;
         }
     }
+    let _ = activity.counter.set(tokio::runtime::Handle::current());
+    activity.listening.store(true, Ordering::Relaxed);
     tokio::spawn(async move {
         while let Some(Ok(message)) = stream.next().await {
             let header = message.header();
@@ -171,6 +221,7 @@ pub async fn listen(conn: &Connection, activity: std::sync::Arc<Activity>) -> zb
                 activity.saw_event(sender.as_str());
             }
         }
+        activity.listening.store(false, Ordering::Relaxed);
     });
     Ok(())
 }

@@ -47,6 +47,9 @@ impl Ifaces {
     }
 }
 
+/// The app's cache as `GetItems` answers it: what it knows of each object, by path.
+pub type CacheItems = HashMap<String, CachedItem>;
+
 /// What the app's cache knows of an object.
 #[derive(Debug, Clone)]
 pub struct CachedItem {
@@ -81,7 +84,7 @@ type CacheTuple = (
 /// from walking `GetChildren`, since caches keep objects that left the tree
 /// and leave out others. Asked only of toolkits tested safe for it (GTK,
 /// Firefox, Chromium; Qt's is empty): a cache walks the whole app in one go.
-pub async fn cache_items(link: &Link, bus_name: &str) -> HashMap<String, CachedItem> {
+pub async fn cache_items(link: &Link, bus_name: &str) -> CacheItems {
     let (conn, bus_name) = link.route(bus_name);
     if bus::bulk(conn, bus_name) < bus::Bulk::Cache {
         return HashMap::new();
@@ -287,10 +290,7 @@ pub struct Turn<'a> {
 /// item names its parent and its place there), for the elements where that
 /// agrees with the element's own child count: one child at every place, no
 /// place left empty. Other elements are left out, to be asked.
-pub fn children_from_cache(
-    bus_name: &str,
-    cache: &HashMap<String, CachedItem>,
-) -> HashMap<String, Vec<ObjRef>> {
+pub fn children_from_cache(bus_name: &str, cache: &CacheItems) -> HashMap<String, Vec<ObjRef>> {
     let mut placed: HashMap<&str, Vec<(i32, &str)>> = HashMap::new();
     for (path, item) in cache {
         placed
@@ -334,7 +334,7 @@ pub fn children_from_cache(
 pub async fn prefetch_children(
     link: &Link,
     bus_name: &str,
-    cache: &HashMap<String, CachedItem>,
+    cache: &CacheItems,
     known: &HashMap<String, Vec<ObjRef>>,
 ) -> HashMap<String, Vec<ObjRef>> {
     let (conn, dest) = link.route(bus_name);

@@ -10,9 +10,11 @@
 //!   roles, names and states, and GTK 3 is read over its direct peer socket.
 //!   The peer connections to an app are opened once per process and shared
 //!   by its drivers: GTK's bridge keeps every one it accepted for good.
+//!   A GTK 4 app's cache answer is kept for the next read while the app
+//!   announces no change (`kept`).
 //! - `idle` listens to the app's accessibility events (not bounds changes) and
-//!   answers once it has been quiet for a settle interval and any late action
-//!   (GTK 4's `DoAction`) had time to land.
+//!   answers once any late action (GTK 4's `DoAction`) showed its effect and
+//!   a round trip to the app saw no event arrive.
 //! - `input` and `capture` go through the X server (`uidrive_x11`).
 //!
 //! Set `UIDRIVE_ATSPI_STATS=1` to print, per tree read, the calls made by
@@ -31,6 +33,7 @@ mod driver;
 mod events;
 mod fetch;
 mod ids;
+mod kept;
 mod launch;
 mod menu;
 mod peer_pool;

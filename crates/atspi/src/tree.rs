@@ -5,7 +5,7 @@ use crate::bus::{Link, ObjRef};
 use crate::discovery::{AppRef, Toolkit};
 use crate::fetch::{
     cache_items, children_from_cache, fetch_basics, fetch_extras, is_box, prefetch_children,
-    ActionsRead, CachedItem, FetchPlan, Ifaces, RawNode, Turn, Turns,
+    ActionsRead, CacheItems, FetchPlan, Ifaces, RawNode, Turn, Turns,
 };
 use crate::ids::element_id;
 use crate::roles;
@@ -35,7 +35,7 @@ pub struct Element {
 /// The window's elements, a parent before its children, in the app's order.
 pub async fn read_elements(link: &Link, app: &AppRef, window: &ObjRef) -> Result<Vec<Element>> {
     let cache = cache_items(link, &app.bus).await;
-    read_elements_with(link, app, window, cache).await
+    read_elements_with(link, app, window, &cache).await
 }
 
 /// As [`read_elements`], with the app's cache already read (alongside finding the window).
@@ -44,7 +44,7 @@ pub async fn read_elements_with(
     link: &Link,
     app: &AppRef,
     window: &ObjRef,
-    cache: HashMap<String, CachedItem>,
+    cache: &CacheItems,
 ) -> Result<Vec<Element>> {
     crate::bus::strict(walk_and_fetch(link, app, window, cache)).await
 }
@@ -53,17 +53,17 @@ async fn walk_and_fetch(
     link: &Link,
     app: &AppRef,
     window: &ObjRef,
-    cache: HashMap<String, CachedItem>,
+    cache: &CacheItems,
 ) -> Result<Vec<Element>> {
     let started = std::time::Instant::now();
     let plan = plan_for(app);
     let read = if link.fields.is_some() {
         // The fields have their own connection: read them while walking.
-        walk(link, app, window, &cache, Some(plan)).await?
+        walk(link, app, window, cache, Some(plan)).await?
     } else {
         // One connection: walk first, so that the few calls the walk waits
         // on do not queue behind hundreds of field calls in the app.
-        let mut read = walk(link, app, window, &cache, None).await?;
+        let mut read = walk(link, app, window, cache, None).await?;
         stats::note(|| format!("structure read at {:?}", started.elapsed()));
         let turns = Turns::for_plan(plan);
         join_all(
@@ -102,10 +102,10 @@ pub async fn read_lean(
     link: &Link,
     app: &AppRef,
     window: &ObjRef,
-    cache: HashMap<String, CachedItem>,
+    cache: &CacheItems,
 ) -> Result<Lean> {
     let started = std::time::Instant::now();
-    let read = crate::bus::strict(walk(link, app, window, &cache, None)).await?;
+    let read = crate::bus::strict(walk(link, app, window, cache, None)).await?;
     stats::note(|| format!("lean: structure read at {:?}", started.elapsed()));
     let (elements, cached) = in_tree_order(read).into_iter().unzip();
     Ok(Lean { elements, cached })
@@ -161,7 +161,7 @@ impl crate::driver::Inner {
         }
         let started = std::time::Instant::now();
         let (link, app) = (&self.link, &self.app);
-        let mut found = crate::windows::resolve_for_read(link, app, &self.ids, wanted).await?;
+        let mut found = crate::windows::resolve_for_read(self, wanted).await?;
         let cache = std::mem::take(&mut found.cache);
         stats::note(|| {
             format!(
@@ -172,7 +172,7 @@ impl crate::driver::Inner {
         });
         // A lean read does not ask the window's own box: asked beside it.
         let (lean, extents) = tokio::join!(
-            read_lean(link, app, &found.top.obj, cache),
+            read_lean(link, app, &found.top.obj, &cache),
             found.window_box(link, app, None),
         );
         let window = LeanWindow {
@@ -181,6 +181,7 @@ impl crate::driver::Inner {
             origin: (extents.0, extents.1),
             lean: lean?,
         };
+        self.check_cache_answer(&cache, &window.lean.elements);
         Ok(Some((self.tree_of(&window), window)))
     }
 
@@ -210,7 +211,7 @@ async fn walk(
     link: &Link,
     app: &AppRef,
     window: &ObjRef,
-    cache: &HashMap<String, CachedItem>,
+    cache: &CacheItems,
     fields: Option<FetchPlan>,
 ) -> Result<Vec<(Option<usize>, usize, RawNode, bool)>> {
     let started = std::time::Instant::now();
@@ -333,7 +334,7 @@ async fn with_fields(
 /// GTK 4's `GetChildren` skips the pages of a stack (a notebook's tab
 /// panels) that its cache and `GetChildAtIndex` have: a child whose cached
 /// parent is itself a cached child of this element is reached through that page.
-fn restore_stack_pages(node: &mut RawNode, cache: &HashMap<String, CachedItem>) {
+fn restore_stack_pages(node: &mut RawNode, cache: &CacheItems) {
     let Some(me) = node.obj.as_ref().map(|o| o.1.as_str().to_string()) else {
         return;
     };

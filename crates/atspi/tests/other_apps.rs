@@ -2,9 +2,12 @@
 
 mod common;
 
-use common::{enabled, find, launch, node, DEADLINE};
+use common::{enabled, find, launch, node, options, DEADLINE};
 use std::time::Instant;
-use uidrive_core::protocol::{Action, InputEvent, InputParams, PointerButton, Role, State};
+use uidrive_atspi::AtspiDriver;
+use uidrive_core::protocol::{
+    Action, InputEvent, InputParams, PointerButton, Role, State, Tree, TreeParams,
+};
 use uidrive_core::Driver;
 
 #[test]
@@ -74,6 +77,71 @@ fn gtk4_demo_tree_and_a_delayed_action() {
     app.wait_for("the click selected the second tab", |t| {
         node(t, tab).has_state(&State::Selected)
     });
+}
+
+/// A GTK 4 window that announces no change is read from the cache answer
+/// kept from the read before, and reads as a fresh read does; once the app
+/// announced a change, a driver whose kept answer was asked before it reads
+/// the change at its next read.
+#[test]
+fn gtk4_reads_take_the_kept_cache_while_quiet_and_see_every_announced_change() {
+    let app = launch(&["gtk4-demo"]);
+    let read = |driver: &AtspiDriver| driver.tree(&TreeParams::default()).unwrap();
+    // GTK 4 adds elements to its cache as reads reach them: an answer is
+    // kept once two in a row hold as many, and serves the next read.
+    let mut fresh = read(&app.driver);
+    let kept = (0..10)
+        .find_map(|_| {
+            app.idle();
+            let served = app.driver.reads_from_kept_cache();
+            let tree = read(&app.driver);
+            if app.driver.reads_from_kept_cache() > served {
+                return Some(tree);
+            }
+            fresh = tree;
+            None
+        })
+        .expect("a read of the quiet window took the kept cache answer");
+    assert_eq!(
+        kept.nodes, fresh.nodes,
+        "the kept answer reads as a fresh one"
+    );
+
+    // A second driver expands the demo list's Benchmark row with a real
+    // click on its expander, and reads until the row shows it.
+    let expanded =
+        |tree: &Tree| find(tree, Role::Group, "Benchmark", |_| true).has_state(&State::Expanded);
+    let was = expanded(&kept);
+    let group = find(&kept, Role::Group, "Benchmark", |_| true).id;
+    let expander = find(&kept, Role::Button, "Expand", |n| n.parent == Some(group));
+    let other = AtspiDriver::attach_pid(app.child.id(), &options(&app.desktop)).unwrap();
+    let (x, y) = expander.bounds.expect("the expander has bounds").center();
+    other
+        .input(&InputParams {
+            window: None,
+            events: vec![InputEvent::Click(PointerButton::at(x, y))],
+        })
+        .unwrap();
+    let started = Instant::now();
+    while expanded(&read(&other)) == was {
+        assert!(
+            started.elapsed() < DEADLINE,
+            "the click did not toggle the row"
+        );
+    }
+    // The first driver's kept answer predates the click; the app's events
+    // since drop it.
+    let served = app.driver.reads_from_kept_cache();
+    assert_ne!(
+        expanded(&read(&app.driver)),
+        was,
+        "the first driver reads the change"
+    );
+    assert_eq!(
+        app.driver.reads_from_kept_cache(),
+        served,
+        "the read after the change asked the cache again"
+    );
 }
 
 /// GTK 4 sets no SHOWING, so uidrive skips `GetExtents` for an element
