@@ -189,7 +189,7 @@ impl AtspiDriver {
     }
 
     /// How many reads took the app's cache answer kept from an earlier read
-    /// instead of asking it again (GTK 4 apps while they announce no change).
+    /// instead of asking it again (GTK's apps while they announce no change).
     #[doc(hidden)]
     pub fn reads_from_kept_cache(&self) -> u64 {
         self.inner.kept.reads_served()

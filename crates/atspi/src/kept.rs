@@ -1,12 +1,21 @@
 //! The app's cache kept from one read to the next, while the app announces no change.
 //!
-//! GTK 4 answers `Cache.GetItems` by building its whole cache, on the path of
+//! GTK's apps answer `Cache.GetItems` with the whole cache, on the path of
 //! every read: 1–2 ms of a 12 ms read of gnome-calculator, 8–12 ms of a 30 ms
-//! read of gtk4-demo. It also sends an event for every change to what that
-//! answer holds (children, name, description, states), whether or not anyone
-//! listens ([`Toolkit::announces_every_change`]). So while the app has sent
-//! no event since an answer was asked, and a round trip over the bus proves
-//! none is on its way, the answer still holds and the next read takes it.
+//! read of gtk4-demo, about 2 ms of gtk3-widget-factory's. They also send an
+//! event for every change to what that answer holds (children, name,
+//! description, states): GTK 4 whether or not anyone listens
+//! ([`Toolkit::announces_every_change`]), GTK's bridge (GTK 3, LibreOffice)
+//! for the events a client registered for, which this driver did when it
+//! connected. So while the app has sent no event since an answer was asked,
+//! and a round trip over the bus proves none is on its way, the answer still
+//! holds and the next read takes it.
+//!
+//! GTK's bridge learns of a registration from the registry's signal, which
+//! the registry sends before it answers the registration: a call over the
+//! bus made after that answer reaches the app behind the signal. So an
+//! answer from the bridge is kept only once such a round trip has been
+//! answered before it was asked.
 //!
 //! Any event of the app drops the kept answer, whatever element it is about,
 //! and so does any action the driver sends; no answer is kept while an
@@ -23,7 +32,7 @@ use crate::discovery::{root_children, ROOT};
 use crate::fetch::{cache_items, CacheItems};
 use crate::stats;
 use crate::tree::Element;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use uidrive_core::Result;
@@ -37,6 +46,9 @@ pub struct KeptCache {
     kept: Mutex<Option<Kept>>,
     /// How many reads a kept answer served.
     served: AtomicU64,
+    /// Whether a round trip over the bus, made after this driver registered
+    /// for events, has been answered: GTK's bridge then sends them.
+    registration_known: AtomicBool,
 }
 
 struct Kept {
@@ -101,10 +113,7 @@ impl crate::driver::Inner {
             let (children, items) = tokio::join!(root_children(link, app), self.ask_cache());
             return (children, items);
         };
-        let root = (
-            app.bus.clone(),
-            ROOT.try_into().expect("a valid object path"),
-        );
+        let root = self.root();
         let (children, quiet) = tokio::join!(
             root_children(link, app),
             self.quiet_since(&root, before.events)
@@ -121,9 +130,21 @@ impl crate::driver::Inner {
     /// reads: not while an action's effect is still awaited.
     async fn ask_cache(&self) -> Arc<CacheItems> {
         let (before, asked) = (self.changes(), Instant::now());
-        let awaited = self.activity.awaiting_until(&self.app.bus).is_some();
-        let items = Arc::new(cache_items(&self.link, &self.app.bus).await);
-        if self.keeps_cache() && !awaited && !items.is_empty() {
+        let keep = self.keeps_cache() && self.activity.awaiting_until(&self.app.bus).is_none();
+        let items = cache_items(&self.link, &self.app.bus);
+        let items = if self.bridge_to_tell() {
+            // Not kept: the bridge may not know yet that this driver listens.
+            let root = self.root();
+            let (items, told) = tokio::join!(items, self.quiet_since(&root, before.events));
+            if told.is_ok() {
+                self.kept.registration_known.store(true, Ordering::Relaxed);
+            }
+            items
+        } else {
+            items.await
+        };
+        let items = Arc::new(items);
+        if keep && !items.is_empty() {
             self.kept.keep(items.clone(), before, asked);
         }
         items
@@ -132,8 +153,13 @@ impl crate::driver::Inner {
     /// After a read with the cache answer `items`: an answer that lacks an
     /// element the read reached is not kept. GTK 4 adds elements to its
     /// cache as reads first reach them, so a fresh answer holds them and
-    /// spares the next read the calls that asked them.
+    /// spares the next read the calls that asked them. (GTK's bridge adds
+    /// only the elements the app announces, and never a table's cells, so a
+    /// fresh answer from it holds no more.)
     pub fn check_cache_answer(&self, items: &Arc<CacheItems>, elements: &[Element]) {
+        if !self.app.toolkit.announces_every_change() {
+            return;
+        }
         let lacks = |e: &Element| {
             e.raw
                 .obj
@@ -145,10 +171,28 @@ impl crate::driver::Inner {
         }
     }
 
-    /// Whether this app's cache answers may be kept: its toolkit announces
-    /// every change, and the events are still being counted.
+    /// Whether this app's cache answers may be kept: the events are still
+    /// counted, and the app sends one for every change to what its cache
+    /// holds, GTK's bridge once it has learnt that this driver listens.
     fn keeps_cache(&self) -> bool {
-        self.app.toolkit.announces_every_change() && self.activity.listening()
+        let announces = self.app.toolkit.announces_every_change()
+            || (self.app.behind_gtk_bridge()
+                && self.kept.registration_known.load(Ordering::Relaxed));
+        announces && self.activity.listening()
+    }
+
+    /// Whether the app is behind GTK's bridge and not yet known to have
+    /// learnt that this driver listens.
+    fn bridge_to_tell(&self) -> bool {
+        self.app.behind_gtk_bridge()
+            && !self.app.toolkit.announces_every_change()
+            && !self.kept.registration_known.load(Ordering::Relaxed)
+    }
+
+    /// The app's root object: a cheap call on it is a round trip.
+    fn root(&self) -> ObjRef {
+        let path = ROOT.try_into().expect("a valid object path");
+        (self.app.bus.clone(), path)
     }
 
     fn changes(&self) -> Changes {

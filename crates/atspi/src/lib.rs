@@ -10,7 +10,7 @@
 //!   roles, names and states, and GTK 3 is read over its direct peer socket.
 //!   The peer connections to an app are opened once per process and shared
 //!   by its drivers: GTK's bridge keeps every one it accepted for good.
-//!   A GTK 4 app's cache answer is kept for the next read while the app
+//!   A GTK app's cache answer is kept for the next read while the app
 //!   announces no change (`kept`).
 //! - `idle` listens to the app's accessibility events (not bounds changes) and
 //!   answers once any late action (GTK 4's `DoAction`) showed its effect and

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{enabled, find, launch, node, shown};
+use common::{enabled, find, launch, node, options, shown};
 use std::collections::HashSet;
 use uidrive_atspi::AtspiDriver;
 use uidrive_core::protocol::TreeParams;
@@ -263,4 +263,43 @@ fn drivers_of_one_process_answer_from_several_threads_at_once() {
             );
         }
     });
+}
+
+/// GTK 3's bridge sends the events a client registered for: once it knows
+/// this driver listens, a quiet window is read from the cache answer kept
+/// from the read before, and a change another driver makes shows at the
+/// first driver's next read.
+#[test]
+fn gtk3_reads_take_the_kept_cache_while_quiet_and_see_another_drivers_press() {
+    let app = launch(&["gtk3-widget-factory"]);
+    let kept = app.read_until_kept();
+    let checked = |tree: &uidrive_core::protocol::Tree| {
+        find(tree, Role::ToggleButton, "togglebutton", enabled).has_state(&State::Checked)
+    };
+    let was = checked(&kept);
+    let toggle = find(&kept, Role::ToggleButton, "togglebutton", enabled).id;
+    let other = AtspiDriver::attach_pid(app.child.id(), &options(&app.desktop)).unwrap();
+    other.tree(&TreeParams::default()).unwrap();
+    other
+        .act(&uidrive_core::protocol::ActParams::on(
+            toggle,
+            Action::Press,
+        ))
+        .unwrap();
+    assert_ne!(
+        checked(&other.tree(&TreeParams::default()).unwrap()),
+        was,
+        "the press toggled the button"
+    );
+    let served = app.driver.reads_from_kept_cache();
+    assert_ne!(
+        checked(&app.tree()),
+        was,
+        "the first driver reads the change"
+    );
+    assert_eq!(
+        app.driver.reads_from_kept_cache(),
+        served,
+        "the read after the change asked the cache again"
+    );
 }

@@ -73,6 +73,27 @@ impl Running {
         self.driver.act(&ActParams::on(id, action).with_text(text))
     }
 
+    /// Settles and reads until a read takes the app's cache answer kept from
+    /// the read before it (GTK's apps while they announce no change), and
+    /// checks that it reads as that fresh read did. Returns the kept read.
+    pub fn read_until_kept(&self) -> Tree {
+        let mut fresh = self.tree();
+        for _ in 0..10 {
+            self.idle();
+            let served = self.driver.reads_from_kept_cache();
+            let tree = self.tree();
+            if self.driver.reads_from_kept_cache() > served {
+                assert_eq!(
+                    tree.nodes, fresh.nodes,
+                    "the kept answer reads as a fresh one"
+                );
+                return tree;
+            }
+            fresh = tree;
+        }
+        panic!("no read of the quiet window took the kept cache answer");
+    }
+
     /// Settles, then reads the tree until `check` holds, failing after [`DEADLINE`].
     pub fn wait_for(&self, what: &str, check: impl Fn(&Tree) -> bool) -> Tree {
         let started = Instant::now();
