@@ -277,8 +277,11 @@ fn timed_read(driver: &AtspiDriver) -> uidrive_core::protocol::Tree {
     tree
 }
 
-/// The calls of one more read, recorded.
+/// The calls of one more read, recorded. It comes right after another read,
+/// as every measured read does, so it makes the calls they make: where the
+/// app's cache answer is kept between reads, it does not ask it again.
 fn record_a_read(driver: &AtspiDriver) -> uidrive_atspi::RecordedCalls {
+    driver.tree(&TreeParams::default()).expect("tree");
     uidrive_atspi::record_calls();
     driver.tree(&TreeParams::default()).expect("tree");
     uidrive_atspi::take_recorded_calls()
