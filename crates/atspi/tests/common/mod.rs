@@ -94,6 +94,19 @@ impl Running {
         panic!("no read of the quiet window took the kept cache answer");
     }
 
+    /// Checks that the next read shows a change another driver made
+    /// (`shows`), asking the app's cache again rather than taking the answer
+    /// kept from before the change.
+    pub fn next_read_shows(&self, change: &str, shows: impl Fn(&Tree) -> bool) {
+        let served = self.driver.reads_from_kept_cache();
+        assert!(shows(&self.tree()), "the next read shows {change}");
+        assert_eq!(
+            self.driver.reads_from_kept_cache(),
+            served,
+            "the read after {change} asked the cache again"
+        );
+    }
+
     /// Settles, then reads the tree until `check` holds, failing after [`DEADLINE`].
     pub fn wait_for(&self, what: &str, check: impl Fn(&Tree) -> bool) -> Tree {
         let started = Instant::now();
