@@ -3,7 +3,7 @@
 use crate::bus::Link;
 use crate::bus::ObjRef;
 use crate::discovery::{
-    cached_top_levels, read_top_levels, top_level_box, top_levels, AppRef, TopLevel,
+    cached_top_levels, read_top_levels, root_children, top_level_box, AppRef, TopLevel,
 };
 use crate::driver::Inner;
 use crate::fetch::CacheItems;
@@ -14,10 +14,12 @@ use std::sync::{Arc, Mutex};
 use uidrive_core::protocol::WindowId;
 use uidrive_core::{Error, Result};
 
-/// Small window ids, handed out in the order windows are first seen and never reused.
+/// Small window ids, handed out in the order windows are first seen and never
+/// reused; and the app's root's children as last listed.
 #[derive(Debug, Default)]
 pub struct WindowIds {
     ids: Mutex<(HashMap<String, WindowId>, WindowId)>,
+    last_children: Mutex<Vec<ObjRef>>,
 }
 
 impl WindowIds {
@@ -32,11 +34,33 @@ impl WindowIds {
         map.insert(key, *last);
         *last
     }
+
+    fn last_children(&self) -> Vec<ObjRef> {
+        self.last_children.lock().unwrap().clone()
+    }
+
+    fn remember_children(&self, children: &[ObjRef]) {
+        *self.last_children.lock().unwrap() = children.to_vec();
+    }
 }
 
-/// The app's windows with their ids.
+/// The app's windows with their ids. The windows listed last time are asked
+/// for their role, states, title and box beside the root's children, so
+/// while the app's windows stay the same a list waits on one round trip to
+/// the app, not two (each costs a frame while GTK 4 animates).
 pub async fn list(link: &Link, app: &AppRef, ids: &WindowIds) -> Result<Vec<(WindowId, TopLevel)>> {
-    let tops = top_levels(link, app).await?;
+    let last = ids.last_children();
+    let (children, read_early) = tokio::join!(
+        root_children(link, app),
+        read_top_levels(link, app, last.clone())
+    );
+    let children = children?;
+    ids.remember_children(&children);
+    let tops = if children == last {
+        read_early?
+    } else {
+        read_top_levels(link, app, children).await?
+    };
     Ok(tops.into_iter().map(|t| (ids.id_for(&t.obj), t)).collect())
 }
 
@@ -71,6 +95,7 @@ pub async fn resolve_for_read(inner: &Inner, wanted: Option<WindowId>) -> Result
     let (link, app, ids) = (&inner.link, &inner.app, &inner.ids);
     let (children, cache) = inner.roots_and_cache().await;
     let children = children?;
+    ids.remember_children(&children);
     let (tops, boxed) = match cached_top_levels(&children, &cache) {
         Some(tops) => (tops, false),
         None => (read_top_levels(link, app, children).await?, true),
