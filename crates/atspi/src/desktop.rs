@@ -459,7 +459,7 @@ pub async fn element_at(
         .flatten();
     if let Some(p) = popover {
         let (gx, gy) = (x - p.shift.0, y - p.shift.1);
-        match crate::visible::deepest_at(&inner.link, &p.popover, gx, gy).await {
+        match crate::visible::deepest_at(&inner.link, inner.app.toolkit, &p.popover, gx, gy).await {
             Ok(Some(hit)) => return Ok(Some(hit)),
             // On the popover's own margin: the click lands on the popover.
             Ok(None) => {
@@ -472,7 +472,7 @@ pub async fn element_at(
             Err(_) => {}
         }
     }
-    crate::visible::deepest_at(&inner.link, &top.obj, x, y).await
+    crate::visible::deepest_at(&inner.link, inner.app.toolkit, &top.obj, x, y).await
 }
 
 #[cfg(test)]

@@ -39,6 +39,14 @@ impl Toolkit {
         self == Toolkit::Gtk4
     }
 
+    /// Whether `GetAccessibleAtPoint` answers the deepest element under the
+    /// point at once: GTK 4 answers the widget `gtk_widget_pick` finds
+    /// there, the deepest, so asking that widget again only finds itself.
+    /// Other toolkits answer the child under the point, one level down.
+    pub fn hit_test_finds_deepest(self) -> bool {
+        self == Toolkit::Gtk4
+    }
+
     /// How long after a `DoAction` returns its effect may still land;
     /// settling waits for the first event after it, at most this long.
     pub fn action_latency(self) -> Duration {

@@ -8,6 +8,7 @@
 //! first one on screen until they leave the element's box.
 
 use crate::bus::{self, call, Link, ObjRef, IFACE_ACCESSIBLE, IFACE_COMPONENT, IFACE_TABLE};
+use crate::discovery::Toolkit;
 use crate::fetch::Ifaces;
 use crate::states::{st, StateSet};
 use futures_util::future::join_all;
@@ -286,16 +287,22 @@ async fn cell_object(
 }
 
 /// The deepest element under a point of `window` (window coordinates), by
-/// the toolkit's own hit test, level by level; `unsupported` when the
-/// toolkit has none.
+/// the toolkit's own hit test, level by level unless `toolkit` answers the
+/// deepest at once; `unsupported` when the toolkit has none.
 pub async fn deepest_at(
     link: &Link,
+    toolkit: Toolkit,
     window: &ObjRef,
     x: i32,
     y: i32,
 ) -> uidrive_core::Result<Option<uidrive_core::protocol::ElementId>> {
+    let levels = if toolkit.hit_test_finds_deepest() {
+        1
+    } else {
+        64
+    };
     let mut at = window.clone();
-    for depth in 0..64 {
+    for depth in 0..levels {
         let (conn, dest) = link.route(&at.0);
         let hit = call::<ObjRef, _>(
             conn,

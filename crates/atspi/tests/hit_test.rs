@@ -48,6 +48,22 @@ fn hits_its_button(argv: &[&str], label: &str) {
         "the hit {hit} at ({x}, {y}) is not the button {} or inside it",
         button.id
     );
+    // The deepest: nothing the read shows inside the hit is under the point
+    // (GTK 4 is asked once, as it answers the deepest widget at once).
+    let under = |n: &&Node| {
+        n.bounds
+            .as_ref()
+            .is_some_and(|b| x >= b.x && y >= b.y && x < b.x + b.width && y < b.y + b.height)
+    };
+    let deeper = tree
+        .nodes
+        .iter()
+        .filter(|n| n.parent == Some(hit))
+        .find(under);
+    assert!(
+        deeper.is_none(),
+        "{deeper:?} is inside the hit {hit} and under ({x}, {y})"
+    );
 }
 
 #[test]
