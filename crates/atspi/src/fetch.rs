@@ -208,6 +208,10 @@ pub enum ActionsRead {
     WithState(u32),
     /// Those with a box on screen, known once their extents are (GTK 4).
     WithBox,
+    /// As `WithBox`, but asked beside the box and dropped when it is
+    /// empty: one round trip instead of two, for the few elements a
+    /// locator's read fills in.
+    BesideBox,
 }
 
 /// Whether extents an app answered make a box on screen.
@@ -501,6 +505,15 @@ pub async fn fetch_extras(
             let ext = extents.await;
             details.actions_unread = !ext.is_some_and(is_box);
             let (id, ()) = tokio::join!(id, fetch_details(conn, dest, path, &mut details));
+            (ext, id)
+        }
+        ActionsRead::BesideBox => {
+            let (ext, id, ()) =
+                tokio::join!(extents, id, fetch_details(conn, dest, path, &mut details));
+            if !ext.is_some_and(is_box) {
+                details.actions_unread = true;
+                details.actions.clear();
+            }
             (ext, id)
         }
         read => {
