@@ -368,7 +368,8 @@ impl Inner {
             )
         });
         let mut elements =
-            tree::read_elements_with(link, &self.app, &found.top.obj, &cache).await?;
+            tree::read_elements_with(link, &self.app, &found.top.obj, &cache, &found.children)
+                .await?;
         self.check_cache_answer(&cache, &elements);
         found.top.extents = found.window_box(link, &self.app, elements.first()).await;
         let (id, top) = (found.id, found.top);
@@ -405,8 +406,14 @@ impl Inner {
             let Some(cell) = crate::visible::cell_at(&self.link, &table, row, col).await? else {
                 return Ok(Vec::new());
             };
-            let read =
-                tree::read_elements_with(&self.link, &self.app, &cell, &Default::default()).await;
+            let read = tree::read_elements_with(
+                &self.link,
+                &self.app,
+                &cell,
+                &Default::default(),
+                &Default::default(),
+            )
+            .await;
             let gone = match &read {
                 Ok(elements) => elements
                     .first()

@@ -4,8 +4,10 @@ use crate::bus::{
     self, call, prop_f64, Link, ObjRef, IFACE_ACCESSIBLE, IFACE_ACTION, IFACE_TABLE,
     IFACE_TABLE_CELL, IFACE_TEXT, IFACE_VALUE,
 };
+use crate::discovery::AppRef;
 use crate::roles;
 use crate::states::{st, StateSet};
+use crate::stats;
 use crate::visible;
 use std::collections::HashMap;
 use uidrive_core::Result;
@@ -332,24 +334,71 @@ pub fn children_from_cache(bus_name: &str, cache: &CacheItems) -> HashMap<String
     out
 }
 
-/// Every cached element's children, asked all at once, so that walking the
-/// tree needs no round trip per level for the elements the cache knows.
-/// Elements the cache keeps after they left the tree cost a wasted call each.
-pub async fn prefetch_children(
+/// The children of the cache's elements, as known before walking: from the
+/// cache's own places where they add up (GTK's bridges, [`children_from_cache`]),
+/// else asked all at once, so that walking the tree needs no round trip per
+/// level for the elements the cache knows. `early` holds children asked
+/// already (beside the cache answer, [`ask_children`]). Also answers which
+/// elements' children had to be asked. Elements the cache keeps after they
+/// left the tree cost a wasted call each.
+pub async fn children_of_cached(
+    link: &Link,
+    app: &AppRef,
+    cache: &CacheItems,
+    mut early: HashMap<String, Vec<ObjRef>>,
+) -> (HashMap<String, Vec<ObjRef>>, Vec<String>) {
+    // A GTK cache gives each element's parent and place among its parent's
+    // children as they are at the read: where those add up to the element's
+    // child count, one child at every place, they are its children, and only
+    // the rest are asked. (GTK 3's cache also keeps elements that left the
+    // tree; they no longer sit at a place of a live parent, so their old
+    // parent's children do not add up and are asked.)
+    let mut known = if app.behind_gtk_bridge() {
+        children_from_cache(&app.bus, cache)
+    } else {
+        HashMap::new()
+    };
+    let from_cache = known.len();
+    let asked: Vec<String> = cache
+        .iter()
+        .filter(|(path, c)| {
+            (c.child_count != 0 || roles::is_plain_container(c.role))
+                && visible::walkable(c.states, c.child_count)
+                && !known.contains_key(*path)
+        })
+        .map(|(path, _)| path.clone())
+        .collect();
+    let mut missing = Vec::new();
+    for path in &asked {
+        match early.remove(path) {
+            Some(children) => {
+                known.insert(path.clone(), children);
+            }
+            None => missing.push(path.clone()),
+        }
+    }
+    let early_used = asked.len() - missing.len();
+    known.extend(ask_children(link, &app.bus, missing).await);
+    stats::note(|| {
+        format!(
+            "children of {} cached elements: {from_cache} from the cache itself, {early_used} asked beside it",
+            known.len()
+        )
+    });
+    (known, asked)
+}
+
+/// The children of the elements at `paths`, asked all at once; an element
+/// that answers none (gone since) is left out.
+pub async fn ask_children(
     link: &Link,
     bus_name: &str,
-    cache: &CacheItems,
-    known: &HashMap<String, Vec<ObjRef>>,
+    paths: Vec<String>,
 ) -> HashMap<String, Vec<ObjRef>> {
     let (conn, dest) = link.route(bus_name);
-    let parents = cache.iter().filter(|(path, c)| {
-        (c.child_count != 0 || roles::is_plain_container(c.role))
-            && visible::walkable(c.states, c.child_count)
-            && !known.contains_key(*path)
-    });
-    let asked = parents.map(|(path, _)| async move {
-        let children = children_of(conn, dest, path).await;
-        (path.clone(), children)
+    let asked = paths.into_iter().map(|path| async move {
+        let children = children_of(conn, dest, &path).await;
+        (path, children)
     });
     futures_util::future::join_all(asked)
         .await

@@ -49,6 +49,8 @@ pub struct KeptCache {
     /// Whether a round trip over the bus, made after this driver registered
     /// for events, has been answered: GTK's bridge then sends them.
     registration_known: AtomicBool,
+    /// The cached elements whose children the last read asked.
+    children_asked: Mutex<Vec<String>>,
 }
 
 struct Kept {
@@ -91,6 +93,15 @@ impl KeptCache {
         if kept.as_ref().is_some_and(|k| Arc::ptr_eq(&k.items, items)) {
             *kept = None;
         }
+    }
+
+    /// The cached elements whose children the last read asked.
+    pub fn children_asked(&self) -> Vec<String> {
+        self.children_asked.lock().unwrap().clone()
+    }
+
+    pub fn remember_children_asked(&self, paths: Vec<String>) {
+        *self.children_asked.lock().unwrap() = paths;
     }
 
     /// How many reads a kept answer served so far.

@@ -4,8 +4,8 @@
 use crate::bus::{Link, ObjRef};
 use crate::discovery::{AppRef, Toolkit};
 use crate::fetch::{
-    cache_items, children_from_cache, fetch_basics, fetch_extras, is_box, prefetch_children,
-    ActionsRead, CacheItems, FetchPlan, Ifaces, RawNode, Turn, Turns,
+    cache_items, children_of_cached, fetch_basics, fetch_extras, is_box, ActionsRead, CacheItems,
+    FetchPlan, Ifaces, RawNode, Turn, Turns,
 };
 use crate::ids::element_id;
 use crate::roles;
@@ -35,7 +35,8 @@ pub struct Element {
 /// The window's elements, a parent before its children, in the app's order.
 pub async fn read_elements(link: &Link, app: &AppRef, window: &ObjRef) -> Result<Vec<Element>> {
     let cache = cache_items(link, &app.bus).await;
-    read_elements_with(link, app, window, &cache).await
+    let (children, _) = children_of_cached(link, app, &cache, HashMap::new()).await;
+    read_elements_with(link, app, window, &cache, &children).await
 }
 
 /// As [`read_elements`], with the app's cache already read (alongside finding the window).
@@ -45,8 +46,9 @@ pub async fn read_elements_with(
     app: &AppRef,
     window: &ObjRef,
     cache: &CacheItems,
+    children: &HashMap<String, Vec<ObjRef>>,
 ) -> Result<Vec<Element>> {
-    crate::bus::strict(walk_and_fetch(link, app, window, cache)).await
+    crate::bus::strict(walk_and_fetch(link, app, window, cache, children)).await
 }
 
 async fn walk_and_fetch(
@@ -54,16 +56,17 @@ async fn walk_and_fetch(
     app: &AppRef,
     window: &ObjRef,
     cache: &CacheItems,
+    children: &HashMap<String, Vec<ObjRef>>,
 ) -> Result<Vec<Element>> {
     let started = std::time::Instant::now();
     let plan = plan_for(app);
     let read = if link.fields.is_some() {
         // The fields have their own connection: read them while walking.
-        walk(link, app, window, cache, Some(plan)).await?
+        walk(link, app, window, cache, children, Some(plan)).await?
     } else {
         // One connection: walk first, so that the few calls the walk waits
         // on do not queue behind hundreds of field calls in the app.
-        let mut read = walk(link, app, window, cache, None).await?;
+        let mut read = walk(link, app, window, cache, children, None).await?;
         stats::note(|| format!("structure read at {:?}", started.elapsed()));
         let turns = Turns::for_plan(plan);
         join_all(
@@ -103,9 +106,10 @@ pub async fn read_lean(
     app: &AppRef,
     window: &ObjRef,
     cache: &CacheItems,
+    children: &HashMap<String, Vec<ObjRef>>,
 ) -> Result<Lean> {
     let started = std::time::Instant::now();
-    let read = crate::bus::strict(walk(link, app, window, cache, None)).await?;
+    let read = crate::bus::strict(walk(link, app, window, cache, children, None)).await?;
     stats::note(|| format!("lean: structure read at {:?}", started.elapsed()));
     let (elements, cached) = in_tree_order(read).into_iter().unzip();
     Ok(Lean { elements, cached })
@@ -167,7 +171,7 @@ impl crate::driver::Inner {
         }
         let started = std::time::Instant::now();
         let (link, app) = (&self.link, &self.app);
-        let mut found = crate::windows::resolve_for_read(self, wanted).await?;
+        let mut found = crate::bus::strict(crate::windows::resolve_for_read(self, wanted)).await?;
         let cache = std::mem::take(&mut found.cache);
         stats::note(|| {
             format!(
@@ -178,7 +182,7 @@ impl crate::driver::Inner {
         });
         // A lean read does not ask the window's own box: asked beside it.
         let (lean, extents) = tokio::join!(
-            read_lean(link, app, &found.top.obj, &cache),
+            read_lean(link, app, &found.top.obj, &cache, &found.children),
             found.window_box(link, app, None),
         );
         let window = LeanWindow {
@@ -211,42 +215,22 @@ impl crate::driver::Inner {
     }
 }
 
-/// Walks the window's structure: each element's basics and children.
+/// Walks the window's structure: each element's basics and children, those
+/// of cached elements as `prefetched` gives them ([`children_of_cached`]).
 /// (parent index, position among its siblings, element, read from the cache).
 async fn walk(
     link: &Link,
     app: &AppRef,
     window: &ObjRef,
     cache: &CacheItems,
+    prefetched: &HashMap<String, Vec<ObjRef>>,
     fields: Option<FetchPlan>,
 ) -> Result<Vec<(Option<usize>, usize, RawNode, bool)>> {
-    let started = std::time::Instant::now();
     stats::note(|| {
         format!(
             "cache: {} items; peer connection: {}",
             cache.len(),
             link.peer.is_some()
-        )
-    });
-    // A GTK cache gives each element's parent and place among its parent's
-    // children as they are at the read: where those add up to the element's
-    // child count, one child at every place, they are its children, and only
-    // the rest are asked. (GTK 3's cache also keeps elements that left the
-    // tree; they no longer sit at a place of a live parent, so their old
-    // parent's children do not add up and are asked.)
-    let mut prefetched = if app.behind_gtk_bridge() {
-        children_from_cache(&app.bus, cache)
-    } else {
-        HashMap::new()
-    };
-    let from_cache = prefetched.len();
-    let asked = prefetch_children(link, &app.bus, cache, &prefetched).await;
-    prefetched.extend(asked);
-    stats::note(|| {
-        format!(
-            "children of {} cached elements read at {:?} ({from_cache} from the cache itself)",
-            prefetched.len(),
-            started.elapsed()
         )
     });
     // The structure, walking GetChildren level by level, and with `fields`,
