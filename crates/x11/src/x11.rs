@@ -140,15 +140,10 @@ impl X11 {
             .reply()
             .map_err(|e| x_error("listing windows", e))?
             .children;
-        let mut clients = Vec::new();
-        for frame in children {
-            if let Some(client) = client_window(&inner, frame)? {
-                clients.push(client);
-            }
-        }
+        let clients = client_windows(&inner, &children)?;
         let mut windows = Vec::with_capacity(clients.len());
-        for id in clients {
-            match describe(&inner, id) {
+        for window in describe_all(&inner, &clients)? {
+            match window {
                 Ok(window) => windows.push(window),
                 // The window went away while we looked at it.
                 Err(e) if e.code == ErrorCode::NoWindow => {}
@@ -413,25 +408,57 @@ fn intern_atoms(conn: &RustConnection) -> Result<Atoms> {
     })
 }
 
-/// The client window for a child of the root: itself when it has `WM_STATE`,
-/// `_NET_WM_PID` or is override-redirect; else a child that has `WM_STATE`
-/// (a window manager's frame); else itself.
-fn client_window(inner: &Inner, frame: Window) -> Result<Option<Window>> {
-    let has = |window: Window, atom: u32| -> Result<bool> {
-        match inner
-            .conn
-            .get_property(false, window, atom, AtomEnum::ANY, 0, 0)
-            .map_err(|e| x_error("reading a property", e))?
-            .reply()
-        {
-            Ok(reply) => Ok(reply.type_ != x11rb::NONE),
-            Err(e) if is_bad_window(&e) => Ok(false),
-            Err(e) => Err(x_error("reading a property", e)),
+/// The client window of each child of the root, in the root's order: itself
+/// when it has `WM_STATE` or `_NET_WM_PID`; else a child that has
+/// `WM_STATE` (a window manager's frame); else itself. A child gone
+/// meanwhile is left out. Each step sends its requests for every window
+/// before it reads an answer: a round trip per step, not per window (the
+/// X server may be slow to answer while an app draws).
+fn client_windows(inner: &Inner, frames: &[Window]) -> Result<Vec<Window>> {
+    let asked = frames
+        .iter()
+        .map(|&frame| {
+            Ok((
+                frame,
+                ask_has(inner, frame, inner.atoms.wm_state)?,
+                ask_has(inner, frame, inner.atoms.net_wm_pid)?,
+            ))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let mut clients = Vec::with_capacity(frames.len());
+    for (frame, wm_state, pid) in asked {
+        if has(wm_state)? || has(pid)? {
+            clients.push(frame);
+        } else if let Some(client) = client_below(inner, frame)? {
+            clients.push(client);
         }
-    };
-    if has(frame, inner.atoms.wm_state)? || has(frame, inner.atoms.net_wm_pid)? {
-        return Ok(Some(frame));
     }
+    Ok(clients)
+}
+
+type HasCookie<'c> =
+    x11rb::cookie::Cookie<'c, RustConnection, x11rb::protocol::xproto::GetPropertyReply>;
+
+/// Asks whether `window` has the property `atom` ([`has`] reads the answer).
+fn ask_has(inner: &Inner, window: Window, atom: u32) -> Result<HasCookie<'_>> {
+    inner
+        .conn
+        .get_property(false, window, atom, AtomEnum::ANY, 0, 0)
+        .map_err(|e| x_error("reading a property", e))
+}
+
+/// Whether the window had the property; a window gone has none.
+fn has(cookie: HasCookie<'_>) -> Result<bool> {
+    match cookie.reply() {
+        Ok(reply) => Ok(reply.type_ != x11rb::NONE),
+        Err(e) if is_bad_window(&e) => Ok(false),
+        Err(e) => Err(x_error("reading a property", e)),
+    }
+}
+
+/// The child of `frame` that has `WM_STATE`, else `frame`; `None` when
+/// `frame` is gone.
+fn client_below(inner: &Inner, frame: Window) -> Result<Option<Window>> {
     let children = match inner
         .conn
         .query_tree(frame)
@@ -442,8 +469,12 @@ fn client_window(inner: &Inner, frame: Window) -> Result<Option<Window>> {
         Err(e) if is_bad_window(&e) => return Ok(None),
         Err(e) => return Err(x_error("listing windows", e)),
     };
-    for child in children {
-        if has(child, inner.atoms.wm_state)? {
+    let asked = children
+        .iter()
+        .map(|&child| Ok((child, ask_has(inner, child, inner.atoms.wm_state)?)))
+        .collect::<Result<Vec<_>>>()?;
+    for (child, wm_state) in asked {
+        if has(wm_state)? {
             return Ok(Some(child));
         }
     }
@@ -451,42 +482,78 @@ fn client_window(inner: &Inner, frame: Window) -> Result<Option<Window>> {
 }
 
 fn describe(inner: &Inner, id: Window) -> Result<XWindow> {
+    describe_all(inner, &[id])?.remove(0)
+}
+
+/// Each window's details, or why it could not be read (`no_window` for one
+/// gone meanwhile). Every request for every window is sent before any
+/// answer is read: one round trip for them all.
+fn describe_all(inner: &Inner, ids: &[Window]) -> Result<Vec<Result<XWindow>>> {
     let conn = &inner.conn;
-    let attrs = conn
-        .get_window_attributes(id)
-        .map_err(|e| x_error("reading a window", e))?
-        .reply()
-        .map_err(|e| window_error(id, e))?;
-    let pid = conn
-        .get_property(false, id, inner.atoms.net_wm_pid, AtomEnum::CARDINAL, 0, 1)
-        .map_err(|e| x_error("reading _NET_WM_PID", e))?
-        .reply()
-        .map_err(|e| window_error(id, e))?
-        .value32()
-        .and_then(|mut v| v.next());
-    let title = match read_text(inner, id, inner.atoms.net_wm_name, inner.atoms.utf8_string)? {
-        Some(title) => title,
-        None => read_text(inner, id, AtomEnum::WM_NAME.into(), AtomEnum::ANY.into())?
-            .unwrap_or_default(),
+    let ask_text = |id: Window, property: u32, type_: u32| {
+        conn.get_property(false, id, property, type_, 0, 1 << 16)
+            .map_err(|e| x_error("reading a property", e))
     };
-    let class = read_text(
-        inner,
-        id,
-        AtomEnum::WM_CLASS.into(),
-        AtomEnum::STRING.into(),
-    )?
-    .and_then(|c| c.split('\0').nth(1).map(str::to_string))
-    .unwrap_or_default();
-    Ok(XWindow {
-        id,
-        pid,
-        title,
-        class,
-        geometry: geometry(inner, id)?,
-        mapped: attrs.map_state != MapState::UNMAPPED,
-        viewable: attrs.map_state == MapState::VIEWABLE,
-        override_redirect: attrs.override_redirect,
-    })
+    let asked = ids
+        .iter()
+        .map(|&id| {
+            Ok((
+                id,
+                conn.get_window_attributes(id)
+                    .map_err(|e| x_error("reading a window", e))?,
+                conn.get_property(false, id, inner.atoms.net_wm_pid, AtomEnum::CARDINAL, 0, 1)
+                    .map_err(|e| x_error("reading _NET_WM_PID", e))?,
+                ask_text(id, inner.atoms.net_wm_name, inner.atoms.utf8_string)?,
+                ask_text(id, AtomEnum::WM_NAME.into(), AtomEnum::ANY.into())?,
+                ask_text(id, AtomEnum::WM_CLASS.into(), AtomEnum::STRING.into())?,
+                conn.get_geometry(id)
+                    .map_err(|e| x_error("reading a window's geometry", e))?,
+                conn.translate_coordinates(id, inner.root, 0, 0)
+                    .map_err(|e| x_error("reading a window's position", e))?,
+            ))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    // Every answer is read, even after one failed, so none is left behind.
+    Ok(asked
+        .into_iter()
+        .map(|(id, attrs, pid, net_name, name, class, size, origin)| {
+            let failed = |e| window_error(id, e);
+            let (attrs, pid, net_name, name, class, size, origin) = (
+                attrs.reply(),
+                pid.reply(),
+                net_name.reply(),
+                name.reply(),
+                class.reply(),
+                size.reply(),
+                origin.reply(),
+            );
+            let attrs = attrs.map_err(failed)?;
+            let pid = pid.map_err(failed)?.value32().and_then(|mut v| v.next());
+            let title = match text(net_name.map_err(failed)?) {
+                Some(title) => title,
+                None => text(name.map_err(failed)?).unwrap_or_default(),
+            };
+            let class = text(class.map_err(failed)?)
+                .and_then(|c| c.split('\0').nth(1).map(str::to_string))
+                .unwrap_or_default();
+            let (size, origin) = (size.map_err(failed)?, origin.map_err(failed)?);
+            Ok(XWindow {
+                id,
+                pid,
+                title,
+                class,
+                geometry: Rect {
+                    x: origin.dst_x as i32,
+                    y: origin.dst_y as i32,
+                    width: size.width as u32,
+                    height: size.height as u32,
+                },
+                mapped: attrs.map_state != MapState::UNMAPPED,
+                viewable: attrs.map_state == MapState::VIEWABLE,
+                override_redirect: attrs.override_redirect,
+            })
+        })
+        .collect())
 }
 
 pub(crate) fn geometry(inner: &Inner, window: Window) -> Result<Rect> {
@@ -507,7 +574,7 @@ pub(crate) fn geometry(inner: &Inner, window: Window) -> Result<Rect> {
     })
 }
 
-/// A text property as UTF-8 (Latin-1 `STRING`s are close enough for titles).
+/// A text property of `window` ([`text`]).
 fn read_text(inner: &Inner, window: Window, property: u32, type_: u32) -> Result<Option<String>> {
     let reply = inner
         .conn
@@ -515,10 +582,16 @@ fn read_text(inner: &Inner, window: Window, property: u32, type_: u32) -> Result
         .map_err(|e| x_error("reading a property", e))?
         .reply()
         .map_err(|e| window_error(window, e))?;
+    Ok(text(reply))
+}
+
+/// A text property's answer as UTF-8 (Latin-1 `STRING`s are close enough
+/// for titles); `None` when the window does not have it.
+fn text(reply: x11rb::protocol::xproto::GetPropertyReply) -> Option<String> {
     if reply.type_ == x11rb::NONE || reply.format != 8 {
-        return Ok(None);
+        return None;
     }
-    Ok(Some(String::from_utf8_lossy(&reply.value).into_owned()))
+    Some(String::from_utf8_lossy(&reply.value).into_owned())
 }
 
 /// One round trip: when it returns, the server has handled every request before it.
