@@ -232,12 +232,7 @@ impl X11 {
                 pid: owner,
                 title: String::new(),
                 class: String::new(),
-                geometry: Rect {
-                    x: origin.dst_x as i32,
-                    y: origin.dst_y as i32,
-                    width: size.width as u32,
-                    height: size.height as u32,
-                },
+                geometry: rect_of(&size, &origin),
                 mapped: true,
                 viewable: true,
                 override_redirect: true,
@@ -542,12 +537,7 @@ fn describe_all(inner: &Inner, ids: &[Window]) -> Result<Vec<Result<XWindow>>> {
                 pid,
                 title,
                 class,
-                geometry: Rect {
-                    x: origin.dst_x as i32,
-                    y: origin.dst_y as i32,
-                    width: size.width as u32,
-                    height: size.height as u32,
-                },
+                geometry: rect_of(&size, &origin),
                 mapped: attrs.map_state != MapState::UNMAPPED,
                 viewable: attrs.map_state == MapState::VIEWABLE,
                 override_redirect: attrs.override_redirect,
@@ -566,12 +556,21 @@ pub(crate) fn geometry(inner: &Inner, window: Window) -> Result<Rect> {
         .map_err(|e| x_error("reading a window's position", e))?;
     let size = size.reply().map_err(|e| window_error(window, e))?;
     let origin = origin.reply().map_err(|e| window_error(window, e))?;
-    Ok(Rect {
+    Ok(rect_of(&size, &origin))
+}
+
+/// A window's inside in root coordinates, from its `GetGeometry` answer and
+/// its origin translated to the root.
+fn rect_of(
+    size: &x11rb::protocol::xproto::GetGeometryReply,
+    origin: &x11rb::protocol::xproto::TranslateCoordinatesReply,
+) -> Rect {
+    Rect {
         x: origin.dst_x as i32,
         y: origin.dst_y as i32,
         width: size.width as u32,
         height: size.height as u32,
-    })
+    }
 }
 
 /// A text property of `window` ([`text`]).
