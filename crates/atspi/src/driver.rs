@@ -295,6 +295,8 @@ where
     Fut: Future<Output = Result<T>> + Send + 'static,
 {
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    // The thread polls while the app's answers come (crate::awake).
+    let _polling = crate::awake::while_waiting(runtime);
     let task = runtime.spawn(async move {
         let outcome = tokio::time::timeout(limit, work).await;
         let _ = tx.send(outcome);

@@ -11,7 +11,8 @@
 //!   The peer connections to an app are opened once per process and shared
 //!   by its drivers: GTK's bridge keeps every one it accepted for good.
 //!   A GTK app's cache answer is kept for the next read while the app
-//!   announces no change (`kept`).
+//!   announces no change (`kept`). While answers arrive on a peer socket,
+//!   the thread reading it polls rather than sleeps between them (`awake`).
 //! - `idle` listens to the app's accessibility events (not bounds changes) and
 //!   answers once any late action (GTK 4's `DoAction`) showed its effect and
 //!   a round trip to the app saw no event arrive.
@@ -26,6 +27,7 @@
 //! test and drives gtk3-widget-factory, gnome-calculator, gtk4-demo and zenity.
 
 mod actions;
+mod awake;
 mod bus;
 mod desktop;
 mod discovery;

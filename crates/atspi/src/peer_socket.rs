@@ -53,9 +53,12 @@ impl ReadHalf for BufferedRead {
         if self.start == self.end {
             // A long message (a whole cache) goes straight where it is wanted.
             if out.len() >= self.buffer.len() {
-                return self.socket.recvmsg(out).await.map(|(n, _)| (n, Vec::new()));
+                let (read, _) = self.socket.recvmsg(out).await?;
+                crate::awake::answer_arrived();
+                return Ok((read, Vec::new()));
             }
             let (read, _) = self.socket.recvmsg(&mut self.buffer).await?;
+            crate::awake::answer_arrived();
             (self.start, self.end) = (0, read);
         }
         let n = out.len().min(self.end - self.start);
