@@ -332,8 +332,8 @@ def tree_reads(ours, theirs, runs):
     each of uidrive's measured reads, its calls asked again all at once
     (`replay`), before it in one turn and after it in the next: a read right
     after a pause is slower on this machine, and the replay with it (the
-    machine's, not the client's: GTK 3's reads and replays both take nearly
-    twice as long after 300 ms idle), so the two are compared where they stand."""
+    machine's, not the client's: a core that went idle halts and is slow to
+    wake on this VM, docs/apps.md), so the two are compared where they stand."""
     ours.ask("replay", REPLAY)  # records the calls of one read
     reads, walks, replays = [], [], []
     for turn in range(runs):
