@@ -72,9 +72,13 @@ impl Answers {
         }
     }
 
+    /// Now, as `last` counts.
+    fn now(&self) -> u64 {
+        self.start.elapsed().as_nanos() as u64 + 1
+    }
+
     fn arrived(&self) {
-        let now = self.start.elapsed().as_nanos() as u64 + 1;
-        self.last.store(now, Ordering::Relaxed);
+        self.last.store(self.now(), Ordering::Relaxed);
         self.arrived.notify_one();
     }
 
@@ -82,10 +86,7 @@ impl Answers {
     fn answering(&self) -> bool {
         match self.last.load(Ordering::Relaxed) {
             0 => false,
-            last => {
-                let now = self.start.elapsed().as_nanos() as u64 + 1;
-                now.saturating_sub(last) < self.window.as_nanos() as u64
-            }
+            last => self.now().saturating_sub(last) < self.window.as_nanos() as u64,
         }
     }
 
