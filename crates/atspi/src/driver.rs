@@ -57,6 +57,8 @@ pub(crate) struct Inner {
     pub known: tree::Known,
     /// The app's last cache answer, for the next read while the app announces no change.
     pub kept: crate::kept::KeptCache,
+    /// The elements a locator's last read filled in, asked early by the next.
+    pub last_fill: crate::early_fill::LastFill,
 }
 
 /// Drives one app's windows through AT-SPI2.
@@ -155,6 +157,7 @@ impl AtspiDriver {
                 env: opts.env.clone(),
                 xlink: Default::default(),
                 known: Default::default(),
+                last_fill: Default::default(),
                 kept: Default::default(),
             }),
             runtime: Some(runtime),
@@ -193,6 +196,13 @@ impl AtspiDriver {
     #[doc(hidden)]
     pub fn reads_from_kept_cache(&self) -> u64 {
         self.inner.kept.reads_served()
+    }
+
+    /// How many elements a locator's read filled in from answers asked
+    /// beside its structure (the elements the read before filled in).
+    #[doc(hidden)]
+    pub fn fills_from_early_answers(&self) -> u64 {
+        self.inner.last_fill.served()
     }
 
     /// The app's accessible name, as the registry lists it.

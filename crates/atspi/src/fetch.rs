@@ -575,13 +575,83 @@ pub async fn fetch_extras(
     };
     *node = RawNode {
         extents: ext,
-        accessible_id: if cached {
-            id
-        } else {
-            details.accessible_id.clone()
-        },
+        accessible_id: filled_id(cached, id, details.accessible_id.clone()),
         ..details
     };
+}
+
+/// Everything that decides which calls [`fetch_extras`] (and
+/// [`fetch_details`]) make for one element, outside a read's [`Turns`]: two
+/// elements with the same questions get the same calls, so the answers
+/// asked for one serve the other. Kept beside those two functions: what
+/// they come to read of an element, this must hold.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Questions {
+    obj: Option<ObjRef>,
+    /// Whether the accessible id is asked with the fields (of a cached element).
+    asks_id: bool,
+    role: u32,
+    named: bool,
+    ifaces: Ifaces,
+    actions_unread: bool,
+    /// Whether the states let the box be asked ([`FetchPlan::extents_need`]).
+    placed: bool,
+    selectable_text: bool,
+    /// Whether the states let the actions be read ([`ActionsRead::WithState`]).
+    acts: bool,
+}
+
+/// The questions [`fetch_extras`] asks of `node` under `plan`.
+pub fn questions(node: &RawNode, cached: bool, plan: FetchPlan) -> Questions {
+    Questions {
+        obj: node.obj.clone(),
+        asks_id: plan.ids && cached,
+        role: node.role,
+        named: !node.name.is_empty(),
+        ifaces: node.ifaces,
+        actions_unread: node.actions_unread,
+        placed: plan.extents_need.is_none_or(|state| node.states.has(state)),
+        selectable_text: node.states.has(st::SELECTABLE_TEXT),
+        acts: match plan.actions {
+            ActionsRead::WithState(state) => node.states.has(state),
+            _ => true,
+        },
+    }
+}
+
+/// `lean`, an element as a walk gives it (`cached` if from the cache), with
+/// the fields [`fetch_extras`] read of an element that was `asked` the same
+/// [`Questions`] (`filled`).
+pub fn with_fields_of(lean: RawNode, cached: bool, filled: RawNode, asked: &Questions) -> RawNode {
+    let asked_id = if asked.asks_id {
+        filled.accessible_id
+    } else {
+        String::new()
+    };
+    RawNode {
+        accessible_id: filled_id(cached, asked_id, lean.accessible_id),
+        obj: lean.obj,
+        role: lean.role,
+        name: lean.name,
+        description: lean.description,
+        states: lean.states,
+        ifaces: lean.ifaces,
+        children: lean.children,
+        child_count: lean.child_count,
+        truncated: lean.truncated,
+        ..filled
+    }
+}
+
+/// The accessible id a fill gives an element: the one asked with its fields
+/// for an element from the cache (empty where the toolkit gives none), the
+/// one the walk read for another.
+fn filled_id(cached: bool, asked: String, walked: String) -> String {
+    if cached {
+        asked
+    } else {
+        walked
+    }
 }
 
 async fn accessible_id(conn: &Connection, dest: &str, path: &str, wanted: bool) -> String {

@@ -13,6 +13,8 @@
 //!   A GTK app's cache answer is kept for the next read while the app
 //!   announces no change (`kept`). While answers arrive on a peer socket,
 //!   the thread reading it polls rather than sleeps between them (`awake`).
+//!   A locator's read asks the fields of the elements the last two filled
+//!   in beside its structure, not after it (`early_fill`).
 //! - `idle` listens to the app's accessibility events (not bounds changes) and
 //!   answers once any late action (GTK 4's `DoAction`) showed its effect and
 //!   a round trip to the app saw no event arrive.
@@ -32,6 +34,7 @@ mod bus;
 mod desktop;
 mod discovery;
 mod driver;
+mod early_fill;
 mod events;
 mod fetch;
 mod ids;

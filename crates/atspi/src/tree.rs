@@ -3,6 +3,7 @@
 
 use crate::bus::{Link, ObjRef};
 use crate::discovery::{AppRef, Toolkit};
+use crate::early_fill::{Early, LastFill};
 use crate::fetch::{
     cache_items, children_of_cached, fetch_basics, fetch_extras, is_box, ActionsRead, CacheItems,
     FetchPlan, Ifaces, RawNode, Turn, Turns,
@@ -115,15 +116,8 @@ pub async fn read_lean(
     Ok(Lean { elements, cached })
 }
 
-/// Reads every other field of the elements `wanted` names, all at once.
-/// A call the app left unanswered fails the read ([`crate::bus::strict`]).
-pub async fn fill(
-    link: &Link,
-    app: &AppRef,
-    lean: &mut Lean,
-    wanted: &HashSet<ElementId>,
-) -> Result<()> {
-    let started = std::time::Instant::now();
+/// How a lean read fills in the elements it wants.
+fn fill_plan(app: &AppRef) -> FetchPlan {
     let mut plan = plan_for(app);
     if plan.actions == ActionsRead::WithBox {
         // A few elements: asking the actions of one whose box turns out
@@ -131,13 +125,46 @@ pub async fn fill(
         // GTK 4 animates).
         plan.actions = ActionsRead::BesideBox;
     }
+    plan
+}
+
+/// Reads every other field of the elements `wanted` names, all at once,
+/// taking those `early` asked with the same questions ([`crate::early_fill`]).
+/// A call the app left unanswered fails the read ([`crate::bus::strict`]).
+pub async fn fill(
+    link: &Link,
+    app: &AppRef,
+    lean: &mut Lean,
+    wanted: &HashSet<ElementId>,
+    (early, last): (&mut Early, &LastFill),
+) -> Result<()> {
+    let started = std::time::Instant::now();
+    let plan = fill_plan(app);
+    let named: Vec<(&mut RawNode, bool)> = lean
+        .elements
+        .iter_mut()
+        .zip(&lean.cached)
+        .filter(|(e, _)| wanted.contains(&id_of(&e.raw)))
+        .map(|(e, cached)| (&mut e.raw, *cached))
+        .collect();
+    last.remember(
+        named
+            .iter()
+            .map(|(raw, cached)| ((**raw).clone(), *cached))
+            .collect(),
+    );
+    let mut asked = Vec::new();
+    for (raw, cached) in named {
+        match early.take(raw, cached, plan, last) {
+            Some(filled) => *raw = filled,
+            None => asked.push((raw, cached)),
+        }
+    }
     crate::bus::strict(async {
         join_all(
-            lean.elements
-                .iter_mut()
-                .zip(&lean.cached)
-                .filter(|(e, _)| wanted.contains(&id_of(&e.raw)))
-                .map(|(e, cached)| fetch_extras(link, &mut e.raw, *cached, plan, Turn::default())),
+            asked
+                .into_iter()
+                .map(|(raw, cached)| fetch_extras(link, raw, cached, plan, Turn::default())),
         )
         .await;
         Ok(())
@@ -160,6 +187,8 @@ pub struct LeanWindow {
     pub top: ObjRef,
     pub origin: (i32, i32),
     pub lean: Lean,
+    /// The fields asked beside the structure, for the fill.
+    early: Early,
 }
 
 impl crate::driver::Inner {
@@ -171,25 +200,35 @@ impl crate::driver::Inner {
         }
         let started = std::time::Instant::now();
         let (link, app) = (&self.link, &self.app);
-        let mut found = crate::bus::strict(crate::windows::resolve_for_read(self, wanted)).await?;
-        let cache = std::mem::take(&mut found.cache);
-        stats::note(|| {
-            format!(
-                "lean: window found and {} cache items read in {:?}",
-                cache.len(),
-                started.elapsed()
-            )
-        });
-        // A lean read does not ask the window's own box: asked beside it.
-        let (lean, extents) = tokio::join!(
-            read_lean(link, app, &found.top.obj, &cache, &found.children),
-            found.window_box(link, app, None),
-        );
+        let structure = async {
+            let mut found =
+                crate::bus::strict(crate::windows::resolve_for_read(self, wanted)).await?;
+            let cache = std::mem::take(&mut found.cache);
+            stats::note(|| {
+                format!(
+                    "lean: window found and {} cache items read in {:?}",
+                    cache.len(),
+                    started.elapsed()
+                )
+            });
+            // A lean read does not ask the window's own box: asked beside it.
+            let (lean, extents) = tokio::join!(
+                read_lean(link, app, &found.top.obj, &cache, &found.children),
+                found.window_box(link, app, None),
+            );
+            Ok::<_, uidrive_core::Error>((found, cache, extents, lean?))
+        };
+        // Answers from an app that left any unanswered are not taken: the fill asks again.
+        let early =
+            crate::bus::strict(async { Ok(self.last_fill.ask(link, fill_plan(app)).await) });
+        let (structure, early) = tokio::join!(structure, early);
+        let (found, cache, extents, lean) = structure?;
         let window = LeanWindow {
             id: found.id,
             top: found.top.obj.clone(),
             origin: (extents.0, extents.1),
-            lean: lean?,
+            lean,
+            early: early.unwrap_or_default(),
         };
         self.check_cache_answer(&cache, &window.lean.elements);
         Ok(Some((self.tree_of(&window), window)))
@@ -198,7 +237,8 @@ impl crate::driver::Inner {
     /// The lean read with every field of the elements `wanted` names read.
     pub async fn fill_tree(&self, mut window: LeanWindow, wanted: Vec<ElementId>) -> Result<Tree> {
         let wanted: HashSet<ElementId> = wanted.into_iter().collect();
-        fill(&self.link, &self.app, &mut window.lean, &wanted).await?;
+        let early = (&mut window.early, &self.last_fill);
+        fill(&self.link, &self.app, &mut window.lean, &wanted, early).await?;
         self.known.remember(&window.lean.elements, &window.top);
         Ok(self.tree_of(&window))
     }

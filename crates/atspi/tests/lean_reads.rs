@@ -2,11 +2,13 @@
 //! role, label and states, every field of the elements a locator could
 //! pick) pick what a whole read picks, on real GTK 3 and GTK 4 apps.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::time::Duration;
 use uidrive_atspi::{launch_app, LaunchOptions};
-use uidrive_core::protocol::Role;
-use uidrive_core::{expect, App, RoleQuery, TextMatch};
+use uidrive_core::protocol::{Action, ElementId, Node, Role, Tree, TreeParams};
+use uidrive_core::{expect, App, Driver, RoleQuery, TextMatch};
 use uidrive_x11::Desktop;
 
 fn launch(desktop: &Desktop, argv: &[&str]) -> App {
@@ -93,4 +95,101 @@ fn gnome_calculator_lean_reads_pick_as_whole_reads() {
 #[test]
 fn gtk4_demo_lean_reads_pick_as_whole_reads() {
     lean_reads_pick_as_whole_reads(&["gtk4-demo"]);
+}
+
+/// The nodes of `tree` that `wanted` names, in tree order.
+fn named<'a>(tree: &'a Tree, wanted: &[ElementId]) -> Vec<&'a Node> {
+    tree.nodes
+        .iter()
+        .filter(|n| wanted.contains(&n.id))
+        .collect()
+}
+
+/// A locator's read right after another that filled in the same elements
+/// takes the fields asked beside its structure (`early_fill`), and they
+/// read as the fields the read before asked after it.
+fn reads_in_a_row_fill_early_as_asked_after(argv: &[&str], role: Role) {
+    let app = common::launch(argv);
+    let wanted = |tree: &Tree| -> Vec<ElementId> {
+        tree.nodes
+            .iter()
+            .filter(|n| n.role == role)
+            .map(|n| n.id)
+            .collect()
+    };
+    app.idle();
+    let params = TreeParams::default();
+    let served = app.driver.fills_from_early_answers();
+    let first = app.driver.tree_for(&params, &wanted).unwrap();
+    assert_eq!(
+        app.driver.fills_from_early_answers(),
+        served,
+        "{}: a driver's first read has no fill before it to follow",
+        argv[0]
+    );
+    let ids = wanted(&first);
+    assert!(!ids.is_empty(), "{}: the window shows a {role:?}", argv[0]);
+    app.idle();
+    let second = app.driver.tree_for(&params, &wanted).unwrap();
+    assert_eq!(
+        app.driver.fills_from_early_answers() - served,
+        ids.len() as u64,
+        "{}: every element the first read filled in was asked early by the second",
+        argv[0]
+    );
+    assert_eq!(named(&second, &ids), named(&first, &ids), "{}", argv[0]);
+    assert!(
+        named(&second, &ids).iter().any(|n| n.bounds.is_some()),
+        "{}: the early fields carry boxes",
+        argv[0]
+    );
+}
+
+#[test]
+fn gtk3_reads_in_a_row_fill_early_as_asked_after() {
+    reads_in_a_row_fill_early_as_asked_after(&["gtk3-widget-factory"], Role::Button);
+}
+
+#[test]
+fn gtk4_reads_in_a_row_fill_early_as_asked_after() {
+    reads_in_a_row_fill_early_as_asked_after(&["gtk4-demo"], Role::Button);
+}
+
+/// Fields asked early are asked during the read that takes them: an entry
+/// whose text changed after the read before shows its new text at once.
+#[test]
+fn fields_asked_early_show_a_change_made_since_the_read_before() {
+    let app = common::launch(&["gtk3-widget-factory"]);
+    app.idle();
+    let params = TreeParams::default();
+    let fields = |tree: &Tree| -> Vec<ElementId> {
+        tree.nodes
+            .iter()
+            .filter(|n| n.role == Role::TextField)
+            .map(|n| n.id)
+            .collect()
+    };
+    let before = app.driver.tree_for(&params, &fields).unwrap();
+    let entry = before
+        .nodes
+        .iter()
+        .find(|n| n.role == Role::TextField && n.value.as_deref() == Some("entry"))
+        .expect("an entry reading \"entry\"")
+        .id;
+    app.act_text(entry, Action::SetValue, "early ✓").unwrap();
+    let served = app.driver.fills_from_early_answers();
+    let after = app
+        .driver
+        .tree_for(&params, &|_: &Tree| vec![entry])
+        .unwrap();
+    assert!(
+        app.driver.fills_from_early_answers() > served,
+        "the entry's fields were asked early"
+    );
+    let node = after
+        .nodes
+        .iter()
+        .find(|n| n.id == entry)
+        .expect("the entry");
+    assert_eq!(node.value.as_deref(), Some("early ✓"));
 }
