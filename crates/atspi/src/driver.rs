@@ -57,7 +57,7 @@ pub(crate) struct Inner {
     pub known: tree::Known,
     /// The app's last cache answer, for the next read while the app announces no change.
     pub kept: crate::kept::KeptCache,
-    /// The elements a locator's last read filled in, asked early by the next.
+    /// The elements a locator's last two reads filled in, asked early by the next.
     pub last_fill: crate::early_fill::LastFill,
 }
 

@@ -71,6 +71,11 @@ impl LastFill {
         Early(join_all(asked).await.into_iter().flatten().collect())
     }
 
+    /// Counts `elements` that took answers asked early.
+    pub fn served_early(&self, elements: usize) {
+        self.served.fetch_add(elements as u64, Ordering::Relaxed);
+    }
+
     /// How many elements took answers asked early so far.
     pub fn served(&self) -> u64 {
         self.served.load(Ordering::Relaxed)
@@ -80,19 +85,12 @@ impl LastFill {
 impl Early {
     /// The element `node` filled in from the answers asked early, when they
     /// were asked with the questions the fill would ask now.
-    pub fn take(
-        &mut self,
-        node: &RawNode,
-        cached: bool,
-        plan: FetchPlan,
-        last: &LastFill,
-    ) -> Option<RawNode> {
+    pub fn take(&mut self, node: &RawNode, cached: bool, plan: FetchPlan) -> Option<RawNode> {
         let obj = node.obj.as_ref()?;
         let (asked, filled) = self.0.remove(obj)?;
         if asked != questions(node, cached, plan) {
             return None;
         }
-        last.served.fetch_add(1, Ordering::Relaxed);
         stats::count("fields asked early");
         Some(crate::fetch::with_fields_of(
             node.clone(),

@@ -147,6 +147,7 @@ pub async fn fill(
         .filter(|(e, _)| wanted.contains(&id_of(&e.raw)))
         .map(|(e, cached)| (&mut e.raw, *cached))
         .collect();
+    let named_len = named.len();
     last.remember(
         named
             .iter()
@@ -155,11 +156,12 @@ pub async fn fill(
     );
     let mut asked = Vec::new();
     for (raw, cached) in named {
-        match early.take(raw, cached, plan, last) {
+        match early.take(raw, cached, plan) {
             Some(filled) => *raw = filled,
             None => asked.push((raw, cached)),
         }
     }
+    last.served_early(named_len - asked.len());
     crate::bus::strict(async {
         join_all(
             asked
