@@ -2,7 +2,9 @@
 pick instead (pyatspi, dogtail), on the same apps in the same run.
 
 Starts a private Xvfb + D-Bus session and launches gtk3-widget-factory,
-gnome-calculator, gtk4-demo and LibreOffice Writer on it one after the other.
+gnome-calculator, gtk4-demo and LibreOffice Writer on it one after the other,
+each with the environment uidrive's headless desktop gives an app
+(`atspi_tree --app-env`; GTK 4 then draws with cairo, not software OpenGL).
 Prints the median of RUNS for each row, and the ratio (peer / uidrive):
 
 - full-tree read: role, name, states and bounds of every element, uidrive's
@@ -111,10 +113,27 @@ def example_binary():
     return path
 
 
+def app_env(binary):
+    """How uidrive's headless desktop sets an app's environment (`atspi_tree
+    --app-env`): the names it removes, and the values it sets. The apps here
+    run as under uidrive's own tests and fixtures; GTK 4 draws with cairo
+    there, as software OpenGL would cost the app much CPU on every frame."""
+    printed = subprocess.run([binary, "--app-env"], capture_output=True, text=True, check=True)
+    unset, values = set(), {}
+    for line in printed.stdout.splitlines():
+        if line.startswith("unset "):
+            unset.add(line.removeprefix("unset "))
+        else:
+            name, value = line.split("=", 1)
+            values[name] = value
+    return unset, values
+
+
 class Desktop:
     """A private X display and D-Bus session; the session starts the accessibility bus on demand."""
 
     def __init__(self):
+        self.unset, self.app_env = app_env(example_binary())
         self.runtime = tempfile.mkdtemp(prefix="uidrive-bench-")
         os.chmod(self.runtime, 0o700)
         display = self._free_display()
@@ -150,7 +169,9 @@ class Desktop:
         sys.exit("no free X display number")
 
     def launch(self, argv, extra_env=None):
-        env = dict(self.env, **(extra_env or {}))
+        env = {k: v for k, v in self.env.items() if k not in self.unset}
+        env.update(self.app_env)
+        env.update(extra_env or {})
         self.apps.append(subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
 
     def close(self):

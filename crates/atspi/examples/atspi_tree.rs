@@ -5,6 +5,10 @@
 //! usage: atspi_tree NAME [RUNS] [--json] [--turns] [--press LABEL]
 //!                    [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]]
 //!                    [--type SELECTOR TEXT]
+//!        atspi_tree --app-env
+//!   --app-env prints how uidrive's headless desktop sets an app's environment
+//!          beyond its display and buses, a line each: `unset NAME` or
+//!          `NAME=VALUE`; a harness with its own display launches apps so.
 //!   NAME   the app's accessible name (gnome-calculator, gtk3-widget-factory, ...)
 //!   RUNS   how many full reads (and actions) to time (default 5); prints `nodes N ms M` per read
 //!   --json prints the last tree as JSON
@@ -51,8 +55,12 @@ enum Effect {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--app-env") {
+        print_app_env();
+        return;
+    }
     let Some(name) = args.first() else {
-        eprintln!("usage: atspi_tree NAME [RUNS] [--json] [--turns] [--press LABEL] [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]] [--type SELECTOR TEXT]");
+        eprintln!("usage: atspi_tree NAME [RUNS] [--json] [--turns] [--press LABEL] [--click SELECTOR (--flips STATE | --appends TEXT) [--on SELECTOR]] [--type SELECTOR TEXT]\n       atspi_tree --app-env");
         std::process::exit(2);
     };
     let runs: usize = args.get(1).and_then(|r| r.parse().ok()).unwrap_or(5);
@@ -137,6 +145,17 @@ fn main() {
     }
     if json {
         println!("{}", serde_json::to_string_pretty(&tree).expect("json"));
+    }
+}
+
+/// The environment uidrive's headless desktop gives an app, beyond its
+/// display and buses (see `--app-env`).
+fn print_app_env() {
+    for name in uidrive_x11::Desktop::env_removed() {
+        println!("unset {name}");
+    }
+    for (name, value) in uidrive_x11::Desktop::toolkit_env() {
+        println!("{name}={value}");
     }
 }
 

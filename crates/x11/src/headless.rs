@@ -154,11 +154,19 @@ impl Desktop {
             ));
         }
         env.extend(
-            TOOLKIT_ENV
+            Desktop::toolkit_env()
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string())),
         );
         env
+    }
+
+    /// The part of [`Desktop::env`] that is the same on every desktop:
+    /// accessibility on in every toolkit, apps kept off daemons that would
+    /// outlive it, GTK 4 drawing with cairo. For a harness that starts its
+    /// own display and buses and should launch apps as this desktop does.
+    pub fn toolkit_env() -> &'static [(&'static str, &'static str)] {
+        TOOLKIT_ENV
     }
 
     /// Variables to remove from an app's environment (they would send it to

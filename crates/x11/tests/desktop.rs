@@ -99,6 +99,11 @@ fn a_desktop_has_a_display_a_session_bus_and_the_accessibility_bus() {
     assert_eq!(get("GTK_MODULES"), Some("gail:atk-bridge"));
     assert_eq!(get("QT_ACCESSIBILITY"), Some("1"));
     assert_eq!(get("GDK_BACKEND"), Some("x11"));
+    assert_eq!(get("GSK_RENDERER"), Some("cairo"));
+    // What a harness with its own display is given to launch apps the same way.
+    for (name, value) in Desktop::toolkit_env() {
+        assert_eq!(get(name), Some(*value), "{name} as the desktop sets it");
+    }
 }
 
 #[test]
