@@ -118,7 +118,12 @@ def app_env(binary):
     --app-env`): the names it removes, and the values it sets. The apps here
     run as under uidrive's own tests and fixtures; GTK 4 draws with cairo
     there, as software OpenGL would cost the app much CPU on every frame."""
-    printed = subprocess.run([binary, "--app-env"], capture_output=True, text=True, check=True)
+    printed = subprocess.run([binary, "--app-env"], capture_output=True, text=True, check=False)
+    if printed.returncode != 0:
+        sys.exit(
+            f"{binary} --app-env failed (built before it had that flag?): {printed.stderr.strip()}\n"
+            "rebuild it: cargo build --release -p uidrive-atspi --example atspi_tree"
+        )
     unset, values = set(), {}
     for line in printed.stdout.splitlines():
         if line.startswith("unset "):

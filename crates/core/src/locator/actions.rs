@@ -166,13 +166,14 @@ impl Locator {
         crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "text": text }));
         let what = "fill";
         let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
-            if let Some(route) = self.try_semantic(ready, Action::SetValue, Some(text))? {
-                return Ok(outcome(ready, route));
-            }
-            self.type_over(ready, poller, text)?;
-            Ok(outcome(ready, Route::Input))
-        })?;
+        let done =
+            self.perform_on_match_with(what, Needs::TEXT, &mut poller, |ready, poller| {
+                if let Some(route) = self.try_semantic(ready, Action::SetValue, Some(text))? {
+                    return Ok(outcome(ready, route));
+                }
+                self.type_over(ready, poller, text)?;
+                Ok(outcome(ready, Route::Input))
+            })?;
         let holds = |node: &Node| reads_as(node, text);
         let retry = done.route != Route::Input;
         self.confirm_text(
@@ -195,17 +196,18 @@ impl Locator {
         crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "text": text }));
         let what = "type";
         let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
-            if text.is_empty() {
-                return Ok(outcome(ready, Route::NotNeeded));
-            }
-            if let Some(route) = self.try_semantic(ready, Action::InsertText, Some(text))? {
-                return Ok(outcome(ready, route));
-            }
-            self.focus_for_keys(ready, poller)?;
-            self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])?;
-            Ok(outcome(ready, Route::Input))
-        })?;
+        let done =
+            self.perform_on_match_with(what, Needs::TEXT, &mut poller, |ready, poller| {
+                if text.is_empty() {
+                    return Ok(outcome(ready, Route::NotNeeded));
+                }
+                if let Some(route) = self.try_semantic(ready, Action::InsertText, Some(text))? {
+                    return Ok(outcome(ready, route));
+                }
+                self.focus_for_keys(ready, poller)?;
+                self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])?;
+                Ok(outcome(ready, Route::Input))
+            })?;
         if done.route == Route::NotNeeded {
             return Ok(done);
         }
@@ -262,10 +264,11 @@ impl Locator {
         }
         // The check may have used the action's time: the second route gets its own.
         let mut poller = self.poller(verify_time(&poller));
-        let typed = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
-            retype(ready, poller)?;
-            Ok(outcome(ready, Route::Input))
-        })?;
+        let typed =
+            self.perform_on_match_with(what, Needs::TEXT, &mut poller, |ready, poller| {
+                retype(ready, poller)?;
+                Ok(outcome(ready, Route::Input))
+            })?;
         match self.read_until(&poller, &typed, &holds)? {
             Ok(_) => Ok(typed),
             Err(seen) => Err(text_not_taken(
@@ -289,7 +292,7 @@ impl Locator {
             .map_err(|e: String| Error::invalid_request(format!("press: {e}")))?;
         crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "key": key }));
         let key = chord;
-        self.perform("press", Needs::KEYS, |ready, poller| {
+        self.perform_on_match("press", Needs::KEYS, |ready, poller| {
             self.focus_for_keys(ready, poller)?;
             self.send(ready.window(), vec![InputEvent::Key { key: key.clone() }])?;
             Ok(outcome(ready, Route::Input))
@@ -303,27 +306,28 @@ impl Locator {
         let what = "press_sequentially";
         let delay = crate::keyboard::checked_delay(what, delay)?;
         let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_with(what, Needs::TEXT, &mut poller, |ready, poller| {
-            self.focus_for_keys(ready, poller)?;
-            let keys = text.chars().map(|c| InputEvent::Text { text: c.into() });
-            if delay.is_zero() {
-                // One input call for all the keys, still one event per
-                // character; key by key only when the keyboard has too few
-                // keycodes to lend for the characters on no key all at once
-                // (refused before any key is sent).
-                match self.send(ready.window(), keys.clone().collect()) {
-                    Err(Failure::Fatal(e)) if e.code == ErrorCode::Unsupported => {}
-                    sent => return sent.map(|()| outcome(ready, Route::Input)),
+        let done =
+            self.perform_on_match_with(what, Needs::TEXT, &mut poller, |ready, poller| {
+                self.focus_for_keys(ready, poller)?;
+                let keys = text.chars().map(|c| InputEvent::Text { text: c.into() });
+                if delay.is_zero() {
+                    // One input call for all the keys, still one event per
+                    // character; key by key only when the keyboard has too few
+                    // keycodes to lend for the characters on no key all at once
+                    // (refused before any key is sent).
+                    match self.send(ready.window(), keys.clone().collect()) {
+                        Err(Failure::Fatal(e)) if e.code == ErrorCode::Unsupported => {}
+                        sent => return sent.map(|()| outcome(ready, Route::Input)),
+                    }
                 }
-            }
-            for (at, key) in keys.enumerate() {
-                if at > 0 {
-                    std::thread::sleep(delay);
+                for (at, key) in keys.enumerate() {
+                    if at > 0 {
+                        std::thread::sleep(delay);
+                    }
+                    self.send(ready.window(), vec![key])?;
                 }
-                self.send(ready.window(), vec![key])?;
-            }
-            Ok(outcome(ready, Route::Input))
-        })?;
+                Ok(outcome(ready, Route::Input))
+            })?;
         if text.is_empty() {
             return Ok(done);
         }
@@ -592,16 +596,17 @@ impl Locator {
     /// Gives the element the keyboard focus: its `focus` action, else a click.
     pub fn focus(&self) -> Result<ActionOutcome> {
         let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_with("focus", Needs::ATTACHED, &mut poller, |ready, _| {
-            if focus_within(&ready.tree, ready.node().id) {
-                return Ok(outcome(ready, Route::NotNeeded));
-            }
-            if let Some(route) = self.try_semantic(ready, Action::Focus, None)? {
-                return Ok(outcome(ready, route));
-            }
-            let route = self.press_or_click(ready.window(), ready.node(), Some(&ready.tree))?;
-            Ok(outcome(ready, route))
-        })?;
+        let done =
+            self.perform_on_match_with("focus", Needs::ATTACHED, &mut poller, |ready, _| {
+                if focus_within(&ready.tree, ready.node().id) {
+                    return Ok(outcome(ready, Route::NotNeeded));
+                }
+                if let Some(route) = self.try_semantic(ready, Action::Focus, None)? {
+                    return Ok(outcome(ready, route));
+                }
+                let route = self.press_or_click(ready.window(), ready.node(), Some(&ready.tree))?;
+                Ok(outcome(ready, route))
+            })?;
         if done.route == Route::NotNeeded {
             return Ok(done);
         }
@@ -614,7 +619,12 @@ impl Locator {
     fn confirm_focus(&self, poller: &Poller, done: ActionOutcome) -> Result<ActionOutcome> {
         let waited = verify_time(poller);
         let mut focus_on = String::from("an element not read");
-        let came = self.read_window_until(poller, done.window, |tree| {
+        let whole = || {
+            self.driver.tree(&TreeParams {
+                window: Some(done.window),
+            })
+        };
+        let came = self.read_window_until(poller, done.window, whole, |tree| {
             if focus_within(tree, done.element.id) {
                 return Some(());
             }
@@ -772,7 +782,8 @@ impl Locator {
         holds: impl Fn(&Node) -> bool,
     ) -> Result<std::result::Result<Node, Option<Node>>> {
         let mut last: Option<Node> = None;
-        let found = self.read_window_until(poller, done.window, |tree| {
+        let read = || self.read_for(done.window, done.element.id);
+        let found = self.read_window_until(poller, done.window, read, |tree| {
             let node = find_again(self, tree, done);
             if let Some(node) = node.as_ref().filter(|n| holds(n)) {
                 return Some(node.clone());
@@ -783,20 +794,19 @@ impl Locator {
         Ok(found.ok_or(last))
     }
 
-    /// Reads `window` until `look` finds what it waits for in a read, or
-    /// until the check's time is up (`None`): at least [`VERIFY_AT_LEAST`],
-    /// else what is left of the action's time.
+    /// Reads `window` with `read` until `look` finds what it waits for in a
+    /// read, or until the check's time is up (`None`): at least
+    /// [`VERIFY_AT_LEAST`], else what is left of the action's time.
     fn read_window_until<T>(
         &self,
         poller: &Poller,
         window: WindowId,
+        read: impl Fn() -> Result<Tree>,
         mut look: impl FnMut(&Tree) -> Option<T>,
     ) -> Result<Option<T>> {
         let mut check = self.poller(verify_time(poller));
         loop {
-            match self.driver.tree(&TreeParams {
-                window: Some(window),
-            }) {
+            match read() {
                 Ok(tree) => {
                     if let Some(found) = look(&tree) {
                         return Ok(Some(found));
@@ -833,7 +843,18 @@ impl Locator {
         act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
     ) -> Result<ActionOutcome> {
         let mut poller = self.poller(self.action_timeout());
-        self.perform_with_by(what, needs, &mut poller, Locator::read_matches, act)
+        self.perform_on_match_with(what, needs, &mut poller, act)
+    }
+
+    /// As [`Locator::perform_on_match`], on the given `poller`.
+    fn perform_on_match_with(
+        &self,
+        what: &str,
+        needs: Needs,
+        poller: &mut Poller,
+        act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
+    ) -> Result<ActionOutcome> {
+        self.perform_with_by(what, needs, poller, Locator::read_matches, act)
     }
 
     /// Climbs the ladder and acts; when the element went between the read and

@@ -52,6 +52,24 @@ impl Locator {
         self.read_as(Whole::Matches)
     }
 
+    /// Reads `window` for `target`, an element this locator acted on: every
+    /// field of it and of the elements the locator could pick, the others
+    /// as [`Locator::read_matches`] leaves them; the whole window where the
+    /// locator's steps need it.
+    pub(crate) fn read_for(&self, window: WindowId, target: ElementId) -> Result<Tree> {
+        let params = TreeParams {
+            window: Some(window),
+        };
+        match picked_by_role_and_name(&self.steps) {
+            Some(finds) => self.driver.tree_for(&params, &|lean| {
+                let mut wanted = could_match(lean, &finds);
+                wanted.push(target);
+                wanted
+            }),
+            None => self.driver.tree(&params),
+        }
+    }
+
     fn read_as(&self, whole: Whole) -> Result<Read> {
         self.check_valid()?;
         let window = self.window_param()?;
