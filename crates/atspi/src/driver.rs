@@ -313,7 +313,13 @@ where
     });
     match rx.recv_timeout(limit + Duration::from_secs(1)) {
         Ok(Ok(result)) => result,
-        Ok(Err(_)) | Err(_) => {
+        // The task ended without a word: it panicked, which is this
+        // driver's fault, not the app's.
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err(Error::failed(
+            "uidrive's AT-SPI driver failed inside while handling the call (a bug: it panicked; its message is on stderr)",
+        )
+        .with_suggestion("report it with that message; the call can be retried")),
+        Ok(Err(_)) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
             task.abort();
             Err(Error::timeout(format!(
                 "the app did not finish the call within {} ms",
@@ -639,5 +645,25 @@ impl AtspiDriver {
         Fut: Future<Output = Result<T>> + Send + 'static,
     {
         self.run(CALL_LIMIT, work)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_that_panics_fails_at_once_and_is_not_called_a_timeout() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .unwrap();
+        let limit = Duration::from_secs(600);
+        let err = run_on::<(), _>(runtime.handle(), limit, async { panic!("a bug") }).unwrap_err();
+        assert_eq!(err.code, ErrorCode::Failed, "{err}");
+        assert!(err.message.contains("panicked"), "{err}");
+        let answered = run_on(runtime.handle(), limit, async { Ok(7) });
+        assert_eq!(answered.unwrap(), 7, "the runtime still works");
     }
 }

@@ -594,10 +594,14 @@ fn to_node(
         } else {
             origin
         };
-        is_box((x, y, w, h)).then(|| {
+        // A window being unmapped can answer a place near i32::MIN: where
+        // its elements are on it is then not known. (In floating point, as
+        // no difference of two places may overflow.)
+        let placed = dx > -1_000_000 && dy > -1_000_000;
+        (placed && is_box((x, y, w, h))).then(|| {
             Bounds::new(
-                f64::from(x - dx),
-                f64::from(y - dy),
+                f64::from(x) - f64::from(dx),
+                f64::from(y) - f64::from(dy),
                 f64::from(w),
                 f64::from(h),
             )
@@ -800,5 +804,35 @@ mod tests {
         assert_eq!(gtk4_label("Undo", Some("Undo")), None);
         assert!(!is_class_name("Gtkfoo") && !is_class_name("Gtk Button"));
         assert_eq!(format_number(0.5), "0.5");
+    }
+
+    #[test]
+    fn bounds_count_from_the_window_and_a_window_with_no_place_gives_none() {
+        let element = Element {
+            raw: RawNode {
+                extents: Some((i32::MAX - 5, 150, 20, 10)),
+                ..RawNode::default()
+            },
+            parent: None,
+            in_scroller: false,
+        };
+        let bounds = |origin| {
+            to_node(
+                &element,
+                ElementId(1),
+                None,
+                Toolkit::Other,
+                origin,
+                &HashMap::new(),
+            )
+            .bounds
+        };
+        assert_eq!(
+            bounds((-10, 100)),
+            Some(Bounds::new(f64::from(i32::MAX) + 5.0, 50.0, 20.0, 10.0)),
+            "no overflow"
+        );
+        // What GTK 3 answers for a window being unmapped.
+        assert_eq!(bounds((i32::MIN, i32::MIN)), None);
     }
 }
