@@ -166,14 +166,13 @@ impl Locator {
         crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "text": text }));
         let what = "fill";
         let mut poller = self.poller(self.action_timeout());
-        let done =
-            self.perform_on_match_with(what, Needs::TEXT, &mut poller, |ready, poller| {
-                if let Some(route) = self.try_semantic(ready, Action::SetValue, Some(text))? {
-                    return Ok(outcome(ready, route));
-                }
-                self.type_over(ready, poller, text)?;
-                Ok(outcome(ready, Route::Input))
-            })?;
+        let done = self.perform_text(what, &mut poller, |ready, poller| {
+            if let Some(route) = self.try_semantic(ready, Action::SetValue, Some(text))? {
+                return Ok(outcome(ready, route));
+            }
+            self.type_over(ready, poller, text)?;
+            Ok(outcome(ready, Route::Input))
+        })?;
         let holds = |node: &Node| reads_as(node, text);
         let retry = done.route != Route::Input;
         self.confirm_text(
@@ -196,18 +195,17 @@ impl Locator {
         crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "text": text }));
         let what = "type";
         let mut poller = self.poller(self.action_timeout());
-        let done =
-            self.perform_on_match_with(what, Needs::TEXT, &mut poller, |ready, poller| {
-                if text.is_empty() {
-                    return Ok(outcome(ready, Route::NotNeeded));
-                }
-                if let Some(route) = self.try_semantic(ready, Action::InsertText, Some(text))? {
-                    return Ok(outcome(ready, route));
-                }
-                self.focus_for_keys(ready, poller)?;
-                self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])?;
-                Ok(outcome(ready, Route::Input))
-            })?;
+        let done = self.perform_text(what, &mut poller, |ready, poller| {
+            if text.is_empty() {
+                return Ok(outcome(ready, Route::NotNeeded));
+            }
+            if let Some(route) = self.try_semantic(ready, Action::InsertText, Some(text))? {
+                return Ok(outcome(ready, route));
+            }
+            self.focus_for_keys(ready, poller)?;
+            self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])?;
+            Ok(outcome(ready, Route::Input))
+        })?;
         if done.route == Route::NotNeeded {
             return Ok(done);
         }
@@ -264,11 +262,10 @@ impl Locator {
         }
         // The check may have used the action's time: the second route gets its own.
         let mut poller = self.poller(verify_time(&poller));
-        let typed =
-            self.perform_on_match_with(what, Needs::TEXT, &mut poller, |ready, poller| {
-                retype(ready, poller)?;
-                Ok(outcome(ready, Route::Input))
-            })?;
+        let typed = self.perform_text(what, &mut poller, |ready, poller| {
+            retype(ready, poller)?;
+            Ok(outcome(ready, Route::Input))
+        })?;
         match self.read_until(&poller, &typed, &holds)? {
             Ok(_) => Ok(typed),
             Err(seen) => Err(text_not_taken(
@@ -306,28 +303,27 @@ impl Locator {
         let what = "press_sequentially";
         let delay = crate::keyboard::checked_delay(what, delay)?;
         let mut poller = self.poller(self.action_timeout());
-        let done =
-            self.perform_on_match_with(what, Needs::TEXT, &mut poller, |ready, poller| {
-                self.focus_for_keys(ready, poller)?;
-                let keys = text.chars().map(|c| InputEvent::Text { text: c.into() });
-                if delay.is_zero() {
-                    // One input call for all the keys, still one event per
-                    // character; key by key only when the keyboard has too few
-                    // keycodes to lend for the characters on no key all at once
-                    // (refused before any key is sent).
-                    match self.send(ready.window(), keys.clone().collect()) {
-                        Err(Failure::Fatal(e)) if e.code == ErrorCode::Unsupported => {}
-                        sent => return sent.map(|()| outcome(ready, Route::Input)),
-                    }
+        let done = self.perform_text(what, &mut poller, |ready, poller| {
+            self.focus_for_keys(ready, poller)?;
+            let keys = text.chars().map(|c| InputEvent::Text { text: c.into() });
+            if delay.is_zero() {
+                // One input call for all the keys, still one event per
+                // character; key by key only when the keyboard has too few
+                // keycodes to lend for the characters on no key all at once
+                // (refused before any key is sent).
+                match self.send(ready.window(), keys.clone().collect()) {
+                    Err(Failure::Fatal(e)) if e.code == ErrorCode::Unsupported => {}
+                    sent => return sent.map(|()| outcome(ready, Route::Input)),
                 }
-                for (at, key) in keys.enumerate() {
-                    if at > 0 {
-                        std::thread::sleep(delay);
-                    }
-                    self.send(ready.window(), vec![key])?;
+            }
+            for (at, key) in keys.enumerate() {
+                if at > 0 {
+                    std::thread::sleep(delay);
                 }
-                Ok(outcome(ready, Route::Input))
-            })?;
+                self.send(ready.window(), vec![key])?;
+            }
+            Ok(outcome(ready, Route::Input))
+        })?;
         if text.is_empty() {
             return Ok(done);
         }
@@ -596,8 +592,12 @@ impl Locator {
     /// Gives the element the keyboard focus: its `focus` action, else a click.
     pub fn focus(&self) -> Result<ActionOutcome> {
         let mut poller = self.poller(self.action_timeout());
-        let done =
-            self.perform_on_match_with("focus", Needs::ATTACHED, &mut poller, |ready, _| {
+        let done = self.perform_with_by(
+            "focus",
+            Needs::ATTACHED,
+            &mut poller,
+            Locator::read_matches,
+            |ready, _| {
                 if focus_within(&ready.tree, ready.node().id) {
                     return Ok(outcome(ready, Route::NotNeeded));
                 }
@@ -606,7 +606,8 @@ impl Locator {
                 }
                 let route = self.press_or_click(ready.window(), ready.node(), Some(&ready.tree))?;
                 Ok(outcome(ready, route))
-            })?;
+            },
+        )?;
         if done.route == Route::NotNeeded {
             return Ok(done);
         }
@@ -843,18 +844,18 @@ impl Locator {
         act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
     ) -> Result<ActionOutcome> {
         let mut poller = self.poller(self.action_timeout());
-        self.perform_on_match_with(what, needs, &mut poller, act)
+        self.perform_with_by(what, needs, &mut poller, Locator::read_matches, act)
     }
 
-    /// As [`Locator::perform_on_match`], on the given `poller`.
-    fn perform_on_match_with(
+    /// As [`Locator::perform_on_match`] on `poller`, for an action on the
+    /// element's text: it needs an editable element.
+    fn perform_text(
         &self,
         what: &str,
-        needs: Needs,
         poller: &mut Poller,
         act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
     ) -> Result<ActionOutcome> {
-        self.perform_with_by(what, needs, poller, Locator::read_matches, act)
+        self.perform_with_by(what, Needs::TEXT, poller, Locator::read_matches, act)
     }
 
     /// Climbs the ladder and acts; when the element went between the read and
