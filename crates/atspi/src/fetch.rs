@@ -216,9 +216,13 @@ pub enum ActionsRead {
     BesideBox,
 }
 
+/// A coordinate at or below this says "no place": toolkits answer about
+/// `i32::MIN` for an element or window that is not on screen.
+pub const NOWHERE: i32 = -1_000_000;
+
 /// Whether extents an app answered make a box on screen.
 pub fn is_box((x, _, width, height): (i32, i32, i32, i32)) -> bool {
-    width > 0 && height > 0 && x > -1_000_000
+    width > 0 && height > 0 && x > NOWHERE
 }
 
 /// How the elements of one read take turns for their calls, and what they

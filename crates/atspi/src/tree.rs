@@ -6,7 +6,7 @@ use crate::discovery::{AppRef, Toolkit};
 use crate::early_fill::{Early, LastFill};
 use crate::fetch::{
     cache_items, children_of_cached, fetch_basics, fetch_extras, is_box, ActionsRead, CacheItems,
-    FetchPlan, Ifaces, RawNode, Turn, Turns,
+    FetchPlan, Ifaces, RawNode, Turn, Turns, NOWHERE,
 };
 use crate::ids::element_id;
 use crate::roles;
@@ -597,7 +597,7 @@ fn to_node(
         // A window being unmapped can answer a place near i32::MIN: where
         // its elements are on it is then not known. (In floating point, as
         // no difference of two places may overflow.)
-        let placed = dx > -1_000_000 && dy > -1_000_000;
+        let placed = dx > NOWHERE && dy > NOWHERE;
         (placed && is_box((x, y, w, h))).then(|| {
             Bounds::new(
                 f64::from(x) - f64::from(dx),
