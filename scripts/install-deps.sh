@@ -16,7 +16,7 @@ C_ABI=(gcc g++ pkg-config golang-go)
 FONTS=(fonts-dejavu-core)
 # the compatibility suite (scripts/compat/run.sh): an app of each toolkit, and
 # pyatspi, the peer whose walk it compares node counts with
-COMPAT_APPS=(kcalc linguist-qt6 firefox-esr chromium libreoffice-writer libreoffice-calc
+COMPAT_APPS=(kcalc featherpad linguist-qt6 firefox-esr chromium libreoffice-writer libreoffice-calc
   libreoffice-gtk3 gnome-text-editor mousepad python3-pyatspi)
 
 PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}")
