@@ -265,8 +265,8 @@ class App:
         for pid in descendants(self.daemon):
             env = environ(pid)
             if "AT_SPI_BUS_ADDRESS" in env and "DISPLAY" in env:
-                self.desktop_env = {k: env[k] for k in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
-                                                          "AT_SPI_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
+                self.desktop_env = {k: env[k] for k in ("DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS",
+                                                          "AT_SPI_BUS_ADDRESS", "XDG_RUNTIME_DIR") if k in env}
                 break
         self.bus = self.desktop_env.get("DBUS_SESSION_BUS_ADDRESS")
         if not self.bus:

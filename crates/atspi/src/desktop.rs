@@ -20,7 +20,9 @@ pub struct XLink {
 }
 
 impl XLink {
-    pub fn get(&self, display: Option<&str>) -> Result<Arc<X11>> {
+    /// `xauthority`: the X authority file the display takes (a headless
+    /// desktop's `XAUTHORITY`); `None`, this process's own.
+    pub fn get(&self, display: Option<&str>, xauthority: Option<&str>) -> Result<Arc<X11>> {
         let mut slot = self.x11.lock().unwrap();
         if let Some(x11) = slot.as_ref() {
             return Ok(x11.clone());
@@ -31,7 +33,10 @@ impl XLink {
                 "run the app on an X display (uidrive_x11::Desktop starts one) and pass its env()",
             )
         })?;
-        let x11 = Arc::new(X11::connect(display)?);
+        let x11 = Arc::new(X11::connect_as(
+            display,
+            xauthority.map(std::path::Path::new),
+        )?);
         *slot = Some(x11.clone());
         Ok(x11)
     }
@@ -74,8 +79,10 @@ pub fn x_window_for(x11: &X11, pid: u32, top: &TopLevel) -> Result<XWindow> {
 
 impl Inner {
     pub fn x11(&self) -> Result<Arc<X11>> {
-        self.xlink
-            .get(crate::bus::env_value(&self.env, "DISPLAY").as_deref())
+        self.xlink.get(
+            crate::bus::env_value(&self.env, "DISPLAY").as_deref(),
+            crate::bus::env_value(&self.env, "XAUTHORITY").as_deref(),
+        )
     }
 }
 

@@ -225,7 +225,8 @@ impl AtspiDriver {
         {
             command.env(key, value);
         }
-        let mut child = command.spawn().map_err(|e| {
+        // Tied to this process: a uidrive that is killed takes the app with it.
+        let mut child = uidrive_core::children::spawn_tied(command).map_err(|e| {
             Error::failed(format!("could not start `{program}`: {e}"))
                 .with_suggestion("check that the program is installed and on PATH")
         })?;

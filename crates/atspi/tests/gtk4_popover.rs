@@ -70,13 +70,7 @@ fn editor() -> Editor {
         },
     )
     .expect("gnome-text-editor launches");
-    let display = desktop
-        .env()
-        .into_iter()
-        .find(|(k, _)| k == "DISPLAY")
-        .map(|(_, v)| v)
-        .expect("the desktop has a DISPLAY");
-    let x11 = X11::connect(&display).expect("the X display answers");
+    let x11 = desktop.x11().expect("the X display answers");
     let pid = app.pid().expect("uidrive launched the app");
     Editor {
         app,

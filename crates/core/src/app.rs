@@ -61,9 +61,12 @@ impl App {
     }
 
     /// An app that uidrive launched as `process`: closing the App ends it.
+    /// It is reaped as soon as it ends (no zombie while nobody asks).
     pub fn with_process(driver: Arc<dyn Driver>, process: Child) -> App {
-        let pid = Some(process.id());
+        let id = process.id();
+        let pid = Some(id);
         let process = Arc::new(Mutex::new(Some(process)));
+        crate::children::reap_on_exit(id, process.clone());
         // Every call, locators' included, tells an app that exited from one that failed.
         let driver = Arc::new(Watched {
             inner: driver,
@@ -111,7 +114,8 @@ impl App {
             .envs(env.iter().cloned())
             .env(socket_env, &socket)
             .stdin(Stdio::null());
-        let mut child = command.spawn().map_err(|e| {
+        // Tied to this process: a uidrive that is killed takes the app with it.
+        let mut child = crate::children::spawn_tied(command).map_err(|e| {
             Error::failed(format!("could not start `{program}`: {e}"))
                 .with_suggestion("check that the program exists and is executable")
         })?;

@@ -13,8 +13,10 @@
 //! - [`trace`]: every step of a run recorded with pictures, and the trace viewer.
 //! - [`Keyboard`]: real key and text input into the focused element.
 //! - [`Error`]: one error type, with a code, a message and a suggestion.
+//! - [`children`]: processes started for the life of this one, and reaped as they end.
 
 mod app;
+pub mod children;
 pub mod conformance;
 mod driver;
 mod error;

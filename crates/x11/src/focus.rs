@@ -17,8 +17,8 @@ use x11rb::protocol::Event;
 use x11rb::rust_connection::RustConnection;
 
 /// Starts the thread for `display`. It ends by itself when the display goes.
-pub fn start(display: &str) -> std::io::Result<()> {
-    let (conn, screen) = RustConnection::connect(Some(display))
+pub fn start(display: &str, xauthority: &std::path::Path) -> std::io::Result<()> {
+    let (conn, screen) = crate::auth::connect(display, Some(xauthority))
         .map_err(|e| std::io::Error::other(format!("{display}: {e}")))?;
     let root = conn.setup().roots[screen].root;
     conn.change_window_attributes(

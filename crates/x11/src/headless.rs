@@ -2,7 +2,11 @@
 //! accessibility bus with its registry, for one test worker or one CI job.
 //!
 //! Everything is private to the desktop (its display number, its buses, its
-//! `XDG_RUNTIME_DIR`), so several run side by side. Every helper process is
+//! `XDG_RUNTIME_DIR`), so several run side by side, and it is its user's
+//! alone: the X server takes only clients that show the cookie of the
+//! desktop's X authority file (`XAUTHORITY`, in the 0700 runtime directory)
+//! and listens on no TCP port; both buses listen in that directory, with
+//! D-Bus's default policy of one user per bus. Every helper process is
 //! a child of the calling process in a process group of its own; teardown
 //! ends each group from the leaves up so every process is reaped, not left a
 //! zombie.
@@ -61,6 +65,9 @@ pub struct Desktop {
     session_bus: Option<Managed>,
     xvfb: Option<Managed>,
     runtime_dir: Option<tempfile::TempDir>,
+    /// Locked while the desktop runs, so a later desktop can tell a runtime
+    /// directory left by a killed process (unlocked) and remove it.
+    _alive: Option<std::fs::File>,
 }
 
 impl Desktop {
@@ -70,7 +77,8 @@ impl Desktop {
     }
 
     pub fn start_with(options: &DesktopOptions) -> Result<Desktop> {
-        let runtime_dir = private_runtime_dir()?;
+        remove_stale_runtime_dirs();
+        let (runtime_dir, alive) = private_runtime_dir()?;
         let mut desktop = Desktop {
             display: String::new(),
             session_bus_address: String::new(),
@@ -81,6 +89,7 @@ impl Desktop {
             session_bus: None,
             xvfb: None,
             runtime_dir: Some(runtime_dir),
+            _alive: Some(alive),
         };
         // On any error `desktop` drops here and tears down what did start.
         desktop.start_x(options)?;
@@ -94,6 +103,17 @@ impl Desktop {
     /// The X display, as `:N`.
     pub fn display(&self) -> &str {
         &self.display
+    }
+
+    /// The X authority file (in the runtime directory) whose cookie the
+    /// display takes: [`Desktop::env`] gives it to apps as `XAUTHORITY`.
+    pub fn xauthority(&self) -> PathBuf {
+        self.runtime_dir().join("Xauthority")
+    }
+
+    /// A connection to the display, with its cookie.
+    pub fn x11(&self) -> Result<X11> {
+        X11::connect_as(&self.display, Some(&self.xauthority()))
     }
 
     /// The private session bus, as `unix:path=...`.
@@ -137,6 +157,10 @@ impl Desktop {
     pub fn env(&self) -> Vec<(String, String)> {
         let mut env = vec![
             ("DISPLAY".to_string(), self.display.clone()),
+            (
+                "XAUTHORITY".to_string(),
+                self.xauthority().display().to_string(),
+            ),
             (
                 "DBUS_SESSION_BUS_ADDRESS".to_string(),
                 self.session_bus_address.clone(),
@@ -223,11 +247,28 @@ impl Desktop {
 
     /// Xvfb picks a free display number itself (`-displayfd`) and writes it
     /// once it accepts connections, so parallel desktops never race for one.
+    /// It takes only clients with the cookie of [`Desktop::xauthority`]
+    /// (`-auth`), written before it starts for any display number, then
+    /// again for the number it picked.
     fn start_x(&mut self, options: &DesktopOptions) -> Result<()> {
         let name = options.xvfb.display().to_string();
+        let cookie = crate::auth::new_cookie()
+            .map_err(|e| Error::failed(format!("cannot make an X authority cookie: {e}")))?;
+        let xauthority = self.xauthority();
+        let write_cookie = |number: &str| {
+            crate::auth::write_file(&xauthority, number, &cookie).map_err(|e| {
+                Error::failed(format!(
+                    "cannot write the X authority file {}: {e}",
+                    xauthority.display()
+                ))
+            })
+        };
+        write_cookie("")?;
         let mut pipe = ReadyPipe::new()?;
         let mut command = Command::new(&options.xvfb);
         command
+            .arg("-auth")
+            .arg(&xauthority)
             .arg("-displayfd")
             .arg(pipe.child_fd().to_string())
             .args(["-screen", "0"])
@@ -262,8 +303,9 @@ impl Desktop {
             ))
         })?;
         self.display = format!(":{number}");
+        write_cookie(&number.to_string())?;
         // No window manager runs here: focus windows as they are shown, as one would.
-        crate::focus::start(&self.display)
+        crate::focus::start(&self.display, &xauthority)
             .map_err(|e| Error::failed(format!("could not watch the windows of {name}: {e}")))?;
         Ok(())
     }
@@ -313,10 +355,13 @@ impl Desktop {
         let program = service_program("services", A11Y_BUS_NAME, LAUNCHER_PATHS);
         let mut command = self.command(&program);
         command.args(["--launch-immediately", "--a11y=1", "--screen-reader=1"]);
-        self.launcher = Some(Managed::spawn(
+        // SIGTERM when this process ends: the launcher then ends the bus it
+        // started, which SIGKILL would leave running.
+        self.launcher = Some(Managed::spawn_ending_on(
             "at-spi-bus-launcher",
             command,
             &self.log("at-spi-bus-launcher"),
+            uidrive_core::children::SIGTERM,
         )?);
         let launcher = self.launcher.as_mut().expect("just set");
         dbus::wait_for_name(
@@ -369,7 +414,7 @@ impl Desktop {
     /// Writes the accessibility bus address on the root window (`AT_SPI_BUS`),
     /// where libatspi looks before it asks the session bus.
     fn publish_a11y_bus(&mut self) -> Result<()> {
-        let x = X11::connect(&self.display)?;
+        let x = self.x11()?;
         x.set_at_spi_bus(&self.a11y_bus_address)
     }
 }
@@ -469,14 +514,65 @@ fn service_program(kind: &str, name: &str, known: &[&str]) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(known[0]))
 }
 
-/// A fresh temporary directory only this user can enter.
-fn private_runtime_dir() -> Result<tempfile::TempDir> {
+const RUNTIME_PREFIX: &str = "uidrive-desktop-";
+/// The file in a runtime directory its desktop holds locked while it runs.
+const ALIVE: &str = ".alive";
+
+/// A fresh temporary directory only this user can enter, and its lock,
+/// taken before the lock file gets its name (so no sweeper sees it unlocked).
+fn private_runtime_dir() -> Result<(tempfile::TempDir, std::fs::File)> {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::Builder::new()
-        .prefix("uidrive-desktop-")
+        .prefix(RUNTIME_PREFIX)
         .tempdir()
         .map_err(|e| Error::failed(format!("cannot create a runtime directory: {e}")))?;
     std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o700))
         .map_err(|e| Error::failed(format!("cannot make the runtime directory private: {e}")))?;
-    Ok(dir)
+    let staged = dir.path().join(".alive.new");
+    let alive = std::fs::File::create(&staged)
+        .and_then(|file| {
+            lock(&file, false)?;
+            std::fs::rename(&staged, dir.path().join(ALIVE))?;
+            Ok(file)
+        })
+        .map_err(|e| Error::failed(format!("cannot lock the runtime directory: {e}")))?;
+    Ok((dir, alive))
+}
+
+/// `flock` on `file`, exclusive; `try_only`: fail at once if it is held.
+fn lock(file: &std::fs::File, try_only: bool) -> std::io::Result<()> {
+    use std::os::fd::AsRawFd;
+    let flags = libc::LOCK_EX | if try_only { libc::LOCK_NB } else { 0 };
+    // SAFETY: flock on a descriptor we own.
+    if unsafe { libc::flock(file.as_raw_fd(), flags) } == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+/// Removes the runtime directories of this user's desktops whose process
+/// was killed (nothing holds their lock): their processes ended with it
+/// (they are tied to it), but the directory, its logs and sockets stayed.
+fn remove_stale_runtime_dirs() {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    // SAFETY: geteuid has no preconditions.
+    let me = unsafe { libc::geteuid() };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let dir = entry.path();
+        let ours = name.to_string_lossy().starts_with(RUNTIME_PREFIX)
+            && std::fs::symlink_metadata(&dir).is_ok_and(|m| m.is_dir() && m.uid() == me);
+        if !ours {
+            continue;
+        }
+        let stale =
+            std::fs::File::open(dir.join(ALIVE)).is_ok_and(|file| lock(&file, true).is_ok());
+        if stale {
+            let _ = std::fs::remove_dir_all(&dir);
+        }
+    }
 }

@@ -16,6 +16,7 @@
 //!
 //! Linux only.
 
+mod auth;
 mod capture;
 mod dbus;
 mod focus;

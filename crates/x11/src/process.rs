@@ -26,8 +26,20 @@ pub(crate) struct Managed {
 }
 
 impl Managed {
-    /// Starts `command` in a new process group with stdout and stderr going to `log`.
-    pub(crate) fn spawn(name: &str, mut command: Command, log: &Path) -> Result<Managed> {
+    /// Starts `command` in a new process group with stdout and stderr going
+    /// to `log`, tied to this process: the kernel kills it when this process
+    /// ends, even by SIGKILL, so a killed uidrive leaves no desktop behind.
+    pub(crate) fn spawn(name: &str, command: Command, log: &Path) -> Result<Managed> {
+        Managed::spawn_ending_on(name, command, log, uidrive_core::children::SIGKILL)
+    }
+
+    /// [`Managed::spawn`] with the signal the process gets when this one ends.
+    pub(crate) fn spawn_ending_on(
+        name: &str,
+        mut command: Command,
+        log: &Path,
+        signal: i32,
+    ) -> Result<Managed> {
         let out = File::create(log).map_err(|e| {
             Error::failed(format!("cannot create the log file {}: {e}", log.display()))
         })?;
@@ -39,7 +51,8 @@ impl Managed {
             .stdout(out)
             .stderr(err)
             .process_group(0);
-        let child = command.spawn().map_err(|e| spawn_error(name, &e))?;
+        let child = uidrive_core::children::spawn_tied_with(command, signal)
+            .map_err(|e| spawn_error(name, &e))?;
         Ok(Managed {
             name: name.to_string(),
             child,

@@ -76,9 +76,16 @@ pub struct X11 {
 }
 
 impl X11 {
-    /// Connects to `display` (as `:3`) and checks that it has the XTEST extension.
+    /// Connects to `display` (as `:3`) and checks that it has the XTEST
+    /// extension, authorized as libxcb would be (this process's `XAUTHORITY`).
     pub fn connect(display: &str) -> Result<X11> {
-        let (conn, screen_num) = RustConnection::connect(Some(display)).map_err(|e| {
+        X11::connect_as(display, None)
+    }
+
+    /// [`X11::connect`] presenting the cookie of the X authority file
+    /// `xauthority` (a headless desktop's, from its `XAUTHORITY`), if given.
+    pub fn connect_as(display: &str, xauthority: Option<&std::path::Path>) -> Result<X11> {
+        let (conn, screen_num) = crate::auth::connect(display, xauthority).map_err(|e| {
             Error::disconnected(format!("cannot connect to the X display {display}: {e}"))
                 .with_suggestion(
                     "start a desktop with uidrive_x11::Desktop::start, or check DISPLAY",

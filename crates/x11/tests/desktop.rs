@@ -33,7 +33,7 @@ fn a_desktop_has_a_display_a_session_bus_and_the_accessibility_bus() {
     let desktop = Desktop::start().expect("the desktop starts");
     assert!(desktop.display().starts_with(':'), "{}", desktop.display());
 
-    let x = X11::connect(desktop.display()).expect("Xvfb answers");
+    let x = desktop.x11().expect("Xvfb answers");
     assert_eq!(x.screen_size(), (1920, 1200));
     // An area that runs off the screen is captured as far as it shows, and says so.
     let rect = |x, y, width, height| uidrive_x11::Rect {
@@ -118,7 +118,7 @@ fn two_desktops_run_side_by_side() {
     assert_ne!(a.session_bus_address(), b.session_bus_address());
     assert_ne!(a.a11y_bus_address().unwrap(), b.a11y_bus_address().unwrap());
     for desktop in &desktops {
-        let x = X11::connect(desktop.display()).expect("each display answers");
+        let x = desktop.x11().expect("each display answers");
         assert_eq!(
             x.at_spi_bus().unwrap(),
             Some(desktop.a11y_bus_address().unwrap())
@@ -197,7 +197,7 @@ fn stopping_or_dropping_a_desktop_leaves_no_process_and_no_file() {
 
     let desktop = Desktop::start().expect("the desktop starts");
     // An app's connection must not keep anything alive.
-    let _x = X11::connect(desktop.display()).unwrap();
+    let _x = desktop.x11().unwrap();
     let traces = Traces::of(&desktop);
     drop(desktop);
     traces.assert_gone();

@@ -49,7 +49,7 @@ fn text(text: &str) -> InputEvent {
 /// Focuses the window and sends it each request in turn; returns what zenity prints.
 fn type_into_entry(requests: &[Vec<InputEvent>]) -> String {
     let desktop = Desktop::start().expect("the desktop starts");
-    let x = X11::connect(desktop.display()).unwrap();
+    let x = desktop.x11().unwrap();
     let mut app = zenity(&desktop, &["--entry", "--text=Your name"]);
     let window = shown_window(&x, app.0.id());
     x.focus(window.id).unwrap();
@@ -105,7 +105,7 @@ fn key_chords_edit_the_entry() {
 #[test]
 fn the_window_is_found_by_pid_with_its_title_and_geometry() {
     let desktop = Desktop::start().expect("the desktop starts");
-    let x = X11::connect(desktop.display()).unwrap();
+    let x = desktop.x11().unwrap();
     let app = zenity(
         &desktop,
         &["--info", "--title=Hello from uidrive", "--text=hi"],
@@ -124,7 +124,7 @@ fn the_window_is_found_by_pid_with_its_title_and_geometry() {
 #[test]
 fn a_capture_is_a_png_of_the_window() {
     let desktop = Desktop::start().expect("the desktop starts");
-    let x = X11::connect(desktop.display()).unwrap();
+    let x = desktop.x11().unwrap();
     let app = zenity(&desktop, &["--entry", "--text=Capture me"]);
     let window = shown_window(&x, app.0.id());
 
@@ -178,7 +178,7 @@ fn a_capture_is_a_png_of_the_window() {
 #[test]
 fn pointer_events_move_the_real_pointer_relative_to_the_origin() {
     let desktop = Desktop::start().expect("the desktop starts");
-    let x = X11::connect(desktop.display()).unwrap();
+    let x = desktop.x11().unwrap();
     x.send(
         (100.0, 200.0),
         &[InputEvent::PointerMove {
@@ -290,7 +290,7 @@ fn text_view(desktop: &Desktop, x: &X11) -> (KillOnDrop, XWindow, Vec<u8>) {
 #[test]
 fn the_wheel_scrolls_a_text_view() {
     let desktop = Desktop::start().expect("the desktop starts");
-    let x = X11::connect(desktop.display()).unwrap();
+    let x = desktop.x11().unwrap();
     let (_app, window, before) = text_view(&desktop, &x);
     let origin = (window.geometry.x as f64, window.geometry.y as f64);
     let wheel = InputEvent::Wheel {
@@ -319,7 +319,7 @@ fn the_wheel_scrolls_a_text_view() {
 #[test]
 fn a_double_click_selects_a_word() {
     let desktop = Desktop::start().expect("the desktop starts");
-    let x = X11::connect(desktop.display()).unwrap();
+    let x = desktop.x11().unwrap();
     let (_app, window, before) = text_view(&desktop, &x);
     let origin = (window.geometry.x as f64, window.geometry.y as f64);
     let mut click = PointerButton::at(60.0, 40.0);
