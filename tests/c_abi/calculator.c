@@ -72,12 +72,10 @@ static int contains(const char *buf, size_t len, const char *needle) {
 }
 
 /* How many processes other than this one belong to the desktop: their
- * command line or environment names its display or its runtime folder.
- * Prints each one found. */
-static int leftovers(const char *display, const char *runtime_dir) {
-    char display_env[64], display_arg[64];
-    snprintf(display_env, sizeof display_env, "DISPLAY=%s", display);
-    snprintf(display_arg, sizeof display_arg, "%s", display);
+ * command line or environment names its runtime folder (unique to this
+ * desktop: a display number is not, another desktop may take it up as
+ * soon as this one lets it go). Prints each one found. */
+static int leftovers(const char *runtime_dir) {
     int found = 0;
     DIR *proc = opendir("/proc");
     if (!proc) return 0;
@@ -91,20 +89,10 @@ static int leftovers(const char *display, const char *runtime_dir) {
         int mine = 0;
         snprintf(path, sizeof path, "/proc/%ld/cmdline", pid);
         char *cmdline = slurp(path, &len);
-        if (cmdline) {
-            /* ":N" as a whole argument, as Xvfb takes it. */
-            for (size_t i = 0; i < len; i += strlen(cmdline + i) + 1)
-                if (strcmp(cmdline + i, display_arg) == 0) mine = 1;
-            if (contains(cmdline, len, runtime_dir)) mine = 1;
-        }
+        if (cmdline && contains(cmdline, len, runtime_dir)) mine = 1;
         snprintf(path, sizeof path, "/proc/%ld/environ", pid);
         char *environ_ = slurp(path, &len);
-        if (environ_) {
-            /* The whole entry: DISPLAY=:1 must not match DISPLAY=:10. */
-            for (size_t i = 0; i < len; i += strlen(environ_ + i) + 1)
-                if (strcmp(environ_ + i, display_env) == 0) mine = 1;
-            if (contains(environ_, len, runtime_dir)) mine = 1;
-        }
+        if (environ_ && contains(environ_, len, runtime_dir)) mine = 1;
         /* A child of this process (a zombie too) is left behind as well. */
         snprintf(path, sizeof path, "/proc/%ld/stat", pid);
         size_t stat_len = 0;
@@ -128,6 +116,22 @@ static int leftovers(const char *display, const char *runtime_dir) {
     }
     closedir(proc);
     return found;
+}
+
+/* The pid in the X server lock of `display` (as ":3"); 0 if there is none,
+ * -1 if it cannot be read. */
+static long x_lock_pid(const char *display) {
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/.X%s-lock", display + 1);
+    size_t len = 0;
+    char *text = slurp(path, &len);
+    if (!text) return 0;
+    char line[32] = {0};
+    memcpy(line, text, len < sizeof line - 1 ? len : sizeof line - 1);
+    free(text);
+    long pid = -1;
+    if (sscanf(line, " %ld", &pid) != 1) pid = -1;
+    return pid;
 }
 
 static void sleep_ms(long ms) {
@@ -178,6 +182,7 @@ int main(void) {
         return 1;
     }
     printf("desktop %s, runtime folder %s\n", display, runtime_dir);
+    long xvfb = x_lock_pid(display);
 
     const char *argv[] = {"gnome-calculator", NULL};
     ud_app *app = NULL;
@@ -304,24 +309,25 @@ int main(void) {
     /* Nothing of the desktop is left: poll briefly, processes end asynchronously. */
     int left = 0;
     for (int i = 0; i < 50; i++) {
-        left = leftovers(display, runtime_dir);
+        left = leftovers(runtime_dir);
         if (!left) break;
         sleep_ms(100);
     }
     struct stat st;
     int folder_left = stat(runtime_dir, &st) == 0;
     if (folder_left) fprintf(stderr, "calculator: the runtime folder %s is still there\n", runtime_dir);
-    /* The X server's own files: its socket and its lock. */
-    char x_file[64];
-    snprintf(x_file, sizeof x_file, "/tmp/.X11-unix/X%s", display + 1);
-    if (stat(x_file, &st) == 0) {
-        fprintf(stderr, "calculator: %s is still there\n", x_file);
-        folder_left = 1;
-    }
-    snprintf(x_file, sizeof x_file, "/tmp/.X%s-lock", display + 1);
-    if (stat(x_file, &st) == 0) {
-        fprintf(stderr, "calculator: %s is still there\n", x_file);
-        folder_left = 1;
+    /* The X server's own files, its lock and its socket, unless another
+     * desktop's X server took the display number since (its lock says so). */
+    long now = x_lock_pid(display);
+    if (now == xvfb || now == 0) {
+        char x_file[64];
+        snprintf(x_file, sizeof x_file, "/tmp/.X%s-lock", display + 1);
+        int lock_left = stat(x_file, &st) == 0;
+        snprintf(x_file, sizeof x_file, "/tmp/.X11-unix/X%s", display + 1);
+        if (lock_left || stat(x_file, &st) == 0) {
+            fprintf(stderr, "calculator: the X server's lock or socket (%s) is still there\n", x_file);
+            folder_left = 1;
+        }
     }
     if (pid && kill((pid_t)pid, 0) == 0) {
         fprintf(stderr, "calculator: gnome-calculator (pid %u) still runs\n", pid);

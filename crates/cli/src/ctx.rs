@@ -33,6 +33,8 @@ pub struct Ctx {
     pub full_diff: bool,
     /// Serving MCP: hints name tools and arguments, not command lines.
     pub mcp: bool,
+    /// The session's file could not be read (only `close` runs then).
+    pub damaged: Option<Error>,
 }
 
 impl Ctx {
@@ -47,6 +49,7 @@ impl Ctx {
             ended: false,
             full_diff: false,
             mcp: false,
+            damaged: None,
             action_timeout: std::env::var("UIDRIVE_TIMEOUT_MS")
                 .ok()
                 .and_then(|ms| ms.parse().ok())
@@ -60,12 +63,19 @@ impl Ctx {
         if let (Some(app), Some(_)) = (&self.app, &self.state.trace) {
             app.tracing().checkpoint()?;
         }
-        if self.ended {
+        // A session with nothing open keeps nothing (no file, no lock).
+        if self.ended || self.state.target.is_none() {
             self.store.delete();
             Ok(())
         } else {
             self.store.save(&self.state)
         }
+    }
+
+    /// The file of the session's state; `None` for a session in memory
+    /// (an MCP server's own), whose daemons end with the server.
+    pub fn state_path(&self) -> Option<&std::path::Path> {
+        self.store.state_path()
     }
 
     /// Starts the session afresh: no app, no refs, no snapshot.

@@ -120,8 +120,19 @@ fn run_command(name: &str, top: &ArgMatches, sub: &ArgMatches) -> u8 {
     let Some(entry) = registry::find(name) else {
         return EXIT_USAGE;
     };
+    // `close` opens a session whose file is damaged too: it must still stop
+    // what the session started.
+    let mut damaged = None;
     let opened = if name == "skills" {
         Ok((Store::Memory, State::default()))
+    } else if name == "close" {
+        Store::open_file_lenient(&session).map(|(store, read)| match read {
+            session::Read::State(state) => (store, state),
+            session::Read::Damaged(e) => {
+                damaged = Some(e);
+                (store, State::default())
+            }
+        })
     } else {
         Store::open_file(&session)
     };
@@ -136,6 +147,7 @@ fn run_command(name: &str, top: &ArgMatches, sub: &ArgMatches) -> u8 {
         }
     };
     let mut ctx = Ctx::new(session, store, state);
+    ctx.damaged = damaged;
     ctx.action_timeout = sub
         .get_one::<u64>("action-timeout")
         .or_else(|| top.get_one::<u64>("action-timeout"))

@@ -482,7 +482,9 @@ pub fn run(args: McpArgs, session: Option<String>) -> Result<(), Error> {
     });
     let mut ctx = ctx.lock().unwrap_or_else(|p| p.into_inner());
     if let Some(pid) = ctx.state.target.as_ref().and_then(|t| t.daemon) {
-        daemon::stop(pid, daemon::STOP_GRACE);
+        if let Err(e) = daemon::stop(pid, daemon::STOP_GRACE) {
+            eprintln!("uidrive mcp: {e}");
+        }
     }
     for child in &mut ctx.children {
         let _ = child.wait();

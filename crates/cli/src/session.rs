@@ -66,10 +66,18 @@ pub struct SeenWindow {
 
 /// Where a session's state lives.
 pub enum Store {
-    /// A file, locked while a command runs.
-    File { files: Files, _lock: File },
+    /// A file, locked while a command runs. The lock file goes when the
+    /// command ends and the session keeps no state.
+    File { files: Files, lock: File },
     /// Memory only: an MCP server's session, which ends with it.
     Memory,
+}
+
+/// What a session's file held, for [`Store::open_file_lenient`].
+pub enum Read {
+    State(State),
+    /// The file is there but no state can be read from it: the error says why.
+    Damaged(Error),
 }
 
 /// Where session `name` keeps its files, under [`sessions_dir`]. The state
@@ -150,29 +158,32 @@ pub fn make_private_dir(dir: &Path) -> Result<()> {
 impl Store {
     /// Opens (and locks) the file of session `name`, reading its state.
     pub fn open_file(name: &str) -> Result<(Store, State)> {
+        match Store::open_file_lenient(name)? {
+            (store, Read::State(state)) => Ok((store, state)),
+            (_, Read::Damaged(e)) => Err(e),
+        }
+    }
+
+    /// [`Store::open_file`] that also opens a session whose file is damaged
+    /// (for `close`, which must still stop what the session started).
+    pub fn open_file_lenient(name: &str) -> Result<(Store, Read)> {
         let files = Files::of(name)?;
         make_private_dir(&files.dir)?;
-        let lock = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .mode(0o600)
-            .open(&files.lock)
-            .map_err(|e| Error::failed(format!("could not open the session's lock: {e}")))?;
-        // One command at a time per session; other sessions are not held up.
-        // SAFETY: flock on a file descriptor we own.
-        unsafe {
-            libc::flock(lock.as_raw_fd(), libc::LOCK_EX);
-        }
+        let lock = lock(&files.lock)?;
         let path = &files.state;
-        let state = match fs::read(path) {
+        let read = match fs::read(path) {
             // An empty file (a lock file of an older uidrive, named like this session) holds nothing.
-            Ok(bytes) if bytes.is_empty() => State::default(),
-            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-                Error::failed(format!("session file {} is damaged: {e}", path.display()))
-                    .with_suggestion(format!("remove {} and open the app again", path.display()))
-            })?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => State::default(),
+            Ok(bytes) if bytes.is_empty() => Read::State(State::default()),
+            Ok(bytes) => match serde_json::from_slice(&bytes) {
+                Ok(state) => Read::State(state),
+                Err(e) => Read::Damaged(
+                    Error::failed(format!("session file {} is damaged: {e}", path.display()))
+                        .with_suggestion(
+                            "run `uidrive close` (it stops what the session started and removes the file), then open the app again",
+                        ),
+                ),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Read::State(State::default()),
             Err(e) => {
                 return Err(Error::failed(format!(
                     "could not read {}: {e}",
@@ -180,7 +191,15 @@ impl Store {
                 )))
             }
         };
-        Ok((Store::File { files, _lock: lock }, state))
+        Ok((Store::File { files, lock }, read))
+    }
+
+    /// The file of the session's state, if it has one.
+    pub fn state_path(&self) -> Option<&Path> {
+        match self {
+            Store::File { files, .. } => Some(&files.state),
+            Store::Memory => None,
+        }
     }
 
     /// Writes the state: to a temporary file of this writer's own, then
@@ -214,5 +233,49 @@ impl Store {
         if let Store::File { files, .. } = self {
             let _ = fs::remove_file(&files.state);
         }
+    }
+}
+
+impl Drop for Store {
+    /// A session that keeps no state keeps no lock file either. It is
+    /// removed while still held; a command waiting on it then finds that
+    /// its lock is no longer the file's and takes the new one ([`lock`]).
+    fn drop(&mut self) {
+        if let Store::File { files, lock } = self {
+            if !files.state.exists() && same_file(lock, &files.lock) {
+                let _ = fs::remove_file(&files.lock);
+            }
+        }
+    }
+}
+
+/// Opens and locks the session's lock file: one command at a time per
+/// session; other sessions are not held up. A lock file removed while this
+/// command waited (its session ended) is opened again.
+fn lock(path: &Path) -> Result<File> {
+    loop {
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(path)
+            .map_err(|e| Error::failed(format!("could not open the session's lock: {e}")))?;
+        // SAFETY: flock on a file descriptor we own.
+        unsafe {
+            libc::flock(lock.as_raw_fd(), libc::LOCK_EX);
+        }
+        if same_file(&lock, path) {
+            return Ok(lock);
+        }
+    }
+}
+
+/// Whether `path` is still the file `file` has open.
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), fs::metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
     }
 }

@@ -125,7 +125,8 @@ impl Command for Open {
             // A failed open leaves nothing behind: no daemon, no session file
             // (the daemon's log stays, for the error's explanation).
             if let Some(pid) = ctx.state.target.take().and_then(|t| t.daemon) {
-                daemon::stop(pid, daemon::STOP_GRACE);
+                // The open's own error says what went wrong; this is cleanup.
+                let _ = daemon::stop(pid, daemon::STOP_GRACE);
             }
             for child in &mut ctx.children {
                 let _ = child.wait();
@@ -143,7 +144,7 @@ impl Open {
         // A session drives one app: let go of the one it had.
         if let Some(old) = ctx.state.target.take() {
             if let Some(pid) = old.daemon {
-                daemon::stop(pid, daemon::STOP_GRACE);
+                daemon::stop(pid, daemon::STOP_GRACE)?;
             }
         }
         ctx.forget();
@@ -163,8 +164,11 @@ impl Open {
             Some((args, what)) => {
                 let _progress = crate::output::Progress::start(format!("starting {what}"));
                 // A headless desktop takes its own time to start before the app does.
+                // An MCP server's own session (in memory) ends with the
+                // server, and so does its daemon, even if the server is killed.
+                let tied = ctx.state_path().is_none();
                 let started =
-                    daemon::start(&ctx.session, &args, timeout + Duration::from_secs(30))?;
+                    daemon::start(&ctx.session, &args, timeout + Duration::from_secs(30), tied)?;
                 let pid = started.child.id();
                 ctx.children.push(started.child);
                 Target {
@@ -217,31 +221,76 @@ impl Command for Close {
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let written = finish_trace(ctx);
         let target = ctx.state.target.take();
+        // Every daemon serving this session: the one its file names, and
+        // any other marked with it (its file damaged, emptied or replaced).
+        let named = target.as_ref().and_then(|t| t.daemon);
+        let others: Vec<u32> = ctx
+            .state_path()
+            .map(daemon::serving)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|pid| Some(*pid) != named)
+            .collect();
+        let mut text = String::new();
+        if let Some(e) = ctx.damaged.take() {
+            text.push_str(&format!("{}; removed it\n", e.message));
+        }
+        let stopped = match named {
+            Some(pid) => match daemon::stop(pid, daemon::STOP_GRACE) {
+                Ok(stopped) => Some((pid, stopped)),
+                Err(e) => {
+                    // Nothing is claimed, and the session keeps pointing at it.
+                    ctx.state.target = target;
+                    return Err(e.into());
+                }
+            },
+            None => None,
+        };
+        for &pid in &others {
+            if let daemon::Stopped::Ended { processes } = daemon::stop(pid, daemon::STOP_GRACE)? {
+                text.push_str(&format!(
+                    "stopped the uidrive serve this session started (pid {pid}, and the {} processes under it; none still runs)\n",
+                    processes.saturating_sub(1)
+                ));
+            }
+        }
+        if ctx.state_path().is_some() {
+            // The daemons' output, kept for an open that failed, goes with the session.
+            if let Ok(files) = crate::session::Files::of(&ctx.session) {
+                let _ = std::fs::remove_file(files.log);
+            }
+        }
+        for child in &mut ctx.children {
+            let _ = child.wait();
+        }
+        ctx.children.clear();
         ctx.forget();
         ctx.ended = true;
-        let mut text = match target {
-            Some(Target {
-                daemon: Some(pid),
-                what,
-                log,
-                ..
-            }) => {
-                daemon::stop(pid, daemon::STOP_GRACE);
-                if let Some(log) = log {
+        let session = &ctx.session;
+        text.push_str(&match (target, stopped) {
+            (Some(target), Some((pid, stopped))) => {
+                if let Some(log) = &target.log {
                     let _ = std::fs::remove_file(log);
                 }
-                for child in &mut ctx.children {
-                    let _ = child.wait();
+                match stopped {
+                    daemon::Stopped::Ended { processes } => format!(
+                        "closed session `{session}` and stopped {} (uidrive serve, pid {pid}, and the {} processes under it; none still runs)",
+                        target.what,
+                        processes.saturating_sub(1)
+                    ),
+                    daemon::Stopped::NotRunning => format!(
+                        "closed session `{session}`; {} had already ended (its uidrive serve, pid {pid}, is gone)",
+                        target.what
+                    ),
                 }
-                ctx.children.clear();
-                format!("closed session `{}` and stopped {what}", ctx.session)
             }
-            Some(target) => format!(
-                "closed session `{}`; {} keeps running",
-                ctx.session, target.what
+            (Some(target), None) => format!(
+                "closed session `{session}`; {} keeps running",
+                target.what
             ),
-            None => format!("session `{}` had nothing open", ctx.session),
-        };
+            (None, _) if !others.is_empty() => format!("closed session `{session}`"),
+            (None, _) => format!("session `{session}` had nothing open"),
+        });
         let trace = match written? {
             Some(summary) => {
                 let path = summary.path.clone().unwrap_or_default();
