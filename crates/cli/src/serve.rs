@@ -48,6 +48,7 @@ pub fn run(args: ServeArgs) -> Result<(), Error> {
         .map_err(|e| Error::failed(format!("serve: cannot catch signals: {e}")))?;
     // A path no socket can have fails before a desktop or an app is started.
     uidrive_core::check_socket_path(&args.socket)?;
+    uidrive_core::check_socket_dir(&args.socket)?;
     // The app, its driver and its desktop are reached as every front end
     // reaches them (the facade), so the choice of driver is made in one place.
     let desktop = if args.headless {

@@ -17,6 +17,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 type Job = (Command, mpsc::Sender<io::Result<Child>>);
 
+/// This process's effective user id.
+pub fn user_id() -> u32 {
+    // SAFETY: geteuid has no preconditions and cannot fail.
+    unsafe { libc::geteuid() }
+}
+
 /// Starts `command` as a child that dies with this process (SIGKILL).
 pub fn spawn_tied(command: Command) -> io::Result<Child> {
     spawn_tied_with(command, SIGKILL)

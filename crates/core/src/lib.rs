@@ -39,5 +39,7 @@ pub use expect::{expect, Expect};
 pub use keyboard::{Keyboard, MAX_KEY_DELAY};
 pub use locator::{ActionOutcome, Filter, Find, Locator, RoleQuery, Route, TextMatch, WindowRef};
 pub use memory::MemoryDriver;
-pub use server::{check_socket_path, serve, serve_with, Limits, Server, MAX_SOCKET_PATH_BYTES};
+pub use server::{
+    check_socket_dir, check_socket_path, serve, serve_with, Limits, Server, MAX_SOCKET_PATH_BYTES,
+};
 pub use socket::{SocketDriver, SocketOptions};

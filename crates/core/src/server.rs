@@ -9,13 +9,13 @@ use std::io::{self, BufReader, Write};
 use std::net::Shutdown;
 use std::os::fd::{FromRawFd, IntoRawFd};
 use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{FileTypeExt, PermissionsExt};
+use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The longest socket path, in bytes: `sun_path` holds 108 with its NUL.
 pub const MAX_SOCKET_PATH_BYTES: usize = 107;
@@ -36,6 +36,10 @@ pub struct Limits {
     /// How long a connection may send nothing between requests before it is
     /// closed. `SocketDriver` notices and opens a new one.
     pub idle_connection: Duration,
+    /// When every slot is taken, a connection that has sent nothing between
+    /// requests for this long is closed to make room for a new one (the
+    /// longest idle first); only when none is, the new one is refused.
+    pub idle_when_full: Duration,
 }
 
 impl Default for Limits {
@@ -45,13 +49,17 @@ impl Default for Limits {
             max_request_bytes: MAX_REQUEST_BYTES,
             partial_line_idle: Duration::from_secs(10),
             idle_connection: Duration::from_secs(300),
+            idle_when_full: Duration::from_secs(2),
         }
     }
 }
 
-/// A running server. Stopping it (or dropping it) removes its socket.
+/// A running server. Stopping it (or dropping it) removes its socket, if
+/// the file at its path is still the socket it made.
 pub struct Server {
     path: PathBuf,
+    /// The device and inode of the socket it made.
+    made: Option<(u64, u64)>,
     stopping: Arc<AtomicBool>,
     /// A second descriptor of the listening socket, shut down to wake the acceptor.
     waker: Option<UnixListener>,
@@ -64,7 +72,8 @@ pub struct Server {
 ///
 /// A socket left by a process that ended is replaced; a socket another server
 /// listens on, or a file that is not a socket, is refused; so is a path longer
-/// than a Unix socket can have ([`MAX_SOCKET_PATH_BYTES`]). Connections are
+/// than a Unix socket can have ([`MAX_SOCKET_PATH_BYTES`]), and a directory
+/// another user could replace the socket in ([`check_socket_dir`]). Connections are
 /// served side by side; each one's answers come in the order of its requests.
 /// Prints `UIDRIVE_LISTENING path=<path>` on stderr once it listens.
 pub fn serve(driver: Arc<dyn Driver>, path: impl AsRef<Path>) -> Result<Server> {
@@ -79,8 +88,10 @@ pub fn serve_with(
 ) -> Result<Server> {
     let path = path.as_ref().to_path_buf();
     check_socket_path(&path)?;
+    check_socket_dir(&path)?;
     clear_stale_socket(&path)?;
     let listener = bind_private(&path)?;
+    let made = fs::symlink_metadata(&path).ok().map(|m| (m.dev(), m.ino()));
     let waker = listener
         .try_clone()
         .map_err(|e| Error::failed(format!("could not share the listening socket: {e}")))?;
@@ -97,6 +108,7 @@ pub fn serve_with(
     eprintln!("UIDRIVE_LISTENING path={}", path.display());
     Ok(Server {
         path,
+        made,
         stopping,
         waker: Some(waker),
         acceptor: Some(acceptor),
@@ -124,6 +136,64 @@ pub fn check_socket_path(path: &Path) -> Result<()> {
         return Err(Error::invalid_request(
             "the socket path contains a NUL byte",
         ));
+    }
+    Ok(())
+}
+
+/// Refuses a socket in a directory where another user could replace it:
+/// the socket's directory and every directory above it must belong to this
+/// user or to root, and none may be writable by others unless it is sticky
+/// (as `/tmp`: there, others cannot rename or remove what is ours). A file
+/// already at the path must be ours too.
+pub fn check_socket_dir(path: &Path) -> Result<()> {
+    let parent = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let dir = fs::canonicalize(parent).map_err(|e| {
+        Error::failed(format!(
+            "cannot reach the directory {}: {e}",
+            parent.display()
+        ))
+        .with_suggestion("choose a socket path in a directory that exists")
+    })?;
+    let me = crate::children::user_id();
+    for dir in dir.ancestors() {
+        let meta = fs::metadata(dir)
+            .map_err(|e| Error::failed(format!("cannot check {}: {e}", dir.display())))?;
+        let mode = meta.permissions().mode();
+        let others_write = mode & 0o022 != 0;
+        let sticky = mode & 0o1000 != 0;
+        let why = if meta.uid() != me && meta.uid() != 0 {
+            Some(format!("belongs to another user (uid {})", meta.uid()))
+        } else if others_write && !sticky {
+            Some(format!(
+                "can be written by other users (mode {:o}) and is not sticky",
+                mode & 0o7777
+            ))
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            return Err(Error::failed(format!(
+                "refusing to serve at {}: the directory {} {why}, so another user could replace the socket and take your app's input",
+                path.display(),
+                dir.display()
+            ))
+            .with_suggestion(
+                "put the socket in a directory only you can write to, as $XDG_RUNTIME_DIR or a directory made with mode 0700",
+            ));
+        }
+    }
+    if let Ok(meta) = fs::symlink_metadata(path) {
+        if meta.uid() != me {
+            return Err(Error::failed(format!(
+                "refusing to serve at {}: the file there belongs to another user (uid {})",
+                path.display(),
+                meta.uid()
+            ))
+            .with_suggestion("choose another socket path, in a directory only you can write to"));
+        }
     }
     Ok(())
 }
@@ -159,7 +229,13 @@ impl Server {
         if let Some(acceptor) = self.acceptor.take() {
             let _ = acceptor.join();
         }
-        let _ = fs::remove_file(&self.path);
+        // Only the socket this server made: a newer server's at the same
+        // path, or a file someone put there, stays.
+        let still_ours =
+            fs::symlink_metadata(&self.path).is_ok_and(|m| Some((m.dev(), m.ino())) == self.made);
+        if still_ours {
+            let _ = fs::remove_file(&self.path);
+        }
     }
 }
 
@@ -250,12 +326,75 @@ fn unique() -> u64 {
     NEXT.fetch_add(1, Ordering::Relaxed)
 }
 
-/// Counts a connection while its thread lives.
-struct Slot(Arc<AtomicUsize>);
+/// The connections being served, and since when each has been idle
+/// between requests (`None` while a request is read or answered).
+#[derive(Default)]
+struct Served {
+    next: u64,
+    open: Vec<Open>,
+}
+
+struct Open {
+    id: u64,
+    idle_since: Option<Instant>,
+    /// A second descriptor, shut down to close the connection from outside.
+    stream: UnixStream,
+}
+
+type Registry = Arc<Mutex<Served>>;
+
+fn lock(registry: &Registry) -> std::sync::MutexGuard<'_, Served> {
+    registry.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Closes the connection idle longest, if one has been idle at least
+/// `after`; its thread sees the end of its stream and frees its slot.
+fn evict_idle(registry: &Registry, after: Duration) -> bool {
+    let served = lock(registry);
+    let now = Instant::now();
+    let oldest = served
+        .open
+        .iter()
+        .filter_map(|o| o.idle_since.map(|since| (since, o)))
+        .filter(|(since, _)| now.duration_since(*since) >= after)
+        .min_by_key(|(since, _)| *since);
+    match oldest {
+        Some((_, open)) => {
+            let _ = open.stream.shutdown(Shutdown::Both);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Counts a connection while its thread lives, and keeps its entry in the registry.
+struct Slot {
+    connections: Arc<AtomicUsize>,
+    registry: Registry,
+    id: u64,
+}
+
+impl Slot {
+    /// Marks the connection idle between requests (`true`) or busy.
+    fn idle(&self, idle: bool) {
+        if let Some(open) = lock(&self.registry)
+            .open
+            .iter_mut()
+            .find(|o| o.id == self.id)
+        {
+            open.idle_since = match (idle, open.idle_since) {
+                (true, Some(since)) => Some(since),
+                (true, None) => Some(Instant::now()),
+                (false, _) => None,
+            };
+        }
+    }
+}
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        lock(&self.registry).open.retain(|o| o.id != self.id);
+        self.connections.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
@@ -267,6 +406,7 @@ fn accept_loop(
     limits: Limits,
 ) {
     let limits = Arc::new(limits);
+    let registry = Registry::default();
     loop {
         let accepted = listener.accept();
         if stopping.load(Ordering::SeqCst) {
@@ -279,22 +419,49 @@ fn accept_loop(
             continue;
         };
         // Counted only when there is room, so the count never passes the limit.
-        let taken = connections.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-            (n < limits.max_connections).then_some(n + 1)
-        });
+        let take = || {
+            connections.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < limits.max_connections).then_some(n + 1)
+            })
+        };
+        let mut taken = take();
+        if taken.is_err() && evict_idle(&registry, limits.idle_when_full) {
+            // The closed connection's thread frees its slot as it ends.
+            let deadline = Instant::now() + Duration::from_secs(1);
+            while taken.is_err() && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(1));
+                taken = take();
+            }
+        }
         if taken.is_err() {
-            refuse(stream, limits.max_connections);
+            refuse(stream, &limits);
             continue;
         }
-        let slot = Slot(connections.clone());
+        let Ok(handle) = stream.try_clone() else {
+            connections.fetch_sub(1, Ordering::SeqCst);
+            continue;
+        };
+        let id = {
+            let mut served = lock(&registry);
+            served.next += 1;
+            let id = served.next;
+            served.open.push(Open {
+                id,
+                idle_since: None,
+                stream: handle,
+            });
+            id
+        };
+        let slot = Slot {
+            connections: connections.clone(),
+            registry: registry.clone(),
+            id,
+        };
         let driver = driver.clone();
         let limits = limits.clone();
         let spawned = std::thread::Builder::new()
             .name("uidrive-conn".into())
-            .spawn(move || {
-                let _slot = slot;
-                serve_connection(stream, driver.as_ref(), &limits)
-            });
+            .spawn(move || serve_connection(stream, driver.as_ref(), &limits, &slot));
         if spawned.is_err() {
             // The thread (and the stream and slot it owned) is gone; back off.
             std::thread::sleep(Duration::from_millis(10));
@@ -303,16 +470,18 @@ fn accept_loop(
 }
 
 /// Tells a connection over the limit why it is closed, without waiting on it.
-fn refuse(mut stream: UnixStream, max: usize) {
+fn refuse(mut stream: UnixStream, limits: &Limits) {
     let err = Error::failed(format!(
-        "the server already serves {max} connections, as many as it takes at once"
+        "the server already serves {} connections, as many as it takes at once, and none has been idle for {} ms",
+        limits.max_connections,
+        limits.idle_when_full.as_millis()
     ))
     .with_suggestion("close connections you no longer use, or try again once others have closed");
     let _ = stream.set_nonblocking(true);
     let _ = stream.write_all(&wire::encode_answer(&Value::Null, &Err(err)));
 }
 
-fn serve_connection(stream: UnixStream, driver: &dyn Driver, limits: &Limits) {
+fn serve_connection(stream: UnixStream, driver: &dyn Driver, limits: &Limits, slot: &Slot) {
     let Ok(writer) = stream.try_clone() else {
         return;
     };
@@ -325,6 +494,7 @@ fn serve_connection(stream: UnixStream, driver: &dyn Driver, limits: &Limits) {
         let read = wire::read_line(&mut reader, limits.max_request_bytes, |reader, started| {
             // Waiting for a request may take long; an unfinished one may not.
             unfinished = started || !reader.buffer().is_empty();
+            slot.idle(!unfinished);
             let wait = if unfinished {
                 limits.partial_line_idle
             } else {
@@ -334,6 +504,7 @@ fn serve_connection(stream: UnixStream, driver: &dyn Driver, limits: &Limits) {
                 .get_ref()
                 .set_read_timeout(Some(wait.max(Duration::from_millis(1))))
         });
+        slot.idle(false);
         let line = match read {
             // A last request without its newline is still answered.
             Ok(LineRead::Line(line) | LineRead::Cut(line)) => line,

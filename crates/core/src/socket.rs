@@ -93,13 +93,25 @@ impl SocketDriver {
     /// Sends one request and waits up to `timeout` for its answer.
     pub fn request(&self, method: &str, params: Option<Value>, timeout: Duration) -> Result<Value> {
         let deadline = Instant::now() + timeout;
-        let mut connection = self.take()?;
+        let (mut connection, reused) = self.take()?;
         let id = Value::from(self.next_id.fetch_add(1, Ordering::Relaxed));
         let line = wire::encode_request(&id, method, params.as_ref());
-        let answer = connection
-            .send(&line, deadline)
-            .and_then(|()| connection.receive(self.options.max_line_bytes, deadline))
-            .map_err(|e| self.explain(e, method, timeout))?;
+        let exchange = |connection: &mut Connection| {
+            connection
+                .send(&line, deadline)
+                .and_then(|()| connection.receive(self.options.max_line_bytes, deadline))
+        };
+        let answer = match exchange(&mut connection) {
+            // A kept connection the server closed as idle (to make room when
+            // full) just as the request went: the server never read it, so
+            // it goes again on a new connection.
+            Err(Failure::Closed) if reused => {
+                connection = self.open()?;
+                exchange(&mut connection)
+            }
+            other => other,
+        }
+        .map_err(|e| self.explain(e, method, timeout))?;
         let (answer_id, outcome) = wire::parse_answer(&answer)?;
         // An error with a null id is about the connection itself (too many
         // connections, a line too long): the server closes it after.
@@ -157,22 +169,24 @@ impl SocketDriver {
                 _ => Error::disconnected(format!("could not connect to {path}: {e}")),
             }
         })?;
+        check_peer(&stream, &self.path)?;
         Ok(Connection {
             reader: BufReader::new(stream),
         })
     }
 
-    fn take(&self) -> Result<Connection> {
+    /// A connection from the pool (`true`), else a new one.
+    fn take(&self) -> Result<(Connection, bool)> {
         loop {
             let pooled = self.pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
             match pooled {
                 // The server closes connections idle for long: skip those.
                 Some(mut connection) => {
                     if connection.still_open() {
-                        return Ok(connection);
+                        return Ok((connection, true));
                     }
                 }
-                None => return self.open(),
+                None => return Ok((self.open()?, false)),
             }
         }
     }
@@ -203,6 +217,51 @@ impl SocketDriver {
             Failure::Io(e) => Error::disconnected(format!("`{method}` failed on the socket: {e}")),
         }
     }
+}
+
+/// Refuses a server that runs as another user, before anything is sent: a
+/// socket someone else made (in a directory he could write to) would get
+/// every request, the text typed into the app included. The server's user
+/// is the kernel's answer (`SO_PEERCRED`), whatever the file says; root's
+/// servers are accepted, since root can reach the app anyway.
+fn check_peer(stream: &UnixStream, path: &Path) -> Result<()> {
+    use std::os::fd::AsRawFd;
+    let mut cred = libc::ucred {
+        pid: 0,
+        uid: u32::MAX,
+        gid: u32::MAX,
+    };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: getsockopt writes at most `len` bytes into `cred`.
+    let rc = unsafe {
+        libc::getsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut cred as *mut libc::ucred).cast(),
+            &mut len,
+        )
+    };
+    if rc != 0 {
+        return Err(Error::disconnected(format!(
+            "cannot tell who serves {}: {}",
+            path.display(),
+            io::Error::last_os_error()
+        )));
+    }
+    let me = crate::children::user_id();
+    if cred.uid == me || cred.uid == 0 {
+        return Ok(());
+    }
+    Err(Error::failed(format!(
+        "refusing {}: its server runs as another user (uid {}, pid {}), and uidrive sends nothing to another user's socket",
+        path.display(),
+        cred.uid,
+        cred.pid
+    ))
+    .with_suggestion(
+        "someone else may have replaced the app's socket: serve the app from a directory only you can write to, and connect there",
+    ))
 }
 
 enum Failure {

@@ -325,6 +325,7 @@ fn the_default_limits_are_those_docs_protocol_md_lists() {
     assert_eq!(limits.max_request_bytes, 1024 * 1024);
     assert_eq!(limits.partial_line_idle, Duration::from_secs(10));
     assert_eq!(limits.idle_connection, Duration::from_secs(300));
+    assert_eq!(limits.idle_when_full, Duration::from_secs(2));
     let doc = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../docs/protocol.md"
@@ -335,6 +336,7 @@ fn the_default_limits_are_those_docs_protocol_md_lists() {
         "1 MiB",
         "10 s",
         "300 s",
+        "idle for 2 s",
         "107 bytes",
         "1,000 events",
         "10,000 DIPs",
@@ -354,6 +356,7 @@ fn small_limits() -> Limits {
         max_request_bytes: 4096,
         partial_line_idle: Duration::from_secs(1),
         idle_connection: Duration::from_secs(60),
+        idle_when_full: Duration::from_secs(60),
     }
 }
 
@@ -534,4 +537,180 @@ fn a_connection_the_server_closed_for_idling_is_replaced_by_the_client() {
     // The pooled connection is gone; the next call opens another.
     assert_eq!(client.windows().unwrap().windows.len(), 1);
     assert_eq!(client.tree(&TreeParams::default()).unwrap().window, 1);
+}
+
+// ---- issue 30: connection slots of idle clients, and who may replace a socket
+
+#[test]
+fn idle_connections_give_up_their_slots_to_a_new_client_when_the_server_is_full() {
+    let dir = temp_dir("evict");
+    let path = dir.join("s");
+    let limits = Limits {
+        max_connections: 4,
+        idle_when_full: Duration::from_millis(200),
+        ..small_limits()
+    };
+    let server = serve_with(Arc::new(MemoryDriver::new()), &path, limits).unwrap();
+    // Four clients that asked once, then sit idle on their connections.
+    let mut idle: Vec<UnixStream> = (0..4)
+        .map(|_| {
+            let mut stream = UnixStream::connect(&path).unwrap();
+            assert!(raw_call(&mut stream, r#"{"id":1,"method":"windows"}"#)["result"].is_object());
+            stream
+        })
+        .collect();
+    eventually("four connections held", || server.connections() == 4);
+    std::thread::sleep(Duration::from_millis(300));
+    // A fifth is served: the longest idle was closed to make room...
+    let client = SocketDriver::connect(&path).unwrap();
+    assert_eq!(client.windows().unwrap().windows.len(), 1);
+    assert!(server.connections() <= 4);
+    // ...and that one sees the end of its stream.
+    let closed = idle
+        .iter_mut()
+        .filter(|s| {
+            s.set_read_timeout(Some(Duration::from_millis(100)))
+                .unwrap();
+            matches!((&**s).read(&mut [0u8; 1]), Ok(0))
+        })
+        .count();
+    assert!(closed >= 1, "no idle connection was closed");
+}
+
+#[test]
+fn a_full_server_with_no_idle_connection_refuses_the_next_one_saying_why() {
+    let dir = temp_dir("full-busy");
+    let path = dir.join("s");
+    let limits = Limits {
+        max_connections: 2,
+        idle_when_full: Duration::from_millis(100),
+        partial_line_idle: Duration::from_secs(60),
+        ..small_limits()
+    };
+    let server = serve_with(Arc::new(MemoryDriver::new()), &path, limits).unwrap();
+    // Two connections in the middle of a request line are busy, not idle.
+    let held: Vec<UnixStream> = (0..2)
+        .map(|_| {
+            let mut stream = UnixStream::connect(&path).unwrap();
+            stream.write_all(b"{\"id\": 1, \"method\"").unwrap();
+            stream
+        })
+        .collect();
+    eventually("two connections held", || server.connections() == 2);
+    std::thread::sleep(Duration::from_millis(200));
+    let mut third = UnixStream::connect(&path).unwrap();
+    third.set_read_timeout(Some(HANG_GUARD)).unwrap();
+    let mut answer = String::new();
+    BufReader::new(&mut third).read_line(&mut answer).unwrap();
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(code(&answer), "failed", "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("2 connections") && message.contains("none has been idle for 100 ms"),
+        "{message}"
+    );
+    drop(held);
+}
+
+#[test]
+fn serve_refuses_a_directory_others_can_write_unless_it_is_sticky() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = temp_dir("dirs");
+    let open = dir.join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let err = serve(Arc::new(MemoryDriver::new()), open.join("s"))
+        .err()
+        .unwrap();
+    assert_eq!(err.code, ErrorCode::Failed);
+    assert!(
+        err.message.contains("can be written by other users"),
+        "{}",
+        err.message
+    );
+    assert!(!open.join("s").exists(), "nothing was made");
+    // The same directory with the sticky bit (as /tmp): others cannot move
+    // what is ours, so it is served.
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    let server = serve(Arc::new(MemoryDriver::new()), open.join("s")).unwrap();
+    assert_eq!(
+        SocketDriver::connect(open.join("s"))
+            .unwrap()
+            .windows()
+            .unwrap()
+            .windows
+            .len(),
+        1
+    );
+    server.stop();
+    // A group-writable directory is open to others too.
+    let group = dir.join("group");
+    std::fs::create_dir(&group).unwrap();
+    std::fs::set_permissions(&group, std::fs::Permissions::from_mode(0o770)).unwrap();
+    assert!(serve(Arc::new(MemoryDriver::new()), group.join("s")).is_err());
+}
+
+#[test]
+fn serve_refuses_a_directory_or_a_file_of_another_user() {
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } != 0 {
+        panic!(
+            "this test hands a directory to another user (chown) and needs root; CI runs as root"
+        );
+    }
+    let nobody = 65534;
+    let dir = temp_dir("others");
+    let theirs = dir.join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    std::os::unix::fs::chown(&theirs, Some(nobody), Some(nobody)).unwrap();
+    let err = serve(Arc::new(MemoryDriver::new()), theirs.join("s"))
+        .err()
+        .unwrap();
+    assert!(
+        err.message.contains("belongs to another user"),
+        "{}",
+        err.message
+    );
+    // In a sticky directory, a file already at the path that is not ours.
+    let sticky = dir.join("sticky");
+    std::fs::create_dir(&sticky).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&sticky, std::fs::Permissions::from_mode(0o1777)).unwrap();
+    std::fs::write(sticky.join("s"), b"").unwrap();
+    std::os::unix::fs::chown(sticky.join("s"), Some(nobody), Some(nobody)).unwrap();
+    let err = serve(Arc::new(MemoryDriver::new()), sticky.join("s"))
+        .err()
+        .unwrap();
+    assert!(
+        err.message
+            .contains("the file there belongs to another user"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn a_stopped_server_removes_only_the_socket_it_made() {
+    let dir = temp_dir("inode");
+    let path = dir.join("s");
+    let old = serve(Arc::new(MemoryDriver::new()), &path).unwrap();
+    // Its socket is removed, and a newer server listens at the same path.
+    std::fs::remove_file(&path).unwrap();
+    let new = serve(Arc::new(MemoryDriver::new()), &path).unwrap();
+    old.stop();
+    assert!(
+        path.exists(),
+        "the old server removed the newer server's socket"
+    );
+    assert_eq!(
+        SocketDriver::connect(&path)
+            .unwrap()
+            .windows()
+            .unwrap()
+            .windows
+            .len(),
+        1
+    );
+    new.stop();
+    assert!(!path.exists(), "a server removes its own socket");
 }
