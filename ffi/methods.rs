@@ -189,6 +189,7 @@ unsafe fn input(app: *const ud_app, window_id: u64, events: Vec<InputEvent>) -> 
         let params = InputParams {
             window: window(window_id),
             events,
+            hold: false,
         };
         params.validate()?;
         handle(app)?.with(|app| app.input(params.window, params.events))
@@ -268,7 +269,8 @@ pub unsafe extern "C" fn ud_type_text(
     }
 }
 
-/// Presses and releases a key chord such as `"Enter"` or `"Ctrl+A"`.
+/// Presses and releases a key chord such as `"Enter"` or `"Ctrl+A"`; a key
+/// that types (`"a"`) types its character, as a keystroke does.
 ///
 /// # Safety
 /// `app` is NULL or a live handle; `chord` is NULL or a NUL-terminated string.
@@ -278,15 +280,15 @@ pub unsafe extern "C" fn ud_press_key(
     window_id: u64,
     chord: *const c_char,
 ) -> ud_status {
-    let event = guard::args(|| {
+    let events = guard::args(|| {
         let chord = text(chord, "chord")?;
         let key: KeyChord = chord
             .parse()
             .map_err(|e| Error::invalid_request(format!("`chord` `{chord}`: {e}")))?;
-        Ok(InputEvent::Key { key })
+        Ok(InputEvent::keystroke(key))
     });
-    match event {
-        Ok(event) => input(app, window_id, vec![event]),
+    match events {
+        Ok(events) => input(app, window_id, events),
         Err(status) => status,
     }
 }

@@ -121,7 +121,7 @@ fn send_input(inner: &Inner, top: &TopLevel, params: &InputParams) -> Result<()>
         f64::from(window.geometry.x + dx),
         f64::from(window.geometry.y + dy),
     );
-    x11.send(origin, &params.events)
+    x11.send_input(origin, &params.events, params.hold)
 }
 
 pub fn capture(driver: &AtspiDriver, params: &CaptureParams) -> Result<Capture> {

@@ -57,6 +57,7 @@ fn every_method(press: uidrive_core::protocol::ElementId) -> Vec<(&'static str, 
                         y: 10.0,
                         mods: vec![],
                     }],
+                    hold: false,
                 })
             }),
         ),
@@ -252,6 +253,7 @@ fn input_is_bounded_and_a_long_one_does_not_hold_up_other_connections() {
             let outcome = client.input(&InputParams {
                 window: None,
                 events,
+                hold: false,
             });
             (outcome, started.elapsed())
         }

@@ -167,6 +167,7 @@ fn gtk3_widget_factory_end_to_end() {
                 InputEvent::Click(PointerButton::at(x, y)),
                 InputEvent::Text { text: typed.into() },
             ],
+            hold: false,
         })
         .unwrap();
     app.wait_for("the typed text is in the entry", |t| {

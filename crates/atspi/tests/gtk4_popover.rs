@@ -108,6 +108,7 @@ impl Editor {
             events: vec![InputEvent::Key {
                 key: "Escape".parse().unwrap(),
             }],
+            hold: false,
         });
     }
 }

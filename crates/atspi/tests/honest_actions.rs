@@ -357,6 +357,7 @@ fn gnome_text_editor_snapshot_keeps_focus_and_open_menu_items() {
         events: vec![uidrive_core::protocol::InputEvent::Key {
             key: "Escape".parse().unwrap(),
         }],
+        hold: false,
     });
     app.close().unwrap();
 }

@@ -72,6 +72,7 @@ fn gtk4_demo_tree_and_a_delayed_action() {
         .input(&InputParams {
             window: None,
             events: vec![InputEvent::Click(PointerButton::at(x, y))],
+            hold: false,
         })
         .unwrap();
     app.wait_for("the click selected the second tab", |t| {
@@ -102,6 +103,7 @@ fn gtk4_reads_take_the_kept_cache_while_quiet_and_see_every_announced_change() {
         .input(&InputParams {
             window: None,
             events: vec![InputEvent::Click(PointerButton::at(x, y))],
+            hold: false,
         })
         .unwrap();
     let started = Instant::now();

@@ -231,7 +231,11 @@ impl App {
     }
 
     pub fn input(&self, window: Option<WindowId>, events: Vec<InputEvent>) -> Result<()> {
-        self.driver.input(&InputParams { window, events })
+        self.driver.input(&InputParams {
+            window,
+            events,
+            hold: false,
+        })
     }
 
     pub fn menu(&self, window: Option<WindowId>, path: Vec<String>) -> Result<()> {

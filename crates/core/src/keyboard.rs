@@ -52,18 +52,21 @@ impl Keyboard {
         Ok(())
     }
 
-    /// Presses a key chord such as `Enter`, `Ctrl+A` or `CmdOrCtrl+Shift+Z`.
+    /// Presses a key chord such as `Enter`, `Ctrl+A` or `CmdOrCtrl+Shift+Z`;
+    /// a key that types (`a`, `Shift+a`) types its character, as a
+    /// keystroke does ([`InputEvent::keystroke`]).
     pub fn press(&self, chord: &str) -> Result<()> {
         let key: KeyChord = chord
             .parse()
             .map_err(|e: String| Error::invalid_request(format!("press: {e}")))?;
-        self.send(vec![InputEvent::Key { key }])
+        self.send(InputEvent::keystroke(key))
     }
 
     fn send(&self, events: Vec<InputEvent>) -> Result<()> {
         self.driver.input(&InputParams {
             window: self.window,
             events,
+            hold: false,
         })
     }
 }

@@ -3,6 +3,7 @@
 use crate::driver::Driver;
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::wire::{self, LineRead, MAX_REQUEST_BYTES};
+use crate::protocol::{InputEvent, InputParams, KeyChord, PointerButton, WindowId};
 use serde_json::Value;
 use std::fs;
 use std::io::{self, BufReader, Write};
@@ -481,9 +482,71 @@ fn refuse(mut stream: UnixStream, limits: &Limits) {
     let _ = stream.write_all(&wire::encode_answer(&Value::Null, &Err(err)));
 }
 
+/// What `input` requests with `hold` left down on one connection: released
+/// when the connection ends, however it ends.
+struct Held<'a> {
+    driver: &'a dyn Driver,
+    window: Option<WindowId>,
+    keys: Vec<KeyChord>,
+    buttons: Vec<PointerButton>,
+}
+
+impl Held<'_> {
+    /// Notes what an answered `input` request pressed (if it held them) and released.
+    fn note(&mut self, params: &Option<Value>) {
+        let Some(Ok(params)) = params.clone().map(serde_json::from_value::<InputParams>) else {
+            return;
+        };
+        for event in &params.events {
+            match event {
+                InputEvent::KeyDown { key } if params.hold && !self.keys.contains(key) => {
+                    self.keys.push(key.clone());
+                    self.window = params.window;
+                }
+                InputEvent::PointerDown(p) if params.hold => {
+                    self.buttons.retain(|b| b.button() != p.button());
+                    self.buttons.push(p.clone());
+                    self.window = params.window;
+                }
+                InputEvent::KeyUp { key } => self.keys.retain(|k| k.key != key.key),
+                InputEvent::PointerUp(p) => self.buttons.retain(|b| b.button() != p.button()),
+                _ => {}
+            }
+        }
+    }
+}
+
+impl Drop for Held<'_> {
+    fn drop(&mut self) {
+        if self.keys.is_empty() && self.buttons.is_empty() {
+            return;
+        }
+        let mut events: Vec<InputEvent> =
+            self.buttons.drain(..).map(InputEvent::PointerUp).collect();
+        events.extend(
+            self.keys
+                .drain(..)
+                .rev()
+                .map(|key| InputEvent::KeyUp { key }),
+        );
+        let params = InputParams {
+            window: self.window,
+            events,
+            hold: false,
+        };
+        let _ = self.driver.input(&params);
+    }
+}
+
 fn serve_connection(stream: UnixStream, driver: &dyn Driver, limits: &Limits, slot: &Slot) {
     let Ok(writer) = stream.try_clone() else {
         return;
+    };
+    let mut held = Held {
+        driver,
+        window: None,
+        keys: Vec::new(),
+        buttons: Vec::new(),
     };
     // A client that stops reading its answers does not hold the thread for ever.
     let _ = writer.set_write_timeout(Some(limits.idle_connection.max(Duration::from_secs(1))));
@@ -554,7 +617,11 @@ fn serve_connection(stream: UnixStream, driver: &dyn Driver, limits: &Limits, sl
         }
         let answer = match wire::parse_request(&line) {
             Ok(request) => {
+                let input = (request.method == "input").then(|| request.params.clone());
                 let outcome = driver.call(&request.method, request.params);
+                if let (Some(params), Ok(_)) = (input, &outcome) {
+                    held.note(&params);
+                }
                 wire::encode_answer(&request.id, &outcome)
             }
             Err((id, err)) => wire::encode_answer(&id, &Err(err)),

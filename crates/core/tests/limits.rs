@@ -714,3 +714,58 @@ fn a_stopped_server_removes_only_the_socket_it_made() {
     new.stop();
     assert!(!path.exists(), "a server removes its own socket");
 }
+
+// ---- issue 30: input state of a connection
+
+#[test]
+fn keys_a_connection_held_are_released_when_it_closes() {
+    let dir = temp_dir("held");
+    let path = dir.join("s");
+    let driver = Arc::new(MemoryDriver::new());
+    let _server = serve(driver.clone(), &path).unwrap();
+    let mut stream = UnixStream::connect(&path).unwrap();
+    let answer = raw_call(
+        &mut stream,
+        r#"{"id":1,"method":"input","params":{"hold":true,"events":[{"type":"keyDown","key":"Ctrl+a"},{"type":"pointerDown","x":5,"y":5}]}}"#,
+    );
+    assert!(answer["result"].is_object(), "{answer}");
+    // A request that does not hold leaves nothing for the close to release.
+    let answer = raw_call(
+        &mut stream,
+        r#"{"id":2,"method":"input","params":{"events":[{"type":"keyDown","key":"Shift+b"}]}}"#,
+    );
+    assert!(answer["result"].is_object(), "{answer}");
+    let logged = |ui: &uidrive_core::memory::Ui| ui.log.clone();
+    let before = driver.edit(|ui| logged(ui));
+    drop(stream);
+    eventually("the held key and button are released", || {
+        driver.edit(|ui| ui.log.len() > before.len())
+    });
+    let after = driver.edit(|ui| logged(ui));
+    assert_eq!(
+        &after[before.len()..],
+        ["input pointerUp", "input keyUp"],
+        "{after:?}"
+    );
+}
+
+#[test]
+fn a_keystroke_of_a_key_that_types_carries_its_text() {
+    let chord = |c: &str| c.parse::<KeyChord>().unwrap();
+    let text = |t: &str| InputEvent::Text { text: t.into() };
+    let key = |c: &str| InputEvent::Key { key: chord(c) };
+    assert_eq!(InputEvent::keystroke(chord("a")), vec![key("a"), text("a")]);
+    assert_eq!(
+        InputEvent::keystroke(chord("Shift+a")),
+        vec![key("Shift+a"), text("A")]
+    );
+    assert_eq!(InputEvent::keystroke(chord("Enter")), vec![key("Enter")]);
+    assert_eq!(InputEvent::keystroke(chord("Ctrl+a")), vec![key("Ctrl+a")]);
+    // `hold` is sent only when asked for, so servers that do not know it never see it.
+    let plain = InputParams {
+        window: None,
+        events: vec![key("Enter")],
+        hold: false,
+    };
+    assert!(serde_json::to_value(&plain).unwrap().get("hold").is_none());
+}

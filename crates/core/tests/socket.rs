@@ -85,6 +85,7 @@ fn the_client_drives_the_in_memory_app_through_the_server() {
                     text: " Hopper ✓".into(),
                 },
             ],
+            hold: false,
         })
         .unwrap();
     let tree = client.tree(&TreeParams::default()).unwrap();

@@ -11,7 +11,7 @@ use x11rb::protocol::xproto::{
 use x11rb::protocol::xtest::ConnectionExt as _;
 use x11rb::rust_connection::RustConnection;
 
-use uidrive_core::protocol::{InputEvent, KeyChord, Modifier, MouseButton, PointerButton};
+use uidrive_core::protocol::{InputEvent, Key, KeyChord, Modifier, MouseButton, PointerButton};
 use uidrive_core::{Error, Result};
 
 use crate::keymap::{char_keysym, key_keysym, KeyPlace, Keyboard};
@@ -27,11 +27,26 @@ impl X11 {
     /// Sends `events` as real X input. Coordinates in the events are relative
     /// to `origin`, the root coordinates of the window's content (DIPs are
     /// pixels here: the display has no scaling). Returns once the X server
-    /// has handled every event (one round trip after the last).
+    /// has handled every event (one round trip after the last). Keys and
+    /// buttons the events leave down are released at the end.
     pub fn send(&self, origin: (f64, f64), events: &[InputEvent]) -> Result<()> {
+        self.send_input(origin, events, false)
+    }
+
+    /// [`X11::send`]; with `hold`, keys and buttons the events leave down
+    /// stay down (for a later request to release), else they are released
+    /// when the events are done, or fail. A key event types no text (the
+    /// protocol's rule): X gives every press of a character key to the app,
+    /// which types it, so a character key's event must come with the text
+    /// event of what it types (`key h, text h`: one keystroke, typing `h`),
+    /// and alone it is refused before anything is sent.
+    pub fn send_input(&self, origin: (f64, f64), events: &[InputEvent], hold: bool) -> Result<()> {
+        let events = keystrokes(events)?;
         let mut guard = self.lock();
         let inner = &mut *guard;
         inner.keyboard.refresh(&inner.conn)?;
+        let keys_before = inner.keyboard.held.clone();
+        let buttons_before = inner.keyboard.buttons.clone();
         let mut sender = Sender {
             conn: &inner.conn,
             keyboard: &mut inner.keyboard,
@@ -39,10 +54,28 @@ impl X11 {
             origin,
             keep: Vec::new(),
         };
-        sender.lend_keycodes(events)?;
-        for event in events {
-            sender.event(event)?;
-        }
+        let sent = sender
+            .lend_keycodes(&events)
+            .and_then(|()| events.iter().try_for_each(|event| sender.event(event)));
+        let released = match hold && sent.is_ok() {
+            true => Ok(()),
+            false => sender.release_all_but(&keys_before, &buttons_before),
+        };
+        sent.and(released).and_then(|()| sync(&inner.conn))
+    }
+
+    /// Releases every key and button held down (by requests that held them).
+    pub fn release_held(&self) -> Result<()> {
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        let mut sender = Sender {
+            conn: &inner.conn,
+            keyboard: &mut inner.keyboard,
+            root: inner.root,
+            origin: (0.0, 0.0),
+            keep: Vec::new(),
+        };
+        sender.release_all_but(&[], &[])?;
         sync(&inner.conn)
     }
 
@@ -121,12 +154,19 @@ impl Sender<'_> {
                 let pressed = self.press_mods(&p.mods)?;
                 self.keyboard.held.extend(&pressed);
                 self.motion(p.x, p.y)?;
-                self.button(p, true)
+                self.button(p, true)?;
+                let button = button_number(p);
+                if !self.keyboard.buttons.contains(&button) {
+                    self.keyboard.buttons.push(button);
+                }
+                Ok(())
             }
             InputEvent::PointerUp(p) => {
                 let pressed = self.press_mods(&p.mods)?;
                 self.motion(p.x, p.y)?;
                 self.button(p, false)?;
+                let button = button_number(p);
+                self.keyboard.buttons.retain(|&b| b != button);
                 self.release(&pressed)?;
                 self.release_held_mods(&p.mods)
             }
@@ -199,17 +239,36 @@ impl Sender<'_> {
     }
 
     fn button(&self, p: &PointerButton, down: bool) -> Result<()> {
-        let button = match p.button() {
-            MouseButton::Left => 1,
-            MouseButton::Middle => 2,
-            MouseButton::Right => 3,
-        };
         let kind = if down {
             BUTTON_PRESS_EVENT
         } else {
             BUTTON_RELEASE_EVENT
         };
-        self.fake(kind, button)
+        self.fake(kind, button_number(p))
+    }
+
+    /// Releases the buttons and keys held now that were not held `before`
+    /// (buttons first, then keys in the reverse order of their presses).
+    fn release_all_but(&mut self, keys_before: &[u8], buttons_before: &[u8]) -> Result<()> {
+        let buttons: Vec<u8> = self
+            .keyboard
+            .buttons
+            .iter()
+            .copied()
+            .filter(|b| !buttons_before.contains(b))
+            .collect();
+        for &button in buttons.iter().rev() {
+            self.fake(BUTTON_RELEASE_EVENT, button)?;
+            self.keyboard.buttons.retain(|&b| b != button);
+        }
+        let keys: Vec<u8> = self
+            .keyboard
+            .held
+            .iter()
+            .copied()
+            .filter(|k| !keys_before.contains(k))
+            .collect();
+        self.release(&keys)
     }
 
     /// Presses the modifiers not already down; returns the keycodes it pressed.
@@ -292,6 +351,68 @@ impl Sender<'_> {
     }
 }
 
+fn button_number(p: &PointerButton) -> u8 {
+    match p.button() {
+        MouseButton::Left => 1,
+        MouseButton::Middle => 2,
+        MouseButton::Right => 3,
+    }
+}
+
+/// The events as X sends them: a `key` or `keyDown` of a key that types,
+/// followed by the text event of what it types, is one keystroke (the text
+/// event's first character is the key's); a character key's event without
+/// that text is refused, since X would type it. Named keys go as they are.
+fn keystrokes(events: &[InputEvent]) -> Result<Vec<InputEvent>> {
+    let mut out = Vec::with_capacity(events.len());
+    let mut at = 0;
+    while at < events.len() {
+        let event = &events[at];
+        at += 1;
+        let chord = match event {
+            InputEvent::Key { key } | InputEvent::KeyDown { key } => key,
+            other => {
+                out.push(other.clone());
+                continue;
+            }
+        };
+        let typed = chord.typed_char();
+        let text_after = match events.get(at) {
+            Some(InputEvent::Text { text }) => Some(text),
+            _ => None,
+        };
+        match (typed, text_after) {
+            (Some(c), Some(text)) if text.starts_with(c) => {
+                out.push(event.clone());
+                let rest = &text[c.len_utf8()..];
+                if !rest.is_empty() {
+                    out.push(InputEvent::Text { text: rest.into() });
+                }
+                at += 1;
+            }
+            _ if matches!(chord.key, Key::Char(_)) && typed_on_x(chord) => {
+                let shown = typed.map(String::from).unwrap_or_else(|| chord.to_string());
+                return Err(Error::unsupported(format!(
+                    "input.events[{}]: the {} event of `{chord}` would type `{shown}`: on X every press of a character key types it, and a key event types no text",
+                    at - 1,
+                    event.type_name()
+                ))
+                .with_suggestion(format!(
+                    "send what it types as a text event right after it ({{\"type\": \"text\", \"text\": \"{shown}\"}}), as a keystroke that types is sent, or send only the text"
+                )));
+            }
+            _ => out.push(event.clone()),
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a press of `chord` types a character on X: a character key with
+/// no modifier but Shift (Ctrl, Alt and Super make it a shortcut).
+fn typed_on_x(chord: &KeyChord) -> bool {
+    chord.mods.iter().all(|m| *m == Modifier::Shift)
+}
+
 fn chord_keysym(chord: &KeyChord) -> Result<u32> {
     key_keysym(chord.key)
         .ok_or_else(|| Error::invalid_request(format!("the key {} has no X keysym", chord.key)))
@@ -316,6 +437,40 @@ fn wheel_clicks(delta: f64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn chord(text: &str) -> KeyChord {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn a_key_and_its_text_are_one_keystroke_and_a_lone_character_key_is_refused() {
+        let key = |k: &str| InputEvent::Key { key: chord(k) };
+        let text = |t: &str| InputEvent::Text { text: t.into() };
+        // The issue's `key h, text h, key i, text i`: two keystrokes.
+        assert_eq!(
+            keystrokes(&[key("h"), text("h"), key("i"), text("i")]).unwrap(),
+            vec![key("h"), key("i")]
+        );
+        // The text's first character is the key's; the rest is typed as text.
+        assert_eq!(
+            keystrokes(&[key("Shift+a"), text("Abc")]).unwrap(),
+            vec![key("Shift+a"), text("bc")]
+        );
+        // Named keys and shortcuts type nothing and go as they are.
+        let plain = [key("Enter"), key("Ctrl+a"), key("Space"), text("x")];
+        assert_eq!(keystrokes(&plain).unwrap(), plain.to_vec());
+        // A character key alone would type: refused, saying what to send.
+        let err = keystrokes(&[key("h")]).unwrap_err();
+        assert_eq!(err.code, uidrive_core::ErrorCode::Unsupported);
+        assert!(err.message.contains("input.events[0]"), "{}", err.message);
+        assert!(
+            err.suggestion.contains("\"text\": \"h\""),
+            "{}",
+            err.suggestion
+        );
+        assert!(keystrokes(&[key("h"), text("x")]).is_err());
+        assert!(keystrokes(&[InputEvent::KeyDown { key: chord("q") }]).is_err());
+    }
 
     #[test]
     fn wheel_deltas_become_whole_clicks() {

@@ -39,6 +39,8 @@ pub(crate) struct Keyboard {
     clock: u64,
     /// Keycodes pressed by `keyDown` or `pointerDown` and not yet released.
     pub held: Vec<u8>,
+    /// Pointer buttons pressed by `pointerDown` and not yet released.
+    pub buttons: Vec<u8>,
 }
 
 /// Where a keysym is: its keycode, and whether Shift selects it.
@@ -58,6 +60,7 @@ impl Keyboard {
             slots: None,
             clock: 0,
             held: Vec::new(),
+            buttons: Vec::new(),
         }
     }
 

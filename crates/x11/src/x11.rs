@@ -371,7 +371,9 @@ impl std::fmt::Debug for X11 {
 
 impl Drop for X11 {
     fn drop(&mut self) {
-        // Give the borrowed keycodes back; errors here have nobody to go to.
+        // Let go of held keys and buttons and give the borrowed keycodes
+        // back; errors here have nobody to go to.
+        let _ = self.release_held();
         let mut inner = self.lock();
         let _ = crate::input::restore_keymap(&mut inner);
     }

@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use uidrive_core::ErrorCode;
-use uidrive_x11::{Desktop, DesktopOptions, X11};
+use uidrive_x11::{Desktop, DesktopOptions};
 
 fn dbus_get(bus: &str, dest: &str, path: &str, method: &str, args: &[&str]) -> String {
     let out = Command::new("dbus-send")

@@ -252,10 +252,7 @@ impl Command for KeyCmd {
             }
             None => {
                 let window = ctx.window(self.on.window);
-                let events = chords
-                    .into_iter()
-                    .map(|key| InputEvent::Key { key })
-                    .collect();
+                let events = chords.into_iter().flat_map(InputEvent::keystroke).collect();
                 ctx.app()?.input(window, events)?;
                 finish(
                     ctx,

@@ -291,7 +291,7 @@ impl Locator {
         let key = chord;
         self.perform_on_match("press", Needs::KEYS, |ready, poller| {
             self.focus_for_keys(ready, poller)?;
-            self.send(ready.window(), vec![InputEvent::Key { key: key.clone() }])?;
+            self.send(ready.window(), InputEvent::keystroke(key.clone()))?;
             Ok(outcome(ready, Route::Input))
         })
     }
@@ -572,6 +572,7 @@ impl Locator {
             events: vec![InputEvent::Key {
                 key: chord("Escape"),
             }],
+            hold: false,
         });
         let _ = self.driver.idle(&crate::protocol::IdleParams {
             window: Some(*window),
@@ -931,6 +932,7 @@ impl Locator {
             .input(&InputParams {
                 window: Some(window),
                 events,
+                hold: false,
             })
             .map_err(stale_if_gone)
     }
@@ -1529,6 +1531,7 @@ mod tests {
                     other => self.app.input(&InputParams {
                         window: params.window,
                         events: vec![other.clone()],
+                        hold: false,
                     })?,
                 }
             }

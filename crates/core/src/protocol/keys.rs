@@ -125,6 +125,31 @@ impl KeyChord {
             key,
         }
     }
+
+    /// The character a keystroke of this chord types in a text field, when
+    /// it types one that is known without the keyboard's layout: a
+    /// character key with no modifier, or a letter with Shift (its capital);
+    /// Space types a space. `None` for shortcuts (Ctrl, Alt, Super) and
+    /// other named keys.
+    pub fn typed_char(&self) -> Option<char> {
+        let shift = match self.mods.as_slice() {
+            [] => false,
+            [Modifier::Shift] => true,
+            _ => return None,
+        };
+        match self.key {
+            Key::Char(c) if !shift => Some(c),
+            Key::Char(c) if c.is_alphabetic() => {
+                let mut upper = c.to_uppercase();
+                match (upper.next(), upper.next()) {
+                    (Some(u), None) => Some(u),
+                    _ => None,
+                }
+            }
+            Key::Named(NamedKey::Space) => Some(' '),
+            _ => None,
+        }
+    }
 }
 
 impl FromStr for KeyChord {

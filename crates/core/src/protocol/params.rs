@@ -1,6 +1,6 @@
 //! What the client asks: each method's params, and the checks made before a request leaves.
 
-use super::keys::{KeyChord, Modifier};
+use super::keys::{Key, KeyChord, Modifier};
 use super::names::Action;
 use super::number;
 use super::types::{ElementId, ElementKey, WindowId};
@@ -221,6 +221,21 @@ pub enum InputEvent {
 }
 
 impl InputEvent {
+    /// The events of one keystroke of `chord`, as a platform's backend sends
+    /// them: the key, and for a key that types (a character key, with at
+    /// most Shift) the text it types, since a key event types none.
+    pub fn keystroke(chord: KeyChord) -> Vec<InputEvent> {
+        let typed = match chord.key {
+            Key::Char(_) => chord.typed_char(),
+            Key::Named(_) => None,
+        };
+        let mut events = vec![InputEvent::Key { key: chord }];
+        if let Some(c) = typed {
+            events.push(InputEvent::Text { text: c.into() });
+        }
+        events
+    }
+
     pub fn type_name(&self) -> &'static str {
         match self {
             InputEvent::PointerMove { .. } => "pointerMove",
@@ -344,6 +359,12 @@ pub struct InputParams {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowId>,
     pub events: Vec<InputEvent>,
+    /// uidrive's addition: keys and buttons the request leaves down stay
+    /// down after it (until a later `keyUp` or `pointerUp`, or until the
+    /// connection that sent it closes). Without it, a request releases what
+    /// it pressed when it ends.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub hold: bool,
 }
 
 impl InputParams {
