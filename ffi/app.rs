@@ -230,7 +230,7 @@ pub unsafe extern "C" fn ud_launch(
             &argv,
             &LaunchOptions {
                 env,
-                timeout: Some(time::millis_or(timeout_ms, time::LAUNCH)),
+                timeout: Some(time::millis_or("`timeout_ms`", timeout_ms, time::LAUNCH)?),
                 socket_env: Some(socket_env.to_string()),
             },
         )
@@ -262,7 +262,7 @@ pub unsafe extern "C" fn ud_launch_app(
             &argv,
             &LaunchOptions {
                 env,
-                timeout: Some(time::millis_or(timeout_ms, time::LAUNCH)),
+                timeout: Some(time::millis_or("`timeout_ms`", timeout_ms, time::LAUNCH)?),
                 socket_env: None,
             },
         )
@@ -297,7 +297,7 @@ pub unsafe extern "C" fn ud_attach_pid(
         uidrive_facade::attach(
             &AttachTarget::Pid(pid),
             &env,
-            Some(time::millis_or(timeout_ms, time::LAUNCH)),
+            Some(time::millis_or("`timeout_ms`", timeout_ms, time::LAUNCH)?),
         )
     })
 }
@@ -321,7 +321,7 @@ pub unsafe extern "C" fn ud_attach_name(
         uidrive_facade::attach(
             &target,
             &env,
-            Some(time::millis_or(timeout_ms, time::LAUNCH)),
+            Some(time::millis_or("`timeout_ms`", timeout_ms, time::LAUNCH)?),
         )
     })
 }
@@ -394,7 +394,7 @@ pub unsafe extern "C" fn ud_app_wait(
             *out_code = code;
             return Ok(());
         }
-        let timeout = time::millis_or(timeout_ms, time::LAUNCH);
+        let timeout = time::millis_or("`timeout_ms`", timeout_ms, time::LAUNCH)?;
         *out_code = handle.with(|app| process.wait(app, timeout))?;
         Ok(())
     })
@@ -462,7 +462,7 @@ pub unsafe extern "C" fn ud_launch_app_captured(
             &argv,
             &LaunchOptions {
                 env,
-                timeout: Some(time::millis_or(timeout_ms, time::LAUNCH)),
+                timeout: Some(time::millis_or("`timeout_ms`", timeout_ms, time::LAUNCH)?),
                 socket_env: None,
             },
         )
@@ -485,8 +485,8 @@ pub unsafe extern "C" fn ud_app_set_timeouts(
     guard::status(|| {
         handle(app)?.with(|app| {
             let mut timeouts = app.timeouts();
-            timeouts.action = time::millis_or(action_ms, timeouts.action);
-            timeouts.expect = time::millis_or(expect_ms, timeouts.expect);
+            timeouts.action = time::millis_or("`action_ms`", action_ms, timeouts.action)?;
+            timeouts.expect = time::millis_or("`expect_ms`", expect_ms, timeouts.expect)?;
             app.set_timeouts(timeouts);
             Ok(())
         })

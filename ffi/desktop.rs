@@ -120,7 +120,7 @@ pub unsafe extern "C" fn ud_desktop_launch_env(
             &argv,
             &LaunchOptions {
                 env,
-                timeout: Some(time::millis_or(timeout_ms, time::LAUNCH)),
+                timeout: Some(time::millis_or("`timeout_ms`", timeout_ms, time::LAUNCH)?),
                 socket_env: None,
             },
         )
@@ -147,7 +147,7 @@ pub unsafe extern "C" fn ud_desktop_launch_captured(
             &argv,
             &LaunchOptions {
                 env: Vec::new(),
-                timeout: Some(time::millis_or(timeout_ms, time::LAUNCH)),
+                timeout: Some(time::millis_or("`timeout_ms`", timeout_ms, time::LAUNCH)?),
                 socket_env: None,
             },
         )
@@ -177,7 +177,7 @@ pub unsafe extern "C" fn ud_desktop_attach_pid(
         desktop.attach(
             &AttachTarget::Pid(pid),
             &[],
-            Some(time::millis_or(timeout_ms, time::LAUNCH)),
+            Some(time::millis_or("`timeout_ms`", timeout_ms, time::LAUNCH)?),
         )
     })
 }
@@ -200,7 +200,7 @@ pub unsafe extern "C" fn ud_desktop_attach_name(
         desktop.attach(
             &target,
             &[],
-            Some(time::millis_or(timeout_ms, time::LAUNCH)),
+            Some(time::millis_or("`timeout_ms`", timeout_ms, time::LAUNCH)?),
         )
     })
 }

@@ -284,7 +284,7 @@ pub unsafe extern "C" fn ud_press_key(
         let chord = text(chord, "chord")?;
         let key: KeyChord = chord
             .parse()
-            .map_err(|e| Error::invalid_request(format!("`chord` `{chord}`: {e}")))?;
+            .map_err(|e| Error::invalid_request(format!("`chord`: {e}")))?;
         Ok(InputEvent::keystroke(key))
     });
     match events {

@@ -350,6 +350,32 @@ fn timeouts_read_back_in_milliseconds() {
     }
 }
 
+/// Issue 30: a timeout of 49 days (`UINT32_MAX` ms) and a 10 MB chord are
+/// refused, and the error a caller reads back stays short.
+#[test]
+fn timeouts_chords_and_error_messages_are_bounded() {
+    let (app, _) = memory();
+    unsafe {
+        assert_eq!(
+            ud_app_set_timeouts(app.0, u32::MAX, 0),
+            UD_ERR_INVALID_REQUEST
+        );
+        assert!(last_message().contains("3600000"), "{}", last_message());
+        let (mut action, mut expect) = (0, 0);
+        assert_eq!(ud_app_timeouts(app.0, &mut action, &mut expect), UD_OK);
+        assert_eq!(action, 10_000, "the refused timeout changed nothing");
+        assert_eq!(ud_app_set_timeouts(app.0, 3_600_000, 0), UD_OK);
+        let huge = std::ffi::CString::new("Ctrl+".repeat(2_000_000) + "a").unwrap();
+        assert_eq!(
+            ud_press_key(app.0, 0, huge.as_ptr()),
+            UD_ERR_INVALID_REQUEST
+        );
+        let message = last_message();
+        assert!(message.len() < 400, "{} bytes", message.len());
+        assert!(message.contains("at most 64"), "{message}");
+    }
+}
+
 #[test]
 fn a_launched_process_says_how_it_ended_even_after_close() {
     let child = std::process::Command::new("sh")

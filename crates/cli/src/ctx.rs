@@ -8,13 +8,18 @@ use crate::target::{self, TargetSpec};
 use serde_json::{json, Value};
 use std::process::Child;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use uidrive_core::locator::WindowRef;
 use uidrive_core::snapshot::{brief, diff, node_line, Snapshot, View};
 use uidrive_core::{App, Error, ErrorCode, Locator, Result, SocketDriver, Timeouts};
 
 /// How long `--settle` waits for the window to settle.
 pub const SETTLE_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// What a command may take beyond its timeout, for the reads around what
+/// it waits for: a command with `--action-timeout 2000` ends within 3 s,
+/// whatever part (the server, the app, a bus) stops answering.
+pub const COMMAND_GRACE: Duration = Duration::from_secs(1);
 
 pub struct Ctx {
     pub session: String,
@@ -35,6 +40,10 @@ pub struct Ctx {
     pub mcp: bool,
     /// The session's file could not be read (only `close` runs then).
     pub damaged: Option<Error>,
+    /// When the command's calls must all be answered by ([`Ctx::bound`]).
+    deadline: Instant,
+    /// The connection the app is driven over, whose calls keep the deadline.
+    socket: Option<Arc<SocketDriver>>,
 }
 
 impl Ctx {
@@ -50,10 +59,12 @@ impl Ctx {
             full_diff: false,
             mcp: false,
             damaged: None,
+            deadline: Instant::now() + Timeouts::default().action + COMMAND_GRACE,
+            socket: None,
             action_timeout: std::env::var("UIDRIVE_TIMEOUT_MS")
                 .ok()
                 .and_then(|ms| ms.parse().ok())
-                .map(Duration::from_millis),
+                .and_then(|ms| uidrive_facade::time::whole_millis("UIDRIVE_TIMEOUT_MS", ms).ok()),
         }
     }
 
@@ -82,11 +93,29 @@ impl Ctx {
     pub fn forget(&mut self) {
         self.state = State::default();
         self.app = None;
+        self.socket = None;
     }
 
     /// Drops the connection, as when the target changes.
     pub fn disconnect(&mut self) {
         self.app = None;
+        self.socket = None;
+    }
+
+    /// How long the command waits for its element: `--action-timeout`, else core's default.
+    pub fn action_budget(&self) -> Duration {
+        self.action_timeout
+            .unwrap_or_else(|| Timeouts::default().action)
+    }
+
+    /// Bounds what the command does from now on to `budget` (and
+    /// [`COMMAND_GRACE`]): every call to the app fails with `timeout` once
+    /// that time is up, however the server or the app hangs.
+    pub fn bound(&mut self, budget: Duration) {
+        self.deadline = Instant::now() + budget + COMMAND_GRACE;
+        if let Some(socket) = &self.socket {
+            socket.set_deadline(Some(self.deadline));
+        }
     }
 
     /// The app, connected on first use.
@@ -108,7 +137,10 @@ impl Ctx {
                 Error::new(ErrorCode::Disconnected, message)
                     .with_suggestion("run `uidrive close`, then `uidrive open ...` again")
             })?;
-            let app = App::new(Arc::new(driver));
+            driver.set_deadline(Some(self.deadline));
+            let driver = Arc::new(driver);
+            self.socket = Some(driver.clone());
+            let app = App::new(driver);
             if let Some(action) = self.action_timeout {
                 app.set_timeouts(Timeouts {
                     action,
@@ -197,6 +229,7 @@ impl Ctx {
         let mut window = self.window(window);
         let mut text = String::new();
         let mut closed = None;
+        self.bound(SETTLE_TIMEOUT);
         let app = self.app()?;
         let mut idle = app.idle(window, Some(SETTLE_TIMEOUT));
         // The action may have closed its window (a dialog's OK): then show

@@ -148,10 +148,19 @@ fn run_command(name: &str, top: &ArgMatches, sub: &ArgMatches) -> u8 {
     };
     let mut ctx = Ctx::new(session, store, state);
     ctx.damaged = damaged;
-    ctx.action_timeout = sub
+    let action_timeout = sub
         .get_one::<u64>("action-timeout")
         .or_else(|| top.get_one::<u64>("action-timeout"))
-        .map(|ms| std::time::Duration::from_millis(*ms));
+        .map(|ms| uidrive_facade::time::whole_millis("--action-timeout", *ms))
+        .transpose();
+    ctx.action_timeout = match action_timeout {
+        Ok(timeout) => timeout,
+        Err(e) => {
+            let mut failure = CliError::from(e);
+            failure.usage = true;
+            return output::print(name, &Err(failure), json);
+        }
+    };
     let mut result = (entry.run_cli)(sub, &mut ctx);
     // Suggestions in the command line's terms (`uidrive open --headless`, not Rust API names).
     if let Err(failure) = &mut result {

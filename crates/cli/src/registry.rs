@@ -108,6 +108,8 @@ fn schema_of<C: Command>() -> Map<String, Value> {
 
 fn run_cli<C: Command>(matches: &ArgMatches, ctx: &mut Ctx) -> Result<Output, CliError> {
     let args = C::from_arg_matches(matches).map_err(|e| CliError::usage(e.to_string()))?;
+    // Every command keeps to its time; those with a timeout of their own set it.
+    ctx.bound(ctx.action_budget());
     args.run(ctx)
         .map_err(|e| compound::in_callers_terms(C::NAME, ctx, e))
 }
@@ -120,6 +122,7 @@ fn run_json<C: Command>(args: Value, ctx: &mut Ctx) -> Result<Output, CliError> 
     };
     let args: C =
         serde_json::from_value(args).map_err(|e| CliError::usage(format!("{}: {e}", C::NAME)))?;
+    ctx.bound(ctx.action_budget());
     args.run(ctx)
         .map_err(|e| compound::in_callers_terms(C::NAME, ctx, e))
 }

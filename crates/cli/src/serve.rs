@@ -60,7 +60,10 @@ pub fn run(args: ServeArgs) -> Result<(), Error> {
         .as_ref()
         .map(|d| d.env().to_vec())
         .unwrap_or_default();
-    let timeout = Some(Duration::from_millis(args.launch_timeout_ms));
+    let timeout = Some(uidrive_facade::time::whole_millis(
+        "--launch-timeout-ms",
+        args.launch_timeout_ms,
+    )?);
     // The launched app lives as long as the server: closing the App ends it.
     let mut launched = None;
     let attach = |target| uidrive_facade::attach(&target, &env, timeout);

@@ -131,9 +131,11 @@ pub fn call_json<D: Driver + ?Sized>(
             let p: EvalParams = decode_params(name, params)?;
             driver.eval(&p).map(|value| json!({ "value": value }))
         }
-        Method::Idle => driver
-            .idle(&decode_params(name, params)?)
-            .map(|()| json!({})),
+        Method::Idle => {
+            let p: IdleParams = decode_params(name, params)?;
+            p.validate()?;
+            driver.idle(&p).map(|()| json!({}))
+        }
         Method::ElementAt => driver
             .element_at(&decode_params(name, params)?)
             .map(|id| json!({ "id": id })),

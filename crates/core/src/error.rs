@@ -136,19 +136,39 @@ pub struct Error {
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// The longest message or suggestion an error carries, in bytes: longer
+/// ones (an input echoed back, a server's answer) are cut, saying how much
+/// was left out, so no front end ever hands out a huge error.
+pub const MAX_MESSAGE_BYTES: usize = 8 * 1024;
+
+/// `text`, cut at [`MAX_MESSAGE_BYTES`] on a character boundary.
+fn bounded(mut text: String) -> String {
+    if text.len() <= MAX_MESSAGE_BYTES {
+        return text;
+    }
+    let total = text.len();
+    let mut end = MAX_MESSAGE_BYTES - 64;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text.push_str(&format!("… ({} more bytes left out)", total - end));
+    text
+}
+
 impl Error {
     /// An error with the code's default suggestion.
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Error {
         let suggestion = code.default_suggestion().to_string();
         Error {
             code,
-            message: message.into(),
+            message: bounded(message.into()),
             suggestion,
         }
     }
 
     pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Error {
-        self.suggestion = suggestion.into();
+        self.suggestion = bounded(suggestion.into());
         self
     }
 
@@ -207,6 +227,23 @@ mod tests {
             ErrorCode::Other("brand_new".into())
         );
         assert_eq!(ErrorCode::parse("brand_new").as_str(), "brand_new");
+    }
+
+    #[test]
+    fn long_messages_are_cut_on_a_character_boundary_saying_how_much() {
+        let err = Error::failed("é".repeat(1_000_000)).with_suggestion("x".repeat(100_000));
+        assert!(
+            err.message.len() <= MAX_MESSAGE_BYTES,
+            "{}",
+            err.message.len()
+        );
+        assert!(
+            err.message.ends_with("more bytes left out)"),
+            "{}",
+            &err.message[8000..]
+        );
+        assert!(err.suggestion.len() <= MAX_MESSAGE_BYTES);
+        assert_eq!(Error::failed("short").message, "short");
     }
 
     #[test]

@@ -34,7 +34,7 @@ pub mod trace;
 
 pub use app::{App, Timeouts};
 pub use driver::{call_json, Driver};
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Error, ErrorCode, Result, MAX_MESSAGE_BYTES};
 pub use expect::{expect, Expect};
 pub use keyboard::{Keyboard, MAX_KEY_DELAY};
 pub use locator::{ActionOutcome, Filter, Find, Locator, RoleQuery, Route, TextMatch, WindowRef};

@@ -47,6 +47,9 @@ impl Default for SocketOptions {
 pub struct SocketDriver {
     path: PathBuf,
     options: SocketOptions,
+    /// When every call must be answered by, whatever its own time limit
+    /// (a command's whole time, [`SocketDriver::set_deadline`]).
+    deadline: Mutex<Option<Instant>>,
     pool: Mutex<Vec<Connection>>,
     next_id: AtomicU64,
     hello: OnceLock<Hello>,
@@ -66,6 +69,7 @@ impl SocketDriver {
         let driver = SocketDriver {
             path: path.as_ref().to_path_buf(),
             options,
+            deadline: Mutex::new(None),
             pool: Mutex::new(Vec::new()),
             next_id: AtomicU64::new(1),
             hello: OnceLock::new(),
@@ -83,6 +87,18 @@ impl SocketDriver {
         &self.options
     }
 
+    /// Makes every call from now on end by `deadline` (a `timeout` error
+    /// once it has passed), however long its own limit, so a caller with a
+    /// time for a whole task of many calls keeps it even when the server
+    /// stops answering. `None` lifts it.
+    pub fn set_deadline(&self, deadline: Option<Instant>) {
+        *self.deadline.lock().unwrap_or_else(|p| p.into_inner()) = deadline;
+    }
+
+    fn deadline(&self) -> Option<Instant> {
+        *self.deadline.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// Whether the server lists `method` in `hello`: an addition is asked
     /// only of a server that has it, since others may not answer an unknown
     /// method at once.
@@ -92,7 +108,17 @@ impl SocketDriver {
 
     /// Sends one request and waits up to `timeout` for its answer.
     pub fn request(&self, method: &str, params: Option<Value>, timeout: Duration) -> Result<Value> {
-        let deadline = Instant::now() + timeout;
+        let now = Instant::now();
+        let mut deadline = now + timeout;
+        let mut cut = None;
+        if let Some(overall) = self.deadline().filter(|d| *d < deadline) {
+            deadline = overall;
+            let left = overall.saturating_duration_since(now);
+            cut = Some(left);
+            if left.is_zero() {
+                return Err(self.explain(Failure::TimedOut, method, timeout, cut));
+            }
+        }
         let (mut connection, reused) = self.take()?;
         let id = Value::from(self.next_id.fetch_add(1, Ordering::Relaxed));
         let line = wire::encode_request(&id, method, params.as_ref());
@@ -111,7 +137,7 @@ impl SocketDriver {
             }
             other => other,
         }
-        .map_err(|e| self.explain(e, method, timeout))?;
+        .map_err(|e| self.explain(e, method, timeout, cut))?;
         let (answer_id, outcome) = wire::parse_answer(&answer)?;
         // An error with a null id is about the connection itself (too many
         // connections, a line too long): the server closes it after.
@@ -198,12 +224,26 @@ impl SocketDriver {
         }
     }
 
-    fn explain(&self, failure: Failure, method: &str, timeout: Duration) -> Error {
+    /// `cut`: the time that was left of the caller's deadline, when that,
+    /// not the call's own `timeout`, bounded the wait.
+    fn explain(
+        &self,
+        failure: Failure,
+        method: &str,
+        timeout: Duration,
+        cut: Option<Duration>,
+    ) -> Error {
         match failure {
-            Failure::TimedOut => Error::timeout(format!(
-                "no answer to `{method}` within {} ms",
-                timeout.as_millis()
-            ))
+            Failure::TimedOut => Error::timeout(match cut {
+                Some(left) if left.is_zero() => {
+                    format!("the caller's time ran out before `{method}` could be asked")
+                }
+                Some(left) => format!(
+                    "no answer to `{method}` before the caller's time ran out ({} ms were left for it)",
+                    left.as_millis()
+                ),
+                None => format!("no answer to `{method}` within {} ms", timeout.as_millis()),
+            })
             .with_suggestion("the app may be busy or hung; give a longer timeout or check the app"),
             Failure::Closed => Error::disconnected(format!(
                 "the server closed the connection before answering `{method}`"
@@ -419,10 +459,21 @@ impl Driver for SocketDriver {
     }
 
     fn idle(&self, params: &IdleParams) -> Result<()> {
+        params.validate()?;
         let mut params = params.clone();
-        let wait = *params
+        let mut wait = *params
             .timeout
             .get_or_insert(self.options.idle_timeout.as_millis() as u64);
+        // Within the caller's deadline, the server is asked to give up first.
+        if let Some(deadline) = self.deadline() {
+            let left = deadline
+                .saturating_duration_since(Instant::now())
+                .as_millis() as u64;
+            if left < wait {
+                wait = left.saturating_sub(100);
+                params.timeout = Some(wait);
+            }
+        }
         // The server answers `timeout` itself; the socket waits a little longer for that answer.
         let timeout =
             Duration::from_millis(wait) + self.options.timeout.min(Duration::from_secs(5));

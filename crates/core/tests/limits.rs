@@ -769,3 +769,35 @@ fn a_keystroke_of_a_key_that_types_carries_its_text() {
     };
     assert!(serde_json::to_value(&plain).unwrap().get("hold").is_none());
 }
+
+// ---- issue 30: a list read in part says so
+
+#[test]
+fn a_snapshot_of_a_list_that_gave_part_of_its_rows_says_how_many_more_exist() {
+    use uidrive_core::snapshot::{RefMap, Snapshot, View};
+    // The issue's list: 100,000 rows, of which the toolkit gives those on screen.
+    let mut nodes = vec![
+        json!({"id": "1", "role": "table", "truncated": true, "childCount": 100_000, "rowCount": 100_000}),
+    ];
+    for row in 0..25 {
+        nodes.push(json!({"id": (row + 2).to_string(), "parent": "1", "role": "cell", "label": format!("row {row}")}));
+    }
+    let tree: Tree = serde_json::from_value(json!({"window": 1, "nodes": nodes})).unwrap();
+    let snapshot = Snapshot::take(&tree, &mut RefMap::default());
+    for view in [View::full(), View::interactive()] {
+        let text = snapshot.render(&view).unwrap();
+        let table = text
+            .lines()
+            .find(|l| l.contains("[table]"))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert!(table.contains("99975 more not read"), "{table}");
+    }
+    assert_eq!(snapshot.elements[0].unread, 99_975);
+    // A list read whole says nothing of the kind.
+    let mut whole = tree.clone();
+    whole.nodes[0].truncated = false;
+    let text = Snapshot::take(&whole, &mut RefMap::default())
+        .render(&View::full())
+        .unwrap();
+    assert!(!text.contains("not read"), "{text}");
+}

@@ -9,9 +9,10 @@ use uidrive_core::{Error, Result};
 /// How long `launch` and `attach` wait for an app by default.
 pub const LAUNCH: Duration = Duration::from_secs(30);
 
-/// The longest timeout accepted: about 31 years, far beyond any test, and
-/// small enough that adding it to `Instant::now()` cannot overflow.
-pub const MAX: Duration = Duration::from_secs(1_000_000_000);
+/// The longest timeout accepted, in every front end: one hour (core's
+/// [`uidrive_core::protocol::MAX_TIMEOUT_MS`], which `idle` keeps too). Far
+/// beyond any test; `UINT32_MAX` milliseconds (49 days) is refused.
+pub const MAX: Duration = Duration::from_millis(uidrive_core::protocol::MAX_TIMEOUT_MS);
 
 fn refuse(what: &str, shown: &str, unit: &str) -> Error {
     Error::invalid_request(format!(
@@ -51,11 +52,19 @@ pub fn opt_millis(what: &str, value: Option<f64>) -> Result<Option<Duration>> {
 }
 
 /// Whole milliseconds as C passes them where 0 means "the default".
-pub fn millis_or(ms: u32, default: Duration) -> Duration {
+pub fn millis_or(what: &str, ms: u32, default: Duration) -> Result<Duration> {
     if ms == 0 {
-        default
+        Ok(default)
     } else {
-        Duration::from_millis(ms.into())
+        whole_millis(what, ms.into())
+    }
+}
+
+/// Whole milliseconds, as the command line and MCP take them.
+pub fn whole_millis(what: &str, ms: u64) -> Result<Duration> {
+    match Duration::from_millis(ms) {
+        duration if duration <= MAX => Ok(duration),
+        _ => Err(refuse(what, &ms.to_string(), "milliseconds")),
     }
 }
 
@@ -95,8 +104,22 @@ mod tests {
 
     #[test]
     fn c_timeouts() {
-        assert_eq!(millis_or(0, LAUNCH), LAUNCH);
-        assert_eq!(millis_or(20, LAUNCH), Duration::from_millis(20));
+        assert_eq!(millis_or("t", 0, LAUNCH).unwrap(), LAUNCH);
+        assert_eq!(
+            millis_or("t", 20, LAUNCH).unwrap(),
+            Duration::from_millis(20)
+        );
+        // The UINT32_MAX, 49 days: refused, saying the longest.
+        let err = millis_or("`action_ms`", u32::MAX, LAUNCH).unwrap_err();
+        assert!(
+            err.message.contains("`action_ms` is 4294967295"),
+            "{}",
+            err.message
+        );
+        assert!(err.message.contains("3600000"), "{}", err.message);
+        assert_eq!(millis_or("t", 3_600_000, LAUNCH).unwrap(), MAX);
+        assert!(whole_millis("t", 3_600_001).is_err());
+        assert!(seconds("t", 3600.5).is_err());
         assert_eq!(signed_millis("t", -1, -1).unwrap(), None);
         assert_eq!(
             signed_millis("t", 7, -1).unwrap(),

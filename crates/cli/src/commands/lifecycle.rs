@@ -120,6 +120,10 @@ impl Command for Open {
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         // Wrong arguments change nothing: the session keeps what it had open.
         let plan = self.serve_args()?;
+        let timeout = uidrive_facade::time::whole_millis("open --timeout", self.timeout)
+            .map_err(|e| CliError::usage(e.message))?;
+        // Connecting and starting are bounded by --timeout (and the desktop's start).
+        ctx.bound(timeout + Duration::from_secs(30));
         let opened = self.open(plan, ctx);
         if opened.is_err() {
             // A failed open leaves nothing behind: no daemon, no session file
@@ -181,6 +185,8 @@ impl Open {
         };
         ctx.state.target = Some(target.clone());
         ctx.disconnect();
+        // The app is up: what follows keeps to a command's usual time.
+        ctx.bound(ctx.action_budget());
         let windows = ctx.app()?.windows()?;
         ctx.note_windows();
         let mut text = format!("opened {} in session `{}`\n", target.what, ctx.session);

@@ -10,7 +10,6 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use std::path::PathBuf;
-use std::time::Duration;
 use uidrive_core::protocol::Window;
 use uidrive_core::snapshot::{Snapshot, View};
 use uidrive_core::{expect, ErrorCode, TextMatch, WindowRef};
@@ -151,7 +150,9 @@ impl Command for Wait {
     const HINTS: Hints = READS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let timeout = Duration::from_millis(self.timeout);
+        let timeout = uidrive_facade::time::whole_millis("wait --timeout", self.timeout)
+            .map_err(|e| CliError::usage(e.message))?;
+        ctx.bound(timeout);
         let window = ctx.window(self.on.window);
         let (locator, what) = match (&self.target, &self.text) {
             (Some(_), Some(_)) => {

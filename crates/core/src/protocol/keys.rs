@@ -152,6 +152,10 @@ impl KeyChord {
     }
 }
 
+/// The longest key chord, in bytes: five modifiers and the longest key
+/// name fit in well under it (`CmdOrCtrl+Shift+Alt+Super+Ctrl+ContextMenu`).
+pub const MAX_CHORD_BYTES: usize = 64;
+
 impl FromStr for KeyChord {
     type Err = String;
 
@@ -159,6 +163,13 @@ impl FromStr for KeyChord {
     fn from_str(text: &str) -> Result<KeyChord, String> {
         if text.is_empty() {
             return Err("a key chord is empty; write a key such as `Enter` or `Ctrl+A`".into());
+        }
+        if text.len() > MAX_CHORD_BYTES {
+            let start: String = text.chars().take(24).collect();
+            return Err(format!(
+                "the key chord `{start}…` is {} bytes; a chord is at most {MAX_CHORD_BYTES} (modifiers and one key, as `Ctrl+Shift+Z`)",
+                text.len()
+            ));
         }
         let (mod_words, key_word) = match text.strip_suffix("++") {
             Some(head) => (head, "+"),
@@ -233,6 +244,18 @@ mod tests {
         );
         assert_eq!("Ctrl++".parse::<KeyChord>().unwrap().key, Key::Char('+'));
         assert_eq!("é".parse::<KeyChord>().unwrap().key, Key::Char('é'));
+    }
+
+    #[test]
+    fn a_huge_chord_is_refused_in_a_short_message() {
+        // The 10 MB chord gave a 31.4 MB error message.
+        let huge = "Ctrl+".repeat(2_000_000) + "a";
+        let err = huge.parse::<KeyChord>().unwrap_err();
+        assert!(err.len() < 200, "{} bytes", err.len());
+        assert!(err.contains("10000001 bytes"), "{err}");
+        let longest = "CmdOrCtrl+Shift+Alt+Super+Ctrl+ContextMenu";
+        assert!(longest.len() <= MAX_CHORD_BYTES);
+        assert!(longest.parse::<KeyChord>().is_ok());
     }
 
     #[test]

@@ -15,7 +15,7 @@ pub use names::{Action, AutoComplete, Current, HasPopup, NameSource, Role, State
 pub use params::{
     input_limits, wheel_clicks, ActParams, CaptureParams, CellAtParams, ElementAtParams,
     EvalParams, HelloParams, IdleParams, InputEvent, InputParams, MenuParams, MouseButton,
-    NoParams, PointerButton, TreeParams, WindowParams,
+    NoParams, PointerButton, TreeParams, WindowParams, MAX_TIMEOUT_MS,
 };
 pub use types::{
     Bounds, Capture, ElementId, ElementKey, EvalResult, Hello, Node, Tree, Window, WindowId,

@@ -473,6 +473,25 @@ pub struct IdleParams {
     pub timeout: Option<u64>,
 }
 
+/// The longest timeout uidrive takes anywhere, in milliseconds (one hour):
+/// an `idle`'s, and every timeout a front end is given (the facade's
+/// `time` refuses longer ones). Far beyond any test; a mistaken
+/// `UINT32_MAX` (49 days) is refused instead of hanging a run.
+pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
+impl IdleParams {
+    /// Checks `timeout` against [`MAX_TIMEOUT_MS`].
+    pub fn validate(&self) -> Result<()> {
+        match self.timeout {
+            Some(ms) if ms > MAX_TIMEOUT_MS => Err(field_error(
+                "idle.timeout",
+                &format!("is {ms} ms; the longest is {MAX_TIMEOUT_MS} ms (one hour)"),
+            )),
+            _ => Ok(()),
+        }
+    }
+}
+
 /// Params of `elementAt` (uidrive's addition): a point in the window's content.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

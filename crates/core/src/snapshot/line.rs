@@ -145,6 +145,13 @@ pub(crate) fn body(e: &Element) -> String {
     if e.offscreen {
         line.push_str(" offscreen");
     }
+    if e.unread > 0 {
+        let _ = write!(
+            line,
+            " ({} more not read: only those on screen are; scroll to read others)",
+            e.unread
+        );
+    }
     line
 }
 

@@ -61,6 +61,11 @@ pub struct Element {
     /// that is (see the `visibility` module for how it is decided).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub offscreen: bool,
+    /// Children the element has that the read did not get: a long list or
+    /// table whose toolkit gives only the rows on screen (its node is
+    /// `truncated`, with a `childCount`). Its line says how many.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub unread: u32,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -96,6 +101,7 @@ pub fn node_line(r: Option<Ref>, node: &Node) -> String {
         children: 0,
         interactive: is_interactive(node),
         offscreen: false,
+        unread: 0,
     };
     match r {
         Some(r) => format!("{r} {}", line::body(&element)),
@@ -158,7 +164,14 @@ impl Snapshot {
                     || matches!(node.role, Role::ListItem | Role::Row),
                 // The focused element is where keys go: it counts as shown.
                 offscreen: hidden[at] && !focused,
+                unread: 0,
             });
+        }
+        for (element, node) in elements.iter_mut().zip(&tree.nodes) {
+            if let (true, Some(count)) = (node.truncated, node.child_count) {
+                let count = u32::try_from(count).unwrap_or(u32::MAX);
+                element.unread = count.saturating_sub(element.children);
+            }
         }
         Snapshot {
             window: tree.window,

@@ -91,7 +91,8 @@ impl View {
             if e.offscreen && !self.hidden {
                 return false;
             }
-            !self.interactive_only || e.interactive
+            // A list that gave only part of its rows says so in every view.
+            !self.interactive_only || e.interactive || e.unread > 0
         };
 
         let mut shown = vec![false; elements.len()];
