@@ -118,6 +118,8 @@ test('a timeout of 1e22 ms is invalid_request, not a crash', async () => {
   await rejectsWith(app.getByKey('add').click({ timeout: 1e22 }), 'invalid_request');
   await rejectsWith(app.idle({ timeout: 1e22 }), 'invalid_request');
   throwsWith(() => app.setTimeouts({ expect: 1e22 }), 'invalid_request');
+  // Past the longest timeout uidrive takes anywhere: one hour.
+  throwsWith(() => app.setTimeouts({ action: 3_600_001 }), 'invalid_request');
   assert.equal(await app.getByKey('add').count(), 1, 'the process is still there');
 });
 

@@ -151,12 +151,20 @@ def test_unknown_role_and_state_fail_at_once(demo: uidrive.App) -> None:
     assert time.monotonic() - start < 1.0, "refused at once, not after a wait"
 
 
-@pytest.mark.parametrize("bad", [1e22, -1.0, float("nan"), float("inf")])
+# 3600.5 s is past the longest timeout uidrive takes anywhere (one hour).
+@pytest.mark.parametrize("bad", [1e22, -1.0, float("nan"), float("inf"), 3600.5])
 def test_numbers_that_are_no_timeout_are_refused(demo: uidrive.App, bad: float) -> None:
     with pytest.raises(uidrive.InvalidRequestError):
         demo.get_by_key("add").with_timeout(bad)
     with pytest.raises(uidrive.InvalidRequestError):
         demo.get_by_key("add").click(timeout=bad)
+
+
+def test_a_huge_key_chord_is_refused_in_a_short_message(demo: uidrive.App) -> None:
+    with pytest.raises(uidrive.InvalidRequestError) as caught:
+        demo.keyboard.press("Ctrl+" * 2_000_000 + "a")
+    assert len(str(caught.value)) < 400, len(str(caught.value))
+    assert "at most 64" in str(caught.value)
 
 
 def test_is_visible_honours_its_timeout(demo: uidrive.App) -> None:

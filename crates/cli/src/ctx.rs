@@ -44,6 +44,8 @@ pub struct Ctx {
     deadline: Instant,
     /// The connection the app is driven over, whose calls keep the deadline.
     socket: Option<Arc<SocketDriver>>,
+    /// Where commands may write files (anywhere; under MCP, only where allowed).
+    pub files: Arc<crate::files::Files>,
 }
 
 impl Ctx {
@@ -61,6 +63,7 @@ impl Ctx {
             damaged: None,
             deadline: Instant::now() + Timeouts::default().action + COMMAND_GRACE,
             socket: None,
+            files: Arc::new(crate::files::Files::Anywhere),
             action_timeout: std::env::var("UIDRIVE_TIMEOUT_MS")
                 .ok()
                 .and_then(|ms| ms.parse().ok())

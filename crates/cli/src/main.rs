@@ -4,6 +4,7 @@
 mod commands;
 mod ctx;
 mod daemon;
+mod files;
 mod mcp;
 mod output;
 mod registry;

@@ -30,6 +30,9 @@ pub struct McpArgs {
     /// Start with this app: one listening on a protocol socket (a MyGo app, `uidrive serve`).
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
+    /// Let tools write files (a screenshot's `file`, a trace) under this directory, and nowhere else; give it again for more. Without it no tool writes a file: captures come back inline.
+    #[arg(long = "files-dir", value_name = "DIR", env = "UIDRIVE_MCP_FILES_DIR")]
+    pub files_dir: Vec<PathBuf>,
     /// Start with the app of this command-line session (its app only: refs stay the MCP session's own).
     #[arg(
         long = "attach-session",
@@ -88,6 +91,8 @@ struct Server {
     /// so the command line and this server share its app, window and refs.
     session: Option<String>,
     read_only: bool,
+    /// Where tools may write files.
+    files: Arc<crate::files::Files>,
     /// Daemons that `open` started for a named session, to reap.
     children: Arc<Mutex<Vec<std::process::Child>>>,
 }
@@ -258,10 +263,12 @@ fn in_session(
     entry: &'static Entry,
     args: Value,
     children: &Mutex<Vec<std::process::Child>>,
+    files: Arc<crate::files::Files>,
 ) -> Result<crate::output::Output, CliError> {
     let (store, state) = Store::open_file(name)?;
     let mut ctx = Ctx::new(name.to_string(), store, state);
     ctx.mcp = true;
+    ctx.files = files;
     let result = (entry.run_json)(args, &mut ctx);
     let saved = ctx.save();
     children
@@ -309,8 +316,9 @@ impl ServerHandler for Server {
         let ctx = self.ctx.clone();
         let session = self.session.clone();
         let children = self.children.clone();
+        let files = self.files.clone();
         let result = tokio::task::spawn_blocking(move || match session {
-            Some(name) => in_session(&name, entry, args, &children),
+            Some(name) => in_session(&name, entry, args, &children, files),
             None => {
                 let mut ctx = ctx.lock().unwrap_or_else(|p| p.into_inner());
                 (entry.run_json)(args, &mut ctx)
@@ -339,21 +347,201 @@ const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 
 /// JSON-RPC's answer to a line that is not JSON.
 fn parse_error_line(detail: &str) -> Vec<u8> {
-    let answer = serde_json::json!({
-        "jsonrpc": "2.0",
-        "id": null,
-        "error": {"code": -32700, "message": format!("Parse error: {detail}")},
-    });
-    let mut line = answer.to_string().into_bytes();
-    line.push(b'\n');
+    error_line(None, -32700, &format!("Parse error: {detail}"))
+}
+
+/// A JSON-RPC error answer, with the request's id as it was written (`None`: null).
+fn error_line(raw_id: Option<&[u8]>, code: i64, message: &str) -> Vec<u8> {
+    let error = serde_json::json!({"code": code, "message": message});
+    let mut line = b"{\"jsonrpc\":\"2.0\",\"id\":".to_vec();
+    line.extend_from_slice(raw_id.unwrap_or(b"null"));
+    line.extend_from_slice(b",\"error\":");
+    line.extend(error.to_string().into_bytes());
+    line.extend_from_slice(b"}\n");
     line
 }
 
-/// Stdio for rmcp, with the parse errors JSON-RPC requires: rmcp skips a line
-/// that is not JSON without a word, so lines are checked here first. A line
-/// that is not JSON is answered `-32700` (id `null`); every other line goes
-/// on to rmcp unchanged. One task writes stdout, so answers never interleave.
-/// Also answers the writer's task, which ends once every answer is out.
+/// The ids of the client's requests in flight. rmcp takes only strings and
+/// 64-bit integers as ids, and would turn a 30-digit id into a float (or
+/// refuse it): each request goes to rmcp under a number of this server's
+/// own, and its answer goes back with the id the client wrote, verbatim.
+#[derive(Default)]
+struct Ids {
+    next: i64,
+    raw: std::collections::HashMap<i64, Vec<u8>>,
+}
+
+impl Ids {
+    fn lend(&mut self, raw: &[u8]) -> i64 {
+        self.next += 1;
+        self.raw.insert(self.next, raw.to_vec());
+        self.next
+    }
+
+    /// The number a request in flight was given, by the id the client wrote.
+    fn lent_for(&self, raw: &[u8]) -> Option<i64> {
+        self.raw
+            .iter()
+            .find(|(_, r)| r.as_slice() == raw)
+            .map(|(n, _)| *n)
+    }
+}
+
+type SharedIds = std::sync::Arc<std::sync::Mutex<Ids>>;
+
+fn lock_ids(ids: &SharedIds) -> std::sync::MutexGuard<'_, Ids> {
+    ids.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// What to do with one line from the client.
+enum Checked {
+    /// A blank line: skipped, as JSON-RPC over stdio has nothing in it.
+    Skip,
+    /// An answer of this server's own (an error), to write out.
+    Answer(Vec<u8>),
+    /// The message for rmcp.
+    Forward(Vec<u8>),
+}
+
+/// Checks one line as JSON-RPC and MCP require, so that every line gets an
+/// answer with the right code: rmcp skips what it cannot read without a
+/// word (a line that is not UTF-8, nested past serde_json's 128 levels),
+/// and answers a malformed `tools/call` as an unknown method.
+fn check_line(line: &[u8], ids: &SharedIds) -> Checked {
+    use uidrive_core::protocol::wire::raw_id;
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Checked::Skip;
+    }
+    if std::str::from_utf8(line).is_err() {
+        return Checked::Answer(parse_error_line("the line is not UTF-8"));
+    }
+    let value: Value = match serde_json::from_slice(line) {
+        Ok(value) => value,
+        Err(e) if e.to_string().contains("recursion limit") => return Checked::Answer(error_line(
+            raw_id(line),
+            -32600,
+            "Invalid Request: the message is nested deeper than the 128 levels this server reads",
+        )),
+        Err(e) => return Checked::Answer(parse_error_line(&e.to_string())),
+    };
+    let id = raw_id(line);
+    let invalid = |message: &str| {
+        Checked::Answer(error_line(
+            id,
+            -32600,
+            &format!("Invalid Request: {message}"),
+        ))
+    };
+    let mut message = match value {
+        Value::Object(message) => message,
+        Value::Array(_) => return invalid("batches are not taken; send one message a line"),
+        _ => return invalid("a message is a JSON object"),
+    };
+    if message.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+        return invalid("`jsonrpc` must be \"2.0\"");
+    }
+    let method = match message.get("method") {
+        None => {
+            // A response to a request of this server's: rmcp's to read.
+            let response = message.contains_key("id")
+                && (message.contains_key("result") || message.contains_key("error"));
+            return match response {
+                true => Checked::Forward([line, b"\n"].concat()),
+                false => {
+                    invalid("a message has a `method`, or is a response with `result` or `error`")
+                }
+            };
+        }
+        Some(Value::String(method)) => method.clone(),
+        Some(_) => return invalid("`method` must be a string"),
+    };
+    if let Some(id) = message.get("id") {
+        if !(id.is_string() || id.is_number()) {
+            return invalid("`id` must be a string or a number");
+        }
+    }
+    if method == "tools/call" {
+        if let Err(problem) = check_tool_call(message.get("params")) {
+            return Checked::Answer(error_line(
+                id,
+                -32602,
+                &format!("Invalid params: {problem}"),
+            ));
+        }
+    }
+    match (message.contains_key("id"), id) {
+        (true, Some(raw)) => {
+            let lent = lock_ids(ids).lend(raw);
+            message.insert("id".into(), Value::from(lent));
+        }
+        (true, None) => return invalid("`id` is not a JSON value of its own"),
+        // A notification; a cancellation names the request by the client's id.
+        (false, _) if method == "notifications/cancelled" => {
+            use uidrive_core::protocol::wire::raw_member;
+            let named = raw_member(line, "params").and_then(|p| raw_member(p, "requestId"));
+            let lent = named.and_then(|raw| lock_ids(ids).lent_for(raw));
+            if let (Some(lent), Some(Value::Object(params))) = (lent, message.get_mut("params")) {
+                params.insert("requestId".into(), Value::from(lent));
+            }
+        }
+        (false, _) => {}
+    }
+    let mut out = Value::Object(message).to_string().into_bytes();
+    out.push(b'\n');
+    Checked::Forward(out)
+}
+
+/// `tools/call`'s params: an object with the tool's `name` and, if any, its
+/// `arguments` as an object.
+fn check_tool_call(params: Option<&Value>) -> Result<(), String> {
+    let Some(Value::Object(params)) = params else {
+        return Err("tools/call takes params, an object with the tool's `name`".into());
+    };
+    match params.get("name") {
+        Some(Value::String(_)) => {}
+        Some(_) => return Err("`name` must be a string, a tool's name".into()),
+        None => return Err("tools/call needs the tool's `name`".into()),
+    }
+    match params.get("arguments") {
+        None | Some(Value::Null) | Some(Value::Object(_)) => Ok(()),
+        Some(_) => Err("`arguments` must be an object".into()),
+    }
+}
+
+/// rmcp's answer line with the client's own id put back (see [`Ids`]).
+fn restore_id(line: Vec<u8>, ids: &SharedIds) -> Vec<u8> {
+    let Ok(Value::Object(mut answer)) = serde_json::from_slice::<Value>(&line) else {
+        return line;
+    };
+    let is_answer = !answer.contains_key("method")
+        && (answer.contains_key("result") || answer.contains_key("error"));
+    let lent = answer.get("id").and_then(Value::as_i64);
+    let raw = match (is_answer, lent) {
+        (true, Some(lent)) => lock_ids(ids).raw.remove(&lent),
+        _ => None,
+    };
+    let Some(raw) = raw else {
+        return line;
+    };
+    answer.remove("id");
+    let rest = Value::Object(answer).to_string();
+    let mut out = b"{\"id\":".to_vec();
+    out.extend_from_slice(&raw);
+    if rest.len() > 2 {
+        out.push(b',');
+        out.extend_from_slice(rest[1..].as_bytes());
+    } else {
+        out.push(b'}');
+    }
+    out.push(b'\n');
+    out
+}
+
+/// Stdio for rmcp, with the checks JSON-RPC requires ([`check_line`]):
+/// every line that is not a good message is answered here, and ids go to
+/// rmcp as numbers of this server's own and come back as the client wrote
+/// them. One task writes stdout, so answers never interleave. Also answers
+/// the writer's task, which ends once every answer is out.
 fn checked_stdio() -> (
     (
         tokio::io::ReadHalf<tokio::io::DuplexStream>,
@@ -365,9 +553,11 @@ fn checked_stdio() -> (
     let (ours, theirs) = tokio::io::duplex(1 << 20);
     let (from_rmcp, mut to_rmcp) = tokio::io::split(ours);
     let (out_tx, mut out_rx) = tokio::sync::mpsc::channel::<Vec<u8>>(64);
+    let ids = SharedIds::default();
 
     // The client's lines: checked, then passed on.
     let errors = out_tx.clone();
+    let lent = ids.clone();
     tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
         loop {
@@ -390,27 +580,28 @@ fn checked_stdio() -> (
                 }
                 continue;
             }
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
+            if line.ends_with(b"\n") {
+                line.pop();
             }
-            if let Err(e) = serde_json::from_slice::<serde::de::IgnoredAny>(&line) {
-                if errors.send(parse_error_line(&e.to_string())).await.is_err() {
-                    break;
+            match check_line(&line, &lent) {
+                Checked::Skip => {}
+                Checked::Answer(answer) => {
+                    if errors.send(answer).await.is_err() {
+                        break;
+                    }
                 }
-                continue;
-            }
-            if !line.ends_with(b"\n") {
-                line.push(b'\n');
-            }
-            if to_rmcp.write_all(&line).await.is_err() {
-                break;
+                Checked::Forward(message) => {
+                    if to_rmcp.write_all(&message).await.is_err() {
+                        break;
+                    }
+                }
             }
         }
         // The client closed stdin: rmcp sees the end too.
         let _ = to_rmcp.shutdown().await;
     });
 
-    // rmcp's answers, line by line, to the one writer.
+    // rmcp's answers, line by line, with the client's ids, to the one writer.
     tokio::spawn(async move {
         let mut lines = BufReader::new(from_rmcp);
         loop {
@@ -418,7 +609,7 @@ fn checked_stdio() -> (
             match lines.read_until(b'\n', &mut line).await {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {
-                    if out_tx.send(line).await.is_err() {
+                    if out_tx.send(restore_id(line, &ids)).await.is_err() {
                         break;
                     }
                 }
@@ -451,8 +642,10 @@ pub fn run(args: McpArgs, session: Option<String>) -> Result<(), Error> {
         target: initial_target(&args)?,
         ..State::default()
     };
+    let files = Arc::new(crate::files::Files::under(&args.files_dir)?);
     let mut own_ctx = Ctx::new(own, Store::Memory, state);
     own_ctx.mcp = true;
+    own_ctx.files = files.clone();
     let ctx = Arc::new(Mutex::new(own_ctx));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -464,6 +657,7 @@ pub fn run(args: McpArgs, session: Option<String>) -> Result<(), Error> {
         ctx: ctx.clone(),
         session,
         read_only: args.read_only,
+        files,
         children: children.clone(),
     };
     let served = runtime.block_on(async move {

@@ -125,3 +125,86 @@ fn a_line_that_is_not_json_is_answered_with_a_parse_error_and_the_session_goes_o
         std::thread::sleep(Duration::from_millis(20));
     }
 }
+
+/// Issue 30, finding 7: every line gets its answer, with the right code and
+/// the id as the client wrote it.
+#[test]
+fn every_line_is_answered_with_the_right_code_and_its_own_id() {
+    let mut mcp = Mcp::start();
+    let initialize = json!({
+        "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}
+        }
+    });
+    mcp.send(&initialize.to_string());
+    assert_eq!(mcp.answer()["id"], 1);
+    mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string());
+
+    let raw = |mcp: &mut Mcp, line: &[u8]| {
+        let stdin = mcp.stdin.as_mut().unwrap();
+        stdin.write_all(line).unwrap();
+        stdin.write_all(b"\n").unwrap();
+        stdin.flush().unwrap();
+    };
+    // A line that is not UTF-8: a parse error.
+    raw(
+        &mut mcp,
+        b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/list\",\"x\":\"\xff\"}",
+    );
+    assert_parse_error(&mcp.answer());
+    // Nested 100,000 deep, alone or in a request's params: invalid, with the id when there is one.
+    raw(
+        &mut mcp,
+        &[b"[".repeat(100_000), b"]".repeat(100_000)].concat(),
+    );
+    let answer = mcp.answer();
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    let deep = [
+        &br#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"windows","arguments":{"a":"#[..],
+        &b"[".repeat(200),
+        &b"]".repeat(200),
+        b"}}}",
+    ]
+    .concat();
+    raw(&mut mcp, &deep);
+    let answer = mcp.answer();
+    assert_eq!(
+        (answer["id"].clone(), answer["error"]["code"].clone()),
+        (json!(3), json!(-32600)),
+        "{answer}"
+    );
+    // A malformed tools/call: invalid params, not an unknown method.
+    for (id, params) in [
+        (4, json!({"nam": "windows"})),
+        (5, json!(7)),
+        (6, json!({"name": 1})),
+        (7, json!({"name": "windows", "arguments": [1]})),
+    ] {
+        mcp.send(
+            &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+                .to_string(),
+        );
+        let answer = mcp.answer();
+        assert_eq!(
+            (answer["id"].clone(), answer["error"]["code"].clone()),
+            (json!(id), json!(-32602)),
+            "{answer}"
+        );
+    }
+    // Ids come back as written: a 30-digit integer, a string.
+    mcp.send(r#"{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"tools/list"}"#);
+    let line = mcp.lines.recv_timeout(HANG_GUARD).unwrap();
+    assert!(
+        line.starts_with(r#"{"id":123456789012345678901234567890,"#),
+        "{line}"
+    );
+    // Blank lines are skipped: the next answer is the ping's.
+    raw(&mut mcp, b"   \n\t\n");
+    mcp.send(r#"{"jsonrpc":"2.0","id":"after blank lines","method":"ping"}"#);
+    let answer = mcp.answer();
+    assert_eq!(answer["id"], "after blank lines", "{answer}");
+    assert!(answer["result"].is_object(), "{answer}");
+}

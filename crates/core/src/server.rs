@@ -615,6 +615,12 @@ fn serve_connection(stream: UnixStream, driver: &dyn Driver, limits: &Limits, sl
         if line.iter().all(u8::is_ascii_whitespace) {
             continue;
         }
+        // The answer repeats the id as the request wrote it (a big integer
+        // stays one); a line that is no JSON object is answered with null.
+        let answer = |id: &Value, outcome: &Result<Value>| match wire::raw_id(&line) {
+            Some(raw) if !id.is_null() => wire::encode_answer_raw(raw, outcome),
+            _ => wire::encode_answer(id, outcome),
+        };
         let answer = match wire::parse_request(&line) {
             Ok(request) => {
                 let input = (request.method == "input").then(|| request.params.clone());
@@ -622,9 +628,9 @@ fn serve_connection(stream: UnixStream, driver: &dyn Driver, limits: &Limits, sl
                 if let (Some(params), Ok(_)) = (input, &outcome) {
                     held.note(&params);
                 }
-                wire::encode_answer(&request.id, &outcome)
+                answer(&request.id, &outcome)
             }
-            Err((id, err)) => wire::encode_answer(&id, &Err(err)),
+            Err((id, err)) => answer(&id, &Err(err)),
         };
         if writer
             .write_all(&answer)

@@ -801,3 +801,44 @@ fn a_snapshot_of_a_list_that_gave_part_of_its_rows_says_how_many_more_exist() {
         .unwrap();
     assert!(!text.contains("not read"), "{text}");
 }
+
+// ---- issue 30: every line is answered, ids verbatim
+
+#[test]
+fn every_line_gets_its_answer_with_its_id_as_written_and_blank_lines_none() {
+    let dir = temp_dir("lines");
+    let path = dir.join("s");
+    let _server = serve(Arc::new(MemoryDriver::new()), &path).unwrap();
+    let stream = UnixStream::connect(&path).unwrap();
+    stream.set_read_timeout(Some(HANG_GUARD)).unwrap();
+    let mut writer = stream.try_clone().unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut ask = |line: &[u8]| -> String {
+        writer.write_all(line).unwrap();
+        writer.write_all(b"\n").unwrap();
+        let mut answer = String::new();
+        reader.read_line(&mut answer).unwrap();
+        answer
+    };
+    // Not UTF-8, and nested too deep: parse errors, answered.
+    let answer: Value =
+        serde_json::from_str(&ask(b"{\"id\": 1, \"method\": \"\xff\xfe\"}")).unwrap();
+    assert_eq!(code(&answer), "parse_error", "{answer}");
+    let deep = [b"[".repeat(100_000), b"]".repeat(100_000)].concat();
+    let answer: Value = serde_json::from_str(&ask(&deep)).unwrap();
+    assert_eq!(code(&answer), "parse_error", "{answer}");
+    // A 30-digit id comes back as it was written, not as a float.
+    let answer = ask(br#"{"id": 123456789012345678901234567890, "method": "windows"}"#);
+    assert!(
+        answer.starts_with(r#"{"id":123456789012345678901234567890,"result":"#),
+        "{answer}"
+    );
+    let answer = ask(br#"{"id": 1.50, "method": "nope"}"#);
+    assert!(answer.starts_with(r#"{"id":1.50,"error":"#), "{answer}");
+    // Blank lines are skipped without an answer: the next answer is the next request's.
+    let answer: Value = serde_json::from_str(&ask(
+        b"   \n\n\t\n{\"id\": \"after\", \"method\": \"windows\"}",
+    ))
+    .unwrap();
+    assert_eq!(answer["id"], "after", "{answer}");
+}

@@ -322,8 +322,12 @@ impl Command for Close {
 /// Starts the session's trace, staged beside the session's other files
 /// until `close` writes it to `file`.
 fn start_trace(ctx: &mut Ctx, file: &Path, what: &str) -> Result<PathBuf, CliError> {
-    let file = std::path::absolute(file)
-        .map_err(|e| CliError::usage(format!("open: --trace {}: {e}", file.display())))?;
+    ctx.files.check(file, "open: trace")?;
+    let file = match ctx.files.anywhere() {
+        true => std::path::absolute(file)
+            .map_err(|e| CliError::usage(format!("open: --trace {}: {e}", file.display())))?,
+        false => file.to_path_buf(),
+    };
     let dir = std::env::temp_dir().join(format!(
         "uidrive-trace-{}-{}",
         ctx.session,
@@ -349,17 +353,34 @@ fn finish_trace(ctx: &mut Ctx) -> Result<Option<TraceSummary>, CliError> {
     };
     let restored = trace.clone();
     ctx.state.trace = Some(restored);
+    // Where files may go only where allowed (MCP), the zip is made in the
+    // trace's own directory, then written out under those rules.
+    let files = ctx.files.clone();
+    let zip = match files.anywhere() {
+        true => trace.file.clone(),
+        false => trace.dir.join("trace.zip"),
+    };
     let written = match ctx.app() {
-        Ok(app) => app.stop_tracing(Some(&trace.file)),
+        Ok(app) => app.stop_tracing(Some(&zip)),
         Err(_) => {
             let tracing = Tracing::default();
             tracing
                 .resume(&trace.dir)
-                .and_then(|()| tracing.stop(None, Some(&trace.file)))
+                .and_then(|()| tracing.stop(None, Some(&zip)))
         }
     };
     ctx.state.trace = None;
-    Ok(written?)
+    let mut written = written?;
+    if !files.anywhere() {
+        let bytes = std::fs::read(&zip)
+            .map_err(|e| uidrive_core::Error::failed(format!("could not read the trace: {e}")))?;
+        let _ = std::fs::remove_dir_all(&trace.dir);
+        let path = files.write(&trace.file, &bytes, "close: trace")?;
+        if let Some(summary) = written.as_mut() {
+            summary.path = Some(path);
+        }
+    }
+    Ok(written)
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]

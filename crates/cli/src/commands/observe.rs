@@ -223,7 +223,7 @@ impl Command for Wait {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Screenshot {
-    /// Where to write the PNG (MCP: leave out to get the image back).
+    /// Where to write the PNG (MCP: only under the directories the host allowed; leave out to get the image back).
     #[arg(required = true, value_name = "FILE")]
     #[serde(default)]
     pub file: Option<PathBuf>,
@@ -246,9 +246,7 @@ impl Command for Screenshot {
         }
         match self.file {
             Some(file) => {
-                std::fs::write(&file, &capture.png).map_err(|e| {
-                    uidrive_core::Error::failed(format!("could not write {}: {e}", file.display()))
-                })?;
+                let file = ctx.files.write(&file, &capture.png, "screenshot")?;
                 Ok(Output::new(
                     format!("wrote {} ({size})\n", file.display()),
                     json!({"file": file, "width": capture.width, "height": capture.height, "clipped": capture.clipped}),

@@ -63,6 +63,112 @@ pub fn parse_request(line: &[u8]) -> std::result::Result<Request, (Value, Error)
     Ok(Request { id, method, params })
 }
 
+/// The raw text of member `name` of the JSON object `line`, as it was
+/// written (`123456789012345678901234567890` stays that, where parsing
+/// would make it a float), or `None` when the line is not an object or has
+/// no such member. It scans without recursion, so a line nested too deep
+/// to parse still gives its `id`. Meant for lines whose syntax is known to
+/// be good apart from their depth; on others it may answer `None`.
+pub fn raw_member<'a>(line: &'a [u8], name: &str) -> Option<&'a [u8]> {
+    let mut at = skip_space(line, 0);
+    if line.get(at) != Some(&b'{') {
+        return None;
+    }
+    at += 1;
+    loop {
+        at = skip_space(line, at);
+        match line.get(at)? {
+            b'}' => return None,
+            b',' => {
+                at += 1;
+                continue;
+            }
+            b'"' => {}
+            _ => return None,
+        }
+        let key_end = string_end(line, at)?;
+        let key = &line[at + 1..key_end - 1];
+        at = skip_space(line, key_end);
+        if line.get(at) != Some(&b':') {
+            return None;
+        }
+        at = skip_space(line, at + 1);
+        let value_end = value_end(line, at)?;
+        if key == name.as_bytes() {
+            return Some(&line[at..value_end]);
+        }
+        at = value_end;
+    }
+}
+
+/// The request's `id` as written, to answer with verbatim: `None` when it
+/// has none, or when what [`raw_member`] found is no JSON value of its own
+/// (or longer than 1 KiB, which no id needs).
+pub fn raw_id(line: &[u8]) -> Option<&[u8]> {
+    let raw = raw_member(line, "id")?;
+    (raw.len() <= 1024 && serde_json::from_slice::<serde::de::IgnoredAny>(raw).is_ok())
+        .then_some(raw)
+}
+
+fn skip_space(line: &[u8], mut at: usize) -> usize {
+    while line.get(at).is_some_and(u8::is_ascii_whitespace) {
+        at += 1;
+    }
+    at
+}
+
+/// The index just past the string that starts at `at` (its opening quote).
+fn string_end(line: &[u8], at: usize) -> Option<usize> {
+    let mut i = at + 1;
+    while i < line.len() {
+        match line[i] {
+            b'\\' => i += 2,
+            b'"' => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
+/// The index just past the JSON value that starts at `at`.
+fn value_end(line: &[u8], at: usize) -> Option<usize> {
+    match line.get(at)? {
+        b'"' => string_end(line, at),
+        b'{' | b'[' => {
+            let mut depth = 0usize;
+            let mut i = at;
+            while i < line.len() {
+                match line[i] {
+                    b'"' => {
+                        i = string_end(line, i)?;
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return Some(i + 1);
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            None
+        }
+        _ => {
+            let mut i = at;
+            while i < line.len()
+                && !matches!(line[i], b',' | b'}' | b']')
+                && !line[i].is_ascii_whitespace()
+            {
+                i += 1;
+            }
+            (i > at).then_some(i)
+        }
+    }
+}
+
 /// Writes a request line, newline included.
 pub fn encode_request(id: &Value, method: &str, params: Option<&Value>) -> Vec<u8> {
     let mut object = Map::new();
@@ -74,15 +180,35 @@ pub fn encode_request(id: &Value, method: &str, params: Option<&Value>) -> Vec<u
     line_of(&Value::Object(object))
 }
 
+/// [`encode_answer`] with the id as the request wrote it (see
+/// [`raw_member`]), so an id parsing would change (a big integer) comes
+/// back verbatim. `raw_id` must be one JSON value.
+pub fn encode_answer_raw(raw_id: &[u8], outcome: &Result<Value>) -> Vec<u8> {
+    let (name, body) = match outcome {
+        Ok(result) => ("result", result.clone()),
+        Err(err) => ("error", error_json(err)),
+    };
+    let mut line = b"{\"id\":".to_vec();
+    line.extend_from_slice(raw_id);
+    line.extend_from_slice(format!(",\"{name}\":").as_bytes());
+    line.extend(serde_json::to_vec(&body).expect("a JSON value always serializes"));
+    line.extend_from_slice(b"}\n");
+    line
+}
+
+fn error_json(err: &Error) -> Value {
+    json!({
+        "code": err.code.as_str(),
+        "message": err.message,
+        "suggestion": err.suggestion,
+    })
+}
+
 /// Writes an answer line, newline included. Errors carry uidrive's `suggestion` too.
 pub fn encode_answer(id: &Value, outcome: &Result<Value>) -> Vec<u8> {
     let answer = match outcome {
         Ok(result) => json!({"id": id, "result": result}),
-        Err(err) => json!({"id": id, "error": {
-            "code": err.code.as_str(),
-            "message": err.message,
-            "suggestion": err.suggestion,
-        }}),
+        Err(err) => json!({"id": id, "error": error_json(err)}),
     };
     line_of(&answer)
 }
@@ -177,6 +303,39 @@ mod tests {
         assert_eq!((id, err.code), (json!("x"), ErrorCode::InvalidRequest));
         let (_, err) = parse_request(br#"{"id": 1, "method": "tree", "params": 3}"#).unwrap_err();
         assert!(err.message.contains("params"), "{}", err.message);
+    }
+
+    #[test]
+    fn ids_are_found_as_written_and_answered_verbatim() {
+        let line = br#"{"method": "tree", "params": {"id": [1, {"a": "}"}]}, "id" : 123456789012345678901234567890}"#;
+        assert_eq!(
+            raw_member(line, "id"),
+            Some(&b"123456789012345678901234567890"[..])
+        );
+        assert_eq!(
+            raw_member(br#"{"id": "a\"b"}"#, "id"),
+            Some(&br#""a\"b""#[..])
+        );
+        assert_eq!(raw_member(br#"{"x": 1}"#, "id"), None);
+        assert_eq!(raw_member(b"[1]", "id"), None);
+        // Too deep to parse, still found.
+        let deep = [
+            &b"{\"id\": 7, \"x\": "[..],
+            &b"[".repeat(100_000),
+            &b"]".repeat(100_000),
+            b"}",
+        ]
+        .concat();
+        assert_eq!(raw_member(&deep, "id"), Some(&b"7"[..]));
+        let answer = encode_answer_raw(b"123456789012345678901234567890", &Ok(json!({})));
+        assert_eq!(
+            answer,
+            b"{\"id\":123456789012345678901234567890,\"result\":{}}\n"
+        );
+        let err = encode_answer_raw(b"\"x\"", &Err(Error::no_window("none")));
+        let (id, outcome) = parse_answer(&err).unwrap();
+        assert_eq!(id, json!("x"));
+        assert_eq!(outcome.unwrap_err().code, ErrorCode::NoWindow);
     }
 
     #[test]
