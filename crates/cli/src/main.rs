@@ -205,7 +205,12 @@ fn report(outcome: Result<(), uidrive_core::Error>) -> ExitCode {
         Ok(()) => ExitCode::from(EXIT_OK),
         Err(err) => {
             let err = localize(err, Lang::Cli);
-            eprintln!("error: {err}\nhint: {}", err.suggestion);
+            eprintln!(
+                "error: {}: {}\nhint: {}",
+                err.code,
+                output::one_line(&err.message),
+                output::one_line(&err.suggestion)
+            );
             ExitCode::from(EXIT_ERROR)
         }
     }

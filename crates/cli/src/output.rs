@@ -122,16 +122,16 @@ pub fn print(command: &str, result: &Result<Output, CliError>, json: bool) -> u8
     } else {
         match result {
             Ok(out) => {
-                let _ = stdout.write_all(out.text.as_bytes());
+                let _ = stdout.write_all(terminal_safe(&out.text).as_bytes());
                 if !out.text.is_empty() && !out.text.ends_with('\n') {
                     let _ = writeln!(stdout);
                 }
             }
             Err(e) => {
-                let _ = stdout.write_all(e.text.as_bytes());
+                let _ = stdout.write_all(terminal_safe(&e.text).as_bytes());
                 let _ = stdout.flush();
-                eprintln!("error: {}: {}", e.error.code, e.error.message);
-                eprintln!("hint: {}", e.error.suggestion);
+                eprintln!("error: {}: {}", e.error.code, one_line(&e.error.message));
+                eprintln!("hint: {}", one_line(&e.error.suggestion));
             }
         }
     }
@@ -140,6 +140,21 @@ pub fn print(command: &str, result: &Result<Output, CliError>, json: bool) -> u8
         Ok(_) => EXIT_OK,
         Err(e) => e.exit_code(),
     }
+}
+
+/// Text for a terminal: names, values and titles an app or a caller chose
+/// may hold what would make a terminal show something else (a bidi
+/// override, a carriage return, an escape sequence); those are written as
+/// `\u{202e}`. Lines in the snapshot's own quoting are escaped already.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    uidrive_core::snapshot::terminal_safe(text)
+}
+
+/// An error's message or hint on the one line it is printed on: a newline
+/// in it (a name echoed back) is written `\n`, so it cannot start a line
+/// that looks like uidrive's own.
+pub fn one_line(text: &str) -> String {
+    terminal_safe(text).replace('\n', "\\n")
 }
 
 /// The error for a session with nothing open.

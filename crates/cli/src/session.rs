@@ -132,7 +132,7 @@ pub fn check_name(name: &str) -> Result<()> {
         Ok(())
     } else {
         Err(Error::invalid_request(format!(
-            "`{name}` is not a session name: use letters, digits, `.`, `_` and `-`"
+            "{name:?} is not a session name: use letters, digits, `.`, `_` and `-`"
         )))
     }
 }

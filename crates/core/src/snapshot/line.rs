@@ -132,7 +132,7 @@ pub(crate) fn body(e: &Element) -> String {
         let _ = write!(line, " selected={}", quote(selected));
     }
     if let Some(key) = &e.key {
-        if key.is_empty() || key.contains(|c: char| c.is_whitespace() || c == '"') {
+        if key.is_empty() || key.contains(|c: char| c.is_whitespace() || c == '"' || spoofs(c)) {
             let _ = write!(line, " key={}", quote(key));
         } else {
             let _ = write!(line, " key={key}");
@@ -155,7 +155,51 @@ pub(crate) fn body(e: &Element) -> String {
     line
 }
 
-/// Text in double quotes, one line, cut to [`MAX_TEXT`] characters.
+/// Whether `c` could make a terminal show something other than the text
+/// it is in: control characters (a carriage return, an escape sequence's
+/// ESC, C1 codes), bidirectional controls (U+202E turns what follows
+/// around), and invisible format characters (zero-width space, word joiner,
+/// byte order mark, tags). Newline and tab are left to the caller. Joiners
+/// (U+200C, U+200D) are kept: scripts and emoji need them.
+pub fn spoofs(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{8}'
+            | '\u{b}'..='\u{1f}'
+            | '\u{7f}'..='\u{9f}'
+            | '\u{ad}'
+            | '\u{61c}'
+            | '\u{180e}'
+            | '\u{200b}'
+            | '\u{200e}'
+            | '\u{200f}'
+            | '\u{2028}'..='\u{202e}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}'
+            | '\u{feff}'
+            | '\u{fff9}'..='\u{fffb}'
+            | '\u{e0001}'
+            | '\u{e0020}'..='\u{e007f}')
+}
+
+/// `text` with every character that [`spoofs`] a terminal written as
+/// `\u{202e}`; newlines and tabs are kept.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(spoofs) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if spoofs(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Text in double quotes, one line, cut to [`MAX_TEXT`] characters, with
+/// what could spoof a terminal escaped ([`spoofs`]).
 fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len().min(MAX_TEXT) + 2);
     out.push('"');
@@ -169,7 +213,9 @@ fn quote(text: &str) -> String {
             '\\' => out.push_str("\\\\"),
             '\n' => out.push_str("\\n"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() => {}
+            c if spoofs(c) => {
+                let _ = write!(out, "\\u{{{:x}}}", c as u32);
+            }
             c => out.push(c),
         }
     }
@@ -188,6 +234,18 @@ mod tests {
         let quoted = quote(&long);
         assert_eq!(quoted.chars().count(), MAX_TEXT + 3);
         assert!(quoted.ends_with("…\""));
+    }
+
+    #[test]
+    fn what_could_spoof_a_terminal_is_escaped() {
+        // The issue's bidi override, a carriage return and an escape sequence.
+        assert_eq!(quote("pay\u{202e}evil"), "\"pay\\u{202e}evil\"");
+        assert_eq!(quote("a\rb\u{1b}[2J"), "\"a\\u{d}b\\u{1b}[2J\"");
+        assert_eq!(quote("zero\u{200b}width"), "\"zero\\u{200b}width\"");
+        // Scripts and emoji keep their joiners; plain text is untouched.
+        assert_eq!(quote("👨\u{200d}👩"), "\"👨\u{200d}👩\"");
+        assert_eq!(terminal_safe("line one\nline two"), "line one\nline two");
+        assert_eq!(terminal_safe("x\u{2066}y"), "x\\u{2066}y");
     }
 
     #[test]

@@ -18,7 +18,7 @@ mod view;
 mod visibility;
 
 pub use diff::{brief, diff, Diff, DiffLine, Mark};
-pub use line::is_interactive;
+pub use line::{is_interactive, spoofs, terminal_safe};
 pub use refs::{Ref, RefMap, RefTarget};
 pub use view::{Picked, View};
 
