@@ -1367,7 +1367,8 @@ ud_status ud_click(const ud_app *app, uint64_t window_id, double x, double y, in
 ud_status ud_type_text(const ud_app *app, uint64_t window_id, const char *text);
 
 /**
- * Presses and releases a key chord such as `"Enter"` or `"Ctrl+A"`.
+ * Presses and releases a key chord such as `"Enter"` or `"Ctrl+A"`; a key
+ * that types (`"a"`) types its character, as a keystroke does.
  *
  * # Safety
  * `app` is NULL or a live handle; `chord` is NULL or a NUL-terminated string.

@@ -217,7 +217,7 @@ mod tests {
         let outside = root.path().join("outside");
         std::fs::create_dir_all(allowed.join("sub")).unwrap();
         std::fs::write(&outside, b"keep").unwrap();
-        let files = Files::under(&[allowed.clone()]).unwrap();
+        let files = Files::under(std::slice::from_ref(&allowed)).unwrap();
         // Relative and absolute paths under it.
         let written = files.write(Path::new("a.png"), b"1", "t").unwrap();
         assert_eq!(std::fs::read(&written).unwrap(), b"1");

@@ -529,7 +529,7 @@ fn restore_id(line: Vec<u8>, ids: &SharedIds) -> Vec<u8> {
     out.extend_from_slice(&raw);
     if rest.len() > 2 {
         out.push(b',');
-        out.extend_from_slice(rest[1..].as_bytes());
+        out.extend_from_slice(&rest.as_bytes()[1..]);
     } else {
         out.push(b'}');
     }
