@@ -12,15 +12,23 @@ import subprocess
 import uidrive
 
 
-def test_the_display_takes_only_clients_with_the_desktops_cookie(desktop: uidrive.Desktop) -> None:
+def test_the_display_takes_only_clients_with_the_desktops_cookie(
+    desktop: uidrive.Desktop,
+) -> None:
     env = desktop.env
     xauthority = env["XAUTHORITY"]
     runtime = env["XDG_RUNTIME_DIR"]
     assert os.path.dirname(xauthority) == runtime
     assert stat.S_IMODE(os.stat(runtime).st_mode) == 0o700
     assert stat.S_IMODE(os.stat(xauthority).st_mode) == 0o600
-    probe = ["xdpyinfo", "-display", desktop.display]
-    with_cookie = subprocess.run(probe, env={**os.environ, "XAUTHORITY": xauthority}, capture_output=True)
+    def probe(cookie_file: str) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            ["xdpyinfo", "-display", desktop.display],
+            env={**os.environ, "XAUTHORITY": cookie_file},
+            capture_output=True,
+        )
+
+    with_cookie = probe(xauthority)
     assert with_cookie.returncode == 0, with_cookie.stderr
-    without = subprocess.run(probe, env={**os.environ, "XAUTHORITY": "/nonexistent"}, capture_output=True)
+    without = probe("/nonexistent")
     assert without.returncode != 0, "the display let in a client without the cookie"
