@@ -16,10 +16,19 @@ use uidrive_core::{App, Error, ErrorCode, Locator, Result, SocketDriver, Timeout
 /// How long `--settle` waits for the window to settle.
 pub const SETTLE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// What a command may take beyond its timeout, for the reads around what
-/// it waits for: a command with `--action-timeout 2000` ends within 3 s,
-/// whatever part (the server, the app, a bus) stops answering.
-pub const COMMAND_GRACE: Duration = Duration::from_secs(1);
+/// The least a command may take beyond its timeout, for the work around
+/// what it waits for (the reads before and after it, the action itself):
+/// [`grace`] gives the timeout again, and at least this.
+pub const MIN_GRACE: Duration = Duration::from_secs(5);
+
+/// What a command may take beyond its `timeout`: as much again (a slow app,
+/// as LibreOffice on a busy machine, reads a window in seconds), at least
+/// [`MIN_GRACE`]. A command with `--action-timeout 2000` ends within 7 s,
+/// one with the default 10 s within 20 s, whatever part (the server, the
+/// app, a bus) stops answering.
+pub fn grace(timeout: Duration) -> Duration {
+    timeout.max(MIN_GRACE)
+}
 
 pub struct Ctx {
     pub session: String,
@@ -61,7 +70,9 @@ impl Ctx {
             full_diff: false,
             mcp: false,
             damaged: None,
-            deadline: Instant::now() + Timeouts::default().action + COMMAND_GRACE,
+            deadline: Instant::now()
+                + Timeouts::default().action
+                + grace(Timeouts::default().action),
             socket: None,
             files: Arc::new(crate::files::Files::Anywhere),
             action_timeout: std::env::var("UIDRIVE_TIMEOUT_MS")
@@ -112,10 +123,10 @@ impl Ctx {
     }
 
     /// Bounds what the command does from now on to `budget` (and
-    /// [`COMMAND_GRACE`]): every call to the app fails with `timeout` once
+    /// its [`grace`]): every call to the app fails with `timeout` once
     /// that time is up, however the server or the app hangs.
     pub fn bound(&mut self, budget: Duration) {
-        self.deadline = Instant::now() + budget + COMMAND_GRACE;
+        self.deadline = Instant::now() + budget + grace(budget);
         if let Some(socket) = &self.socket {
             socket.set_deadline(Some(self.deadline));
         }
