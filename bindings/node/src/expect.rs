@@ -16,11 +16,13 @@ pub struct ExpectOptions {
     pub timeout: Option<f64>,
 }
 
-/// `toHaveText` and `toHaveValue`'s options.
+/// `toHaveText`, `toContainText` and `toHaveValue`'s options.
 #[napi(object)]
 pub struct ExpectTextOptions {
-    /// Compare the whole text, case-sensitively (a string is otherwise a
-    /// case-insensitive substring).
+    /// Ignore case (Playwright's `ignoreCase`).
+    pub ignore_case: Option<bool>,
+    /// Kept for tests written before a string meant the whole text: `true`
+    /// is what a string means; `false` is refused, naming `toContainText`.
     pub exact: Option<bool>,
     pub timeout: Option<f64>,
 }
@@ -105,8 +107,9 @@ impl Expect {
         self.check("toBeEditable", timeout_of(options), |e| e.to_be_editable())
     }
 
-    /// The element's text (label, else value): a substring, the whole text with
-    /// `{exact: true}`, or a RegExp.
+    /// The element's text (label, else value) is `text`: a string equals the
+    /// whole text (whitespace folded, case-sensitive unless `ignoreCase`), as
+    /// in Playwright; a RegExp is searched. For a part, `toContainText`.
     #[napi(ts_return_type = "Promise<void>")]
     pub fn to_have_text(
         &self,
@@ -114,11 +117,32 @@ impl Expect {
         text: JsText<'_>,
         options: Option<ExpectTextOptions>,
     ) -> napi::Result<AsyncTask<Job>> {
-        let (exact, timeout) = options.map_or((None, None), |o| (o.exact, o.timeout));
-        let text = crate::error::sync(&env, matching::text_match("toHaveText", text, exact))?;
+        let (exact, ignore_case, timeout) = text_options(options);
+        let text = crate::error::sync(
+            &env,
+            matching::expected_text("toHaveText", text, exact, ignore_case),
+        )?;
         Ok(self.check("toHaveText", timeout, move |e| e.to_have_text(text)))
     }
 
+    /// The element's text holds `text` as a part (a RegExp is searched),
+    /// case-sensitive unless `ignoreCase`.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_contain_text(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<ExpectTextOptions>,
+    ) -> napi::Result<AsyncTask<Job>> {
+        let (exact, ignore_case, timeout) = text_options(options);
+        let text = crate::error::sync(
+            &env,
+            matching::expected_text("toContainText", text, exact.filter(|e| *e), ignore_case),
+        )?;
+        Ok(self.check("toContainText", timeout, move |e| e.to_contain_text(text)))
+    }
+
+    /// The element's value is `value`, compared as `toHaveText` compares: the whole of it.
     #[napi(ts_return_type = "Promise<void>")]
     pub fn to_have_value(
         &self,
@@ -126,8 +150,11 @@ impl Expect {
         value: JsText<'_>,
         options: Option<ExpectTextOptions>,
     ) -> napi::Result<AsyncTask<Job>> {
-        let (exact, timeout) = options.map_or((None, None), |o| (o.exact, o.timeout));
-        let value = crate::error::sync(&env, matching::text_match("toHaveValue", value, exact))?;
+        let (exact, ignore_case, timeout) = text_options(options);
+        let value = crate::error::sync(
+            &env,
+            matching::expected_text("toHaveValue", value, exact, ignore_case),
+        )?;
         Ok(self.check("toHaveValue", timeout, move |e| e.to_have_value(value)))
     }
 
@@ -153,6 +180,10 @@ impl Expect {
             e.to_have_count(count as usize)
         })
     }
+}
+
+fn text_options(options: Option<ExpectTextOptions>) -> (Option<bool>, Option<bool>, Option<f64>) {
+    options.map_or((None, None, None), |o| (o.exact, o.ignore_case, o.timeout))
 }
 
 fn timeout_of(options: Option<ExpectOptions>) -> Option<f64> {

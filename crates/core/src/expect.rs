@@ -80,6 +80,44 @@ impl ExpectedText {
         self
     }
 
+    /// The text form the command line and MCP take: `/pattern/flags` (flags
+    /// among `imsux`) is a regular expression, anything else a string.
+    pub fn parse(text: &str) -> Result<ExpectedText> {
+        if let Some((pattern, flags)) = text
+            .strip_prefix('/')
+            .and_then(|inner| inner.rsplit_once('/'))
+            .filter(|(_, flags)| flags.chars().all(|f| "imsux".contains(f)))
+        {
+            if !pattern.is_empty() {
+                let pattern = if flags.is_empty() {
+                    pattern.to_string()
+                } else {
+                    format!("(?{flags}){pattern}")
+                };
+                return ExpectedText::regex(&pattern);
+            }
+        }
+        Ok(ExpectedText::text(text))
+    }
+
+    /// A locator's text match that finds the elements whose text this is
+    /// (`whole`), or holds, as the assertions compare.
+    pub fn to_text_match(&self, whole: bool) -> TextMatch {
+        let case = if self.ignore_case { "(?i)" } else { "" };
+        match &self.wanted {
+            Wanted::Text(text) if whole && !self.ignore_case => TextMatch::exact(text.clone()),
+            Wanted::Text(text) if whole => {
+                let folded = regex::escape(&fold_whitespace(text));
+                TextMatch::regex(&format!("{case}^{folded}$")).expect("an escaped text is a regex")
+            }
+            Wanted::Text(text) | Wanted::Part(text) => {
+                let folded = regex::escape(&fold_whitespace(text));
+                TextMatch::regex(&format!("{case}{folded}")).expect("an escaped text is a regex")
+            }
+            Wanted::Pattern(re) => TextMatch::Regex(re.clone()),
+        }
+    }
+
     /// Whether `shown` is the wanted text (`whole`), or holds it.
     pub fn matches(&self, shown: &str, whole: bool) -> bool {
         let shown = fold_whitespace(shown);
@@ -476,6 +514,19 @@ mod tests {
             ExpectedText::from("a").ignore_case(true).to_string(),
             "\"a\" ignoring case"
         );
+        let parsed = ExpectedText::parse("/^count: \\d$/i").unwrap();
+        assert!(parsed.matches("Count: 1", true));
+        assert!(
+            ExpectedText::parse("/a/b").unwrap().matches("/a/b", true),
+            "not a regex"
+        );
+        for (text, whole) in [("Count: 1", true), ("Count", false)] {
+            let found = ExpectedText::from(text).to_text_match(whole);
+            assert!(
+                found.matches("Count:  1") && !found.matches("count: 1"),
+                "{found}"
+            );
+        }
         let part = ExpectedText::part("race").ignore_case(true);
         assert!(
             part.matches("Grace", true),

@@ -5,14 +5,15 @@
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use uidrive_core::memory::COUNTER_WINDOW;
 use uidrive_core::memory::{node, Faults, Ui};
 use uidrive_core::protocol::{
     ActParams, Action, Bounds, Capture, CaptureParams, CellAtParams, ElementId, EvalParams, Hello,
     IdleParams, InputParams, MenuParams, Node, Role, State, Tree, TreeParams, WindowList,
 };
 use uidrive_core::{
-    expect, App, Driver, ErrorCode, Filter, MemoryDriver, Result, RoleQuery, Route, TextMatch,
-    Timeouts,
+    expect, App, Driver, Effect, ErrorCode, Filter, MemoryDriver, Result, RoleQuery, Route,
+    TextMatch, Timeouts,
 };
 
 /// The demo app, with the driver kept for editing the UI.
@@ -1108,12 +1109,15 @@ fn locators_cross_threads_and_outcomes_serialize() {
         .unwrap();
     let json = serde_json::to_value(&done).unwrap();
     assert_eq!(json["route"], "semantic:press");
-    // The button reads as before (the count it adds to is another element).
-    assert_eq!(json["effect"], "unverifiable");
-    assert!(json["checked"]
-        .as_str()
-        .unwrap()
-        .contains("the element reads as before"));
+    // The button reads as before; the count beside it changed.
+    assert_eq!(json["effect"], "confirmed");
+    assert!(
+        json["observed"]
+            .as_str()
+            .unwrap()
+            .starts_with("the window changed: 1 element(s) changed name or state"),
+        "{json}"
+    );
     assert_eq!(json["window"], 1);
     assert_eq!(json["element"]["key"], "add");
 }
@@ -1334,5 +1338,215 @@ fn click_button_sends_that_button_and_refuses_a_count_before_looking() {
             .unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidRequest, "{err}");
         assert!(err.message.contains("presses in a row"), "{}", err.message);
+    }
+}
+
+// ---- outcomes: what the tree showed of an action ----
+
+/// A driver whose next `act` is followed by a change, as an app's handler
+/// makes one once it ran the action.
+struct Reacting {
+    inner: Arc<MemoryDriver>,
+    after_act: Mutex<Option<Change>>,
+}
+
+impl Driver for Reacting {
+    fn hello(&self) -> Result<Hello> {
+        self.inner.hello()
+    }
+    fn windows(&self) -> Result<WindowList> {
+        self.inner.windows()
+    }
+    fn tree(&self, params: &TreeParams) -> Result<Tree> {
+        self.inner.tree(params)
+    }
+    fn act(&self, params: &ActParams) -> Result<()> {
+        self.inner.act(params)?;
+        if let Some(change) = self.after_act.lock().unwrap().take() {
+            self.inner.edit(change);
+        }
+        Ok(())
+    }
+    fn input(&self, params: &InputParams) -> Result<()> {
+        self.inner.input(params)
+    }
+    fn menu(&self, params: &MenuParams) -> Result<()> {
+        self.inner.menu(params)
+    }
+    fn capture(&self, params: &CaptureParams) -> Result<Capture> {
+        self.inner.capture(params)
+    }
+    fn eval(&self, params: &EvalParams) -> Result<serde_json::Value> {
+        self.inner.eval(params)
+    }
+    fn idle(&self, params: &IdleParams) -> Result<()> {
+        self.inner.idle(params)
+    }
+}
+
+fn reacting(change: impl FnOnce(&mut Ui) + Send + 'static) -> (Arc<MemoryDriver>, App) {
+    let inner = Arc::new(MemoryDriver::new());
+    let driver = Arc::new(Reacting {
+        inner: inner.clone(),
+        after_act: Mutex::new(Some(Box::new(change))),
+    });
+    let app = App::new(driver);
+    app.set_timeouts(Timeouts {
+        action: Duration::from_millis(500),
+        expect: Duration::from_millis(500),
+    });
+    (inner, app)
+}
+
+#[test]
+fn a_press_that_closes_its_window_succeeds_and_names_it() {
+    // A dialog's Close: its handler takes the window down.
+    let (_, app) = reacting(|ui| ui.windows.clear());
+    let done = app.get_by_key("add").activate().unwrap();
+    assert_eq!(done.closed, [COUNTER_WINDOW]);
+    assert_eq!(
+        done.effect,
+        Effect::Confirmed(format!("window {COUNTER_WINDOW} closed"))
+    );
+    let json = serde_json::to_value(&done).unwrap();
+    assert_eq!(json["closed"], serde_json::json!([COUNTER_WINDOW]));
+}
+
+#[test]
+fn a_press_that_shows_no_change_is_unverifiable_and_says_what_was_checked() {
+    let (driver, app) = demo();
+    let mut copy = node(100, None, Role::Button, "Copy", (20.0, 300.0, 80.0, 20.0));
+    copy.actions = vec![Action::Press];
+    add_node(&driver, copy);
+    let done = app.get_by_role(Role::Button, "Copy").activate().unwrap();
+    let Effect::Unverifiable(checked) = &done.effect else {
+        panic!("{:?}", done.effect)
+    };
+    assert!(
+        checked.contains("the element reads as before")
+            && checked.contains("no window opened or closed"),
+        "{checked}"
+    );
+}
+
+#[test]
+fn a_combo_box_named_by_its_choice_is_followed_by_its_identity() {
+    // GTK 3: a combo box's accessible name is its chosen item's text, and
+    // its items keep no selected state once the menu closes.
+    let (driver, app) = reacting(|ui| {
+        let window = &mut ui.windows[0];
+        window.node_mut(ElementId(100)).unwrap().label = Some("Middle".into());
+        for id in [101, 102] {
+            window.node_mut(ElementId(id)).unwrap().states.clear();
+        }
+    });
+    let mut combo = node(
+        100,
+        None,
+        Role::ComboBox,
+        "Left",
+        (20.0, 300.0, 100.0, 20.0),
+    );
+    combo.actions = vec![Action::Press];
+    add_node(&driver, combo);
+    for (id, label) in [(101, "Left"), (102, "Middle")] {
+        let y = 300.0 + 20.0 * (id - 100) as f64;
+        let mut item = node(id, Some(100), Role::MenuItem, label, (20.0, y, 100.0, 20.0));
+        item.actions = vec![Action::Press];
+        add_node(&driver, item);
+    }
+    let done = app
+        .get_by_role(Role::ComboBox, TextMatch::exact("Left"))
+        .select_option(TextMatch::exact("Middle"))
+        .unwrap();
+    assert_eq!(
+        done.effect,
+        Effect::Confirmed("it is named by its choice, now \"Middle\"".into())
+    );
+}
+
+#[test]
+fn a_filled_field_is_answered_as_read_after_the_fill() {
+    let (_, app) = demo();
+    let done = app.get_by_label("Name").fill("Grace").unwrap();
+    assert_eq!(done.element.value.as_deref(), Some("Grace"));
+    assert_eq!(done.effect, Effect::Confirmed("it reads `Grace`".into()));
+}
+
+#[test]
+fn keyboard_text_is_checked_against_the_focused_field() {
+    let (driver, app) = demo();
+    app.get_by_label("Name").focus().unwrap();
+    let done = app.keyboard().type_text("!", None).unwrap();
+    assert!(done.effect.is_confirmed(), "{:?}", done.effect);
+    assert_eq!(done.element.value.as_deref(), Some("Ada!"));
+    // Where the focus shows no text, nothing can be read back.
+    app.get_by_key("add").focus().unwrap();
+    let done = app.keyboard().type_text("x", None).unwrap();
+    let Effect::Unverifiable(checked) = &done.effect else {
+        panic!("{:?}", done.effect)
+    };
+    assert!(checked.contains("shows no text"), "{checked}");
+    let _ = driver;
+}
+
+#[test]
+fn keyboard_text_that_never_lands_fails_saying_what_the_field_reads() {
+    // The app answers the input and drops its text (input lost right after
+    // an app opened, as LibreOffice did).
+    let inner = Arc::new(MemoryDriver::new());
+    let app = App::new(Arc::new(Deaf(inner.clone())));
+    app.set_timeouts(Timeouts {
+        action: Duration::from_millis(400),
+        expect: Duration::from_millis(400),
+    });
+    app.get_by_label("Name").focus().unwrap();
+    let err = app.keyboard().type_text("Grace", None).unwrap_err();
+    assert_eq!(err.code, ErrorCode::Failed, "{err}");
+    assert!(
+        err.message
+            .contains("typed `Grace` into the focused element")
+            && err.message.contains("still reads `Ada`"),
+        "{}",
+        err.message
+    );
+}
+
+/// The demo app, except that it drops typed text.
+struct Deaf(Arc<MemoryDriver>);
+
+impl Driver for Deaf {
+    fn hello(&self) -> Result<Hello> {
+        self.0.hello()
+    }
+    fn windows(&self) -> Result<WindowList> {
+        self.0.windows()
+    }
+    fn tree(&self, params: &TreeParams) -> Result<Tree> {
+        self.0.tree(params)
+    }
+    fn act(&self, params: &ActParams) -> Result<()> {
+        self.0.act(params)
+    }
+    fn input(&self, params: &InputParams) -> Result<()> {
+        let mut kept = params.clone();
+        kept.events
+            .retain(|e| !matches!(e, uidrive_core::protocol::InputEvent::Text { .. }));
+        if kept.events.is_empty() {
+            return Ok(());
+        }
+        self.0.input(&kept)
+    }
+    fn menu(&self, params: &MenuParams) -> Result<()> {
+        self.0.menu(params)
+    }
+    fn capture(&self, params: &CaptureParams) -> Result<Capture> {
+        self.0.capture(params)
+    }
+    fn eval(&self, params: &EvalParams) -> Result<serde_json::Value> {
+        self.0.eval(params)
+    }
+    fn idle(&self, params: &IdleParams) -> Result<()> {
+        self.0.idle(params)
     }
 }

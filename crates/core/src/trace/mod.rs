@@ -548,13 +548,7 @@ impl Tracing {
             Ok(value) => {
                 event["ok"] = json!(true);
                 if let Some(route) = value.get("route") {
-                    let route = match value.get("action") {
-                        Some(action) => {
-                            json!(format!("semantic:{}", action.as_str().unwrap_or("")))
-                        }
-                        None => route.clone(),
-                    };
-                    event["route"] = route;
+                    event["route"] = route.clone();
                 }
                 if !value.is_null() {
                     event["outcome"] = value;
