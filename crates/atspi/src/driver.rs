@@ -50,6 +50,9 @@ pub const QUIET_AFTER_ACTION: Duration = Duration::from_millis(200);
 /// changes more often than this (a label updated every few milliseconds)
 /// never settles, even on a loaded machine where its updates come unevenly.
 pub const QUIET: Duration = Duration::from_millis(100);
+/// The longest quiet period a settle asks for: each event during one doubles
+/// the next, up to this.
+const QUIET_AT_MOST: Duration = Duration::from_millis(1600);
 /// How long a round trip begun at a settle's limit may still take: the
 /// settle answers within its limit and this.
 const ROUND_TRIP_GRACE: Duration = Duration::from_millis(30);
@@ -507,7 +510,8 @@ impl Inner {
     /// answers a call only after the work queued before it), then no event
     /// comes for `quiet` (none: [`QUIET_AFTER_ACTION`] after an action of
     /// this driver's that no settle has seen out yet, else [`QUIET`]). An
-    /// event during the quiet period starts it all again.
+    /// event during the quiet period starts it all again, with a quiet
+    /// period twice as long (up to [`QUIET_AT_MOST`]).
     ///
     /// Every wait ends by `limit` (a round trip begun at it gets
     /// [`ROUND_TRIP_GRACE`]): an app that sent events since the last quiet
@@ -544,7 +548,7 @@ impl Inner {
         let bus_name = self.app.bus.clone();
         let first = self.activity.events_seen(&bus_name);
         let after_action = self.activity.unsettled(&bus_name);
-        let quiet = quiet.unwrap_or(if after_action {
+        let mut quiet = quiet.unwrap_or(if after_action {
             QUIET_AFTER_ACTION
         } else {
             QUIET
@@ -614,6 +618,12 @@ impl Inner {
             }
             if Instant::now() >= deadline {
                 return Err(kept_changing());
+            }
+            // Interrupted: an app that goes on changing must stay quiet
+            // longer to count as settled, so one starved by a busy machine
+            // for a moment is not taken for one that has settled.
+            if !stayed_quiet {
+                quiet = (quiet * 2).min(QUIET_AT_MOST);
             }
         }
     }

@@ -43,3 +43,13 @@ pub use locator::{
 pub use memory::MemoryDriver;
 pub use server::{check_socket_path, serve, serve_with, Limits, Server, MAX_SOCKET_PATH_BYTES};
 pub use socket::{SocketDriver, SocketOptions};
+
+/// The Rust examples of the README and docs/locators.md, compiled and run
+/// as this crate's doctests, so that no example in the docs fails.
+#[cfg(doctest)]
+mod doc_examples {
+    #[doc = include_str!("../../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../../docs/locators.md")]
+    struct Locators;
+}

@@ -874,9 +874,14 @@ impl Locator {
     /// the app's.
     fn observe_change(&self, poller: &mut Poller, done: Done, what: &str) -> Result<ActionOutcome> {
         poller.watch(done.window);
-        poller.settle()?;
+        match poller.settle() {
+            // A dialog's OK that ends its app (zenity) took the window with it.
+            Err(e) if e.code == ErrorCode::AppExited => return Ok(gone_with(done, None)),
+            settled => settled?,
+        }
         let tree = match self.read_for(done.window, done.element.id) {
             Ok(tree) => tree,
+            Err(e) if e.code == ErrorCode::AppExited => return Ok(gone_with(done, None)),
             Err(e) if worth_retrying(&e) => {
                 if let Some(gone) = self.closed_window(done.window)? {
                     return Ok(gone_with(done, gone));
@@ -959,7 +964,12 @@ impl Locator {
     /// `Some(window)` when `window` is no longer among the app's windows:
     /// the action's effect was to close it.
     fn closed_window(&self, window: WindowId) -> Result<Option<WindowId>> {
-        let list = self.driver.windows()?;
+        let list = match self.driver.windows() {
+            Ok(list) => list,
+            // The app ended with the action: its windows with it.
+            Err(e) if e.code == ErrorCode::AppExited => return Ok(Some(window)),
+            Err(e) => return Err(e),
+        };
         Ok((!list.windows.iter().any(|w| w.id == window)).then_some(window))
     }
 
@@ -1043,6 +1053,7 @@ impl Locator {
                         return Ok(Some(Some(found)));
                     }
                 }
+                Err(e) if e.code == ErrorCode::AppExited => return Ok(Some(None)),
                 Err(e) if worth_retrying(&e) => {
                     if self.closed_window(window)?.is_some() {
                         return Ok(Some(None));
@@ -1054,7 +1065,10 @@ impl Locator {
                 return Ok(None);
             }
             check.watch(window);
-            check.wait()?;
+            match check.wait() {
+                Err(e) if e.code == ErrorCode::AppExited => return Ok(Some(None)),
+                waited => waited?,
+            }
         }
     }
 
@@ -1434,9 +1448,17 @@ fn window_change(before: &Tree, after: &Tree, target: ElementId) -> Option<Strin
     (!said.is_empty()).then(|| format!("the window changed: {}", said.join(", ")))
 }
 
-/// The outcome of an action whose window went with it: confirmed, naming it.
-fn gone_with(done: Done, window: WindowId) -> ActionOutcome {
-    let mut outcome = done.confirmed(format!("window {window} closed"), None);
+/// The outcome of an action whose window went with it (`None`: with the
+/// whole app, which exited): confirmed, naming it.
+fn gone_with(done: Done, window: impl Into<Option<WindowId>>) -> ActionOutcome {
+    let (seen, window) = match window.into() {
+        Some(window) => (format!("window {window} closed"), window),
+        None => (
+            format!("the app exited, and window {} with it", done.window),
+            done.window,
+        ),
+    };
+    let mut outcome = done.confirmed(seen, None);
     outcome.closed = vec![window];
     outcome
 }
