@@ -37,11 +37,14 @@ def docstring_example() -> list[tuple[str, str]]:
     doc = uidrive.__doc__ or ""
     lines = doc.split("\n")
     start = next(i for i, line in enumerate(lines) if line.startswith("    "))
-    end = next((i for i in range(start, len(lines)) if lines[i] and not lines[i].startswith(" ")), len(lines))
+    unindented = (i for i in range(start, len(lines)) if lines[i] and not lines[i][0].isspace())
+    end = next(unindented, len(lines))
     return [("uidrive.__doc__", textwrap.dedent("\n".join(lines[start:end])))]
 
 
-EXAMPLES = fenced_blocks("README.md") + fenced_blocks("bindings/python/README.md") + docstring_example()
+EXAMPLES = (
+    fenced_blocks("README.md") + fenced_blocks("bindings/python/README.md") + docstring_example()
+)
 
 
 def test_the_docs_have_examples() -> None:
@@ -50,7 +53,12 @@ def test_the_docs_have_examples() -> None:
 
 @pytest.mark.parametrize("where,code", EXAMPLES, ids=[where for where, _ in EXAMPLES])
 def test_example_runs(
-    where: str, code: str, app: AppFactory, desktop: uidrive.Desktop, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    where: str,
+    code: str,
+    app: AppFactory,
+    desktop: uidrive.Desktop,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.chdir(tmp_path)  # an example that writes a file (trace.zip) writes it here
     namespace: dict[str, Any] = {"uidrive": uidrive, "desktop": desktop}

@@ -5,13 +5,14 @@
 //! Text is checked against the focused element: its text (value) must come
 //! to hold what was typed, else the call fails saying what it reads; where
 //! nothing focused shows text, the outcome is `unverifiable`. A key chord
-//! is confirmed where the focus moved, the focused element changed or a
-//! window opened or closed, and `unverifiable` otherwise.
+//! (and a menu path, [`App::choose_menu`]) is confirmed where the focus
+//! moved, the focused element changed, the window changed, or a window
+//! opened or closed, and `unverifiable` otherwise.
 
 use crate::app::{App, Timeouts};
 use crate::driver::Driver;
 use crate::error::{Error, ErrorCode, Result};
-use crate::locator::{change, describe_node, takes_text, Poller};
+use crate::locator::{change, describe_node, takes_text, window_change, Poller};
 use crate::protocol::{
     ElementId, InputEvent, InputParams, KeyChord, Node, State, Tree, TreeParams, WindowId,
 };
@@ -100,7 +101,8 @@ impl Keyboard {
     }
 
     /// Presses a key chord such as `Enter`, `Ctrl+A` or `CmdOrCtrl+Shift+Z`.
-    /// `confirmed` when the focus moved, the focused element changed or a
+    /// `confirmed` when the focus moved, the focused element changed,
+    /// elements of the window came, went or changed name or state, or a
     /// window opened or closed; else `unverifiable`: what a chord does is
     /// the app's.
     pub fn press(&self, chord: &str) -> Result<ActionOutcome> {
@@ -108,7 +110,7 @@ impl Keyboard {
             .parse()
             .map_err(|e: String| Error::invalid_request(format!("press: {e}")))?;
         let mut before = self.look()?;
-        before.windows = self.windows_now();
+        before.windows = windows_of(&self.driver);
         self.send(vec![InputEvent::Key { key: key.clone() }])?;
         self.observe_chord(&before, &key)
     }
@@ -144,11 +146,6 @@ impl Keyboard {
         self.driver.tree_for(&params, &|lean| {
             lean.focus.into_iter().chain(also).collect::<Vec<_>>()
         })
-    }
-
-    fn windows_now(&self) -> Option<Vec<WindowId>> {
-        let list = self.driver.windows().ok()?;
-        Some(list.windows.iter().map(|w| w.id).collect())
     }
 
     /// Waits until the element focused before, or the one focused now, holds
@@ -228,17 +225,54 @@ impl Keyboard {
 
     /// What a chord changed: the focus, the focused element, the windows.
     fn observe_chord(&self, before: &Before, key: &KeyChord) -> Result<ActionOutcome> {
+        let sent = Sent {
+            driver: &self.driver,
+            timeouts: self.timeouts,
+            what: format!("the key {key}"),
+        };
+        sent.observe(before, |seen| {
+            self.read_again(seen.tree.window, seen.focused.as_ref().map(|n| n.id))
+        })
+    }
+}
+
+/// Input sent with no element of its own (a key chord, a menu path), to be
+/// looked for in the window it went to.
+struct Sent<'a> {
+    driver: &'a Arc<dyn Driver>,
+    timeouts: Timeouts,
+    /// The input as a message names it: `the key Enter`, `the menu item File > New`.
+    what: String,
+}
+
+impl Sent<'_> {
+    /// Once the window settled: the focus moved, the focused element
+    /// changed, elements of the window came, went or changed name or state,
+    /// or a window opened or closed (`confirmed`); none of these is
+    /// `unverifiable`, what the input does beyond them being the app's.
+    fn observe(
+        &self,
+        before: &Before,
+        read: impl Fn(&Before) -> Result<Tree>,
+    ) -> Result<ActionOutcome> {
         let window = before.tree.window;
         let mut poller = Poller::new(self.driver.clone(), self.timeouts.action);
         poller.watch(window);
-        poller.settle()?;
-        let was = before.focused.as_ref().map(|n| n.id);
-        let tree = match self.read_again(window, was) {
+        match poller.settle() {
+            Err(e) if e.code == ErrorCode::AppExited => {
+                return Ok(gone(before, format!("the app exited after {}", self.what)))
+            }
+            settled => settled?,
+        }
+        let tree = match read(before) {
             Ok(tree) => Some(tree),
+            Err(e) if e.code == ErrorCode::AppExited => {
+                return Ok(gone(before, format!("the app exited after {}", self.what)))
+            }
             Err(e) if matches!(e.code, ErrorCode::NoWindow | ErrorCode::NoElement) => None,
             Err(e) => return Err(e),
         };
-        let windows = self.windows_now();
+        let windows = windows_of(self.driver);
         let mut seen = Vec::new();
         let mut closed = Vec::new();
         if let (Some(before), Some(now)) = (&before.windows, &windows) {
@@ -251,18 +285,20 @@ impl Keyboard {
             }
         }
         let Some(tree) = tree else {
-            let mut outcome = outcome(
-                &before.tree,
-                before.focused.clone(),
-                Route::Input,
-                Effect::Confirmed(seen.join("; ")),
-            );
-            if seen.is_empty() {
-                outcome.effect = Effect::Confirmed(format!("window {window} went"));
-            }
-            outcome.closed = closed;
+            let went = if seen.is_empty() {
+                format!("window {window} went")
+            } else {
+                seen.join("; ")
+            };
+            let mut outcome = gone(before, went);
+            outcome.closed = if closed.is_empty() {
+                vec![window]
+            } else {
+                closed
+            };
             return Ok(outcome);
         };
+        let was = before.focused.as_ref().map(|n| n.id);
         if tree.focus != was {
             seen.push(match tree.focused() {
                 Some(now) => format!("the focus moved to {}", describe_node(now)),
@@ -273,6 +309,10 @@ impl Keyboard {
                 seen.push(format!("the focused element changed: {changed}"));
             }
         }
+        let target = was.unwrap_or(ElementId(u64::MAX));
+        if let Some(changed) = window_change(&before.tree, &tree, target) {
+            seen.push(changed);
+        }
         let effect = if seen.is_empty() {
             let on = before
                 .focused
@@ -280,7 +320,8 @@ impl Keyboard {
                 .map(describe_node)
                 .unwrap_or_else(|| format!("window {window}, where nothing had the focus"));
             Effect::Unverifiable(format!(
-                "the key {key} went to {on}, which reads as before; the focus stayed and no window opened or closed: what the chord does beyond that is the app's"
+                "{} went to {on}, which reads as before; the focus stayed, no element came, went or changed name or state, and no window opened or closed: what it does beyond that is the app's",
+                self.what
             ))
         } else {
             Effect::Confirmed(seen.join("; "))
@@ -290,6 +331,45 @@ impl Keyboard {
         outcome.closed = closed;
         Ok(outcome)
     }
+}
+
+impl App {
+    /// Chooses a menu item by the labels along its path (the protocol's
+    /// `menu`), then looks for its effect as the keyboard's `press` does:
+    /// `confirmed` when the focus moved, the window changed or a window
+    /// opened or closed, else `unverifiable`.
+    pub fn choose_menu(&self, window: Option<WindowId>, path: &[String]) -> Result<ActionOutcome> {
+        let keyboard = match window {
+            Some(id) => self.keyboard().in_window(id),
+            None => self.keyboard(),
+        };
+        let mut before = keyboard.look()?;
+        before.windows = windows_of(&keyboard.driver);
+        self.menu(Some(before.tree.window), path.to_vec())?;
+        let sent = Sent {
+            driver: &keyboard.driver,
+            timeouts: keyboard.timeouts,
+            what: format!("the menu item {}", path.join(" > ")),
+        };
+        sent.observe(&before, |seen| keyboard.read_again(seen.tree.window, None))
+    }
+}
+
+/// The outcome of input whose window (or app) went with it.
+fn gone(before: &Before, seen: String) -> ActionOutcome {
+    let mut outcome = outcome(
+        &before.tree,
+        before.focused.clone(),
+        Route::Input,
+        Effect::Confirmed(seen),
+    );
+    outcome.closed = vec![before.tree.window];
+    outcome
+}
+
+fn windows_of(driver: &Arc<dyn Driver>) -> Option<Vec<WindowId>> {
+    let list = driver.windows().ok()?;
+    Some(list.windows.iter().map(|w| w.id).collect())
 }
 
 /// Whether typed text would show in `node`: it takes text, or has a text.

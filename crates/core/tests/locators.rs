@@ -1550,3 +1550,20 @@ impl Driver for Deaf {
         self.0.idle(params)
     }
 }
+
+#[test]
+fn a_menu_path_is_answered_with_what_it_changed() {
+    let (_, app) = demo();
+    app.get_by_key("add").click().unwrap();
+    let done = app
+        .choose_menu(None, &["File".into(), "New".into()])
+        .unwrap();
+    let Effect::Confirmed(seen) = &done.effect else {
+        panic!("{:?}", done.effect)
+    };
+    assert!(seen.contains("changed name or state"), "{seen}");
+    let done = app
+        .choose_menu(None, &["File".into(), "Quit".into()])
+        .unwrap();
+    assert_eq!(done.closed, [COUNTER_WINDOW], "{:?}", done.effect);
+}

@@ -386,14 +386,16 @@ impl Command for Menu {
             return Err(CliError::usage("menu: give the labels, as File Quit"));
         }
         let window = ctx.window(self.on.window);
-        ctx.app()?.menu(window, self.path.clone())?;
+        let outcome = ctx.app()?.choose_menu(window, &self.path)?;
         let chosen = self.path.join(" > ");
+        let mut data = uidrive_facade::outcome::to_json(&outcome)?;
+        data["path"] = json!(self.path);
         finish(
             ctx,
             &self.settle,
-            window,
+            Some(outcome.window),
             format!("chose {chosen}"),
-            json!({"path": self.path}),
+            data,
         )
     }
 }

@@ -3,7 +3,7 @@
 //! otherwise, then looks for its effect in the tree (see [`super::effect`])
 //! and says which route it took and what it saw.
 
-use super::effect::{change, clip, find_again, ActionOutcome, Effect, Route};
+use super::effect::{change, clip, find_again, window_change, ActionOutcome, Effect, Route};
 use super::ladder::{Needs, Ready};
 use super::matching::{is_shown, TextMatch, TreeIndex};
 use super::resolve::{describe_node, human, worth_retrying, Poller, Read};
@@ -1398,54 +1398,6 @@ fn done(ready: &Ready, route: Route, windows: Option<Vec<WindowId>>) -> Done {
 
 fn done_by(ready: &Ready, route: Route) -> Done {
     done(ready, route, None)
-}
-
-/// How the window changed around the acted-on element `target` between two
-/// reads of it (elements that came or went, names and states that changed),
-/// in a few words; `None` when nothing did. Both reads are a locator's, so
-/// the other elements are compared by what such a read gives of every
-/// element: role, name, states and place in the tree.
-fn window_change(before: &Tree, after: &Tree, target: ElementId) -> Option<String> {
-    let was: std::collections::HashMap<ElementId, &Node> =
-        before.nodes.iter().map(|n| (n.id, n)).collect();
-    let now: HashSet<ElementId> = after.nodes.iter().map(|n| n.id).collect();
-    let came: Vec<&Node> = after
-        .nodes
-        .iter()
-        .filter(|n| !was.contains_key(&n.id))
-        .collect();
-    let went = before.nodes.iter().filter(|n| !now.contains(&n.id)).count();
-    let changed: Vec<&Node> = after
-        .nodes
-        .iter()
-        .filter(|n| n.id != target)
-        .filter(|n| {
-            was.get(&n.id)
-                .is_some_and(|w| w.label != n.label || w.states != n.states)
-        })
-        .collect();
-    let mut said = Vec::new();
-    let example = |nodes: &[&Node]| {
-        nodes
-            .iter()
-            .find(|n| n.label.is_some())
-            .map(|n| format!(" ({})", describe_node(n)))
-            .unwrap_or_default()
-    };
-    if !came.is_empty() {
-        said.push(format!("{} element(s) came{}", came.len(), example(&came)));
-    }
-    if went > 0 {
-        said.push(format!("{went} element(s) went"));
-    }
-    if !changed.is_empty() {
-        said.push(format!(
-            "{} element(s) changed name or state{}",
-            changed.len(),
-            example(&changed)
-        ));
-    }
-    (!said.is_empty()).then(|| format!("the window changed: {}", said.join(", ")))
 }
 
 /// The outcome of an action whose window went with it (`None`: with the

@@ -17,9 +17,11 @@
 //! box named by its choice) is not lost when the action changes that name.
 
 use super::matching::TreeIndex;
+use super::resolve::describe_node;
 use super::Locator;
-use crate::protocol::{Action, Node, Tree, WindowId};
+use crate::protocol::{Action, ElementId, Node, Tree, WindowId};
 use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::collections::{HashMap, HashSet};
 
 /// How an action reached the element.
 #[derive(Debug, Clone, PartialEq)]
@@ -184,6 +186,53 @@ pub(crate) fn change(before: &Node, after: &Node) -> Option<String> {
         said.push("its selection moved".into());
     }
     (!said.is_empty()).then(|| said.join("; "))
+}
+
+/// How the window changed around the acted-on element `target` between two
+/// reads of it (elements that came or went, names and states that changed),
+/// in a few words; `None` when nothing did. Both reads are a locator's, so
+/// the other elements are compared by what such a read gives of every
+/// element: role, name, states and place in the tree.
+pub(crate) fn window_change(before: &Tree, after: &Tree, target: ElementId) -> Option<String> {
+    let was: HashMap<ElementId, &Node> = before.nodes.iter().map(|n| (n.id, n)).collect();
+    let now: HashSet<ElementId> = after.nodes.iter().map(|n| n.id).collect();
+    let came: Vec<&Node> = after
+        .nodes
+        .iter()
+        .filter(|n| !was.contains_key(&n.id))
+        .collect();
+    let went = before.nodes.iter().filter(|n| !now.contains(&n.id)).count();
+    let changed: Vec<&Node> = after
+        .nodes
+        .iter()
+        .filter(|n| n.id != target)
+        .filter(|n| {
+            was.get(&n.id)
+                .is_some_and(|w| w.label != n.label || w.states != n.states)
+        })
+        .collect();
+    let mut said = Vec::new();
+    let example = |nodes: &[&Node]| {
+        nodes
+            .iter()
+            .find(|n| n.label.is_some())
+            .map(|n| format!(" ({})", describe_node(n)))
+            .unwrap_or_default()
+    };
+    if !came.is_empty() {
+        said.push(format!("{} element(s) came{}", came.len(), example(&came)));
+    }
+    if went > 0 {
+        said.push(format!("{went} element(s) went"));
+    }
+    if !changed.is_empty() {
+        said.push(format!(
+            "{} element(s) changed name or state{}",
+            changed.len(),
+            example(&changed)
+        ));
+    }
+    (!said.is_empty()).then(|| format!("the window changed: {}", said.join(", ")))
 }
 
 fn quoted(text: &Option<String>) -> String {

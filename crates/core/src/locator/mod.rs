@@ -23,7 +23,7 @@ pub use effect::{ActionOutcome, Effect, Route};
 pub use matching::{fold_whitespace, is_shown, RoleQuery, TextMatch};
 pub use resolve::describe_node;
 
-pub(crate) use effect::change;
+pub(crate) use effect::{change, window_change};
 pub(crate) use ladder::takes_text;
 pub(crate) use queries::value_of;
 pub(crate) use resolve::{ambiguous as ambiguous_error, human, worth_retrying, Poller, Read};
