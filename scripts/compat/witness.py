@@ -8,9 +8,9 @@ usage: /usr/bin/python3 witness.py PID read      one JSON line: the app's window
                                                  names of those checked
        /usr/bin/python3 witness.py PID capture   one JSON line: a hash of the screen
 
-The app is the one whose process is PID or a descendant of it; elements
-that manage their descendants (a spreadsheet's cells) are not walked into,
-as atspi_walk.py does not.
+The app is the one whose process is PID or a descendant of it; an element
+that manages its descendants is walked into only when it has few children
+(a text document's paragraphs, not a spreadsheet's cells).
 """
 import hashlib
 import json
@@ -21,6 +21,7 @@ import pyatspi
 from atspi_walk import LIMIT, find_app
 
 TEXTS_AT_MOST = 20000
+MANAGED_AT_MOST = 1000
 
 
 def read(pid):
@@ -45,9 +46,12 @@ def read(pid):
             pass
         if states.contains(pyatspi.STATE_CHECKED) and name:
             checked.append(name)
-        if states.contains(pyatspi.STATE_MANAGES_DESCENDANTS) or node.childCount > LIMIT:
+        # Into an element that manages its descendants only when it has few
+        # (a text document's paragraphs), never into a spreadsheet's cells.
+        count = node.childCount
+        if count > LIMIT or (states.contains(pyatspi.STATE_MANAGES_DESCENDANTS) and count > MANAGED_AT_MOST):
             return
-        for i in range(node.childCount):
+        for i in range(count):
             child = node.getChildAtIndex(i)
             if child is not None:
                 visit(child, depth + 1)
