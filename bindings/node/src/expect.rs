@@ -7,7 +7,7 @@ use crate::task::{self, Job};
 use napi::bindgen_prelude::AsyncTask;
 use napi::Env;
 use napi_derive::napi;
-use uidrive_core::{Expect as CoreExpect, Result as CoreResult};
+use uidrive_core::{Expect as CoreExpect, ExpectedText, Result as CoreResult};
 
 /// Per-assertion options.
 #[napi(object)]
@@ -45,6 +45,24 @@ pub fn expect(env: Env, locator: &Locator, options: Option<ExpectOptions>) -> na
 }
 
 impl Expect {
+    /// An assertion on a text: the wanted text is read (and a bad option
+    /// thrown) at once, the assertion runs off the event loop.
+    fn text_check(
+        &self,
+        env: &Env,
+        what: &'static str,
+        text: JsText<'_>,
+        options: Option<ExpectTextOptions>,
+        assertion: fn(&CoreExpect, ExpectedText) -> CoreResult<()>,
+    ) -> napi::Result<AsyncTask<Job>> {
+        let (exact, ignore_case, timeout) = text_options(options);
+        // `exact` speaks of a whole text; to a part it means nothing.
+        let exact = exact.filter(|_| what != "toContainText");
+        let wanted = matching::expected_text(what, text, exact, ignore_case);
+        let wanted = crate::error::sync(env, wanted)?;
+        Ok(self.check(what, timeout, move |e| assertion(e, wanted)))
+    }
+
     fn check(
         &self,
         what: &'static str,
@@ -117,12 +135,7 @@ impl Expect {
         text: JsText<'_>,
         options: Option<ExpectTextOptions>,
     ) -> napi::Result<AsyncTask<Job>> {
-        let (exact, ignore_case, timeout) = text_options(options);
-        let text = crate::error::sync(
-            &env,
-            matching::expected_text("toHaveText", text, exact, ignore_case),
-        )?;
-        Ok(self.check("toHaveText", timeout, move |e| e.to_have_text(text)))
+        self.text_check(&env, "toHaveText", text, options, |e, t| e.to_have_text(t))
     }
 
     /// The element's text holds `text` as a part (a RegExp is searched),
@@ -134,12 +147,9 @@ impl Expect {
         text: JsText<'_>,
         options: Option<ExpectTextOptions>,
     ) -> napi::Result<AsyncTask<Job>> {
-        let (exact, ignore_case, timeout) = text_options(options);
-        let text = crate::error::sync(
-            &env,
-            matching::expected_text("toContainText", text, exact.filter(|e| *e), ignore_case),
-        )?;
-        Ok(self.check("toContainText", timeout, move |e| e.to_contain_text(text)))
+        self.text_check(&env, "toContainText", text, options, |e, t| {
+            e.to_contain_text(t)
+        })
     }
 
     /// The element's value is `value`, compared as `toHaveText` compares: the whole of it.
@@ -150,12 +160,9 @@ impl Expect {
         value: JsText<'_>,
         options: Option<ExpectTextOptions>,
     ) -> napi::Result<AsyncTask<Job>> {
-        let (exact, ignore_case, timeout) = text_options(options);
-        let value = crate::error::sync(
-            &env,
-            matching::expected_text("toHaveValue", value, exact, ignore_case),
-        )?;
-        Ok(self.check("toHaveValue", timeout, move |e| e.to_have_value(value)))
+        self.text_check(&env, "toHaveValue", value, options, |e, t| {
+            e.to_have_value(t)
+        })
     }
 
     /// The element has a protocol state, as `checked` or `expanded`.

@@ -37,7 +37,13 @@ fn finish(
         ctx.full_diff = settle.full;
         let (diff, observed) = ctx.settle(window)?;
         data["settled"] = observed;
-        let mut text = effect_line(&data);
+        // The diff shows what a confirmed action changed; said apart only
+        // when nothing the tree shows proved it.
+        let mut text = if data["effect"] == "unverifiable" {
+            effect_line(&data)
+        } else {
+            String::new()
+        };
         text.push_str(&diff);
         // A closed window the session had seen is in the diff's window lines already.
         if !closed

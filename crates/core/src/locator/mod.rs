@@ -9,12 +9,14 @@
 //! - `ladder`: the actionability checks run before every action.
 //! - `actions`, `queries`: what a locator does and reads.
 //! - `effect`: what an action came to, and the element it was made on, followed.
+//! - `observe`: looking for an action's effect once it was made.
 
 mod actions;
 mod cells;
 mod effect;
 mod ladder;
 mod matching;
+mod observe;
 mod queries;
 mod resolve;
 mod selector_text;
