@@ -17,15 +17,17 @@ use std::sync::Arc;
 use std::time::Duration;
 use uidrive_core::locator::{Find, Locator, RoleQuery, TextMatch, WindowRef};
 use uidrive_core::protocol::{input_limits, ElementId, ElementKey};
-use uidrive_core::{expect, ActionOutcome, App, Error, Expect, Filter, Result};
+use uidrive_core::{expect, ActionOutcome, App, Error, Expect, ExpectedText, Filter, Result};
 use uidrive_facade::{names, outcome, time};
 
-/// Text matching for locators: case-insensitive, anywhere in the text.
+/// Text matching for locators and `ud_expect_text`/`ud_expect_value`:
+/// case-insensitive, anywhere in the text (a part).
 pub const UD_MATCH_SUBSTRING: i32 = 0;
-/// Text matching for locators: the whole text, case-sensitive.
+/// Text matching: the whole text (whitespace folded), case-sensitive; what a
+/// string means to Playwright's `toHaveText` and `toHaveValue`.
 pub const UD_MATCH_EXACT: i32 = 1;
-/// Text matching for locators: a regular expression (Rust `regex` syntax;
-/// `(?i)` ignores case), searched in the text.
+/// Text matching: a regular expression (Rust `regex` syntax; `(?i)`
+/// ignores case), searched in the text.
 pub const UD_MATCH_REGEX: i32 = 2;
 
 /// `ud_expect_state`: exactly one element matches, and it shows.
@@ -108,6 +110,20 @@ fn text_match(value: &str, how: i32) -> Result<TextMatch> {
         UD_MATCH_SUBSTRING => Ok(TextMatch::substring(value)),
         UD_MATCH_EXACT => Ok(TextMatch::exact(value)),
         UD_MATCH_REGEX => TextMatch::regex(value),
+        other => Err(Error::invalid_request(format!(
+            "`matching` is {other}; use UD_MATCH_SUBSTRING, UD_MATCH_EXACT or UD_MATCH_REGEX"
+        ))),
+    }
+}
+
+/// What an assertion wants, from a `UD_MATCH_*` value: `UD_MATCH_EXACT`
+/// the whole text, `UD_MATCH_SUBSTRING` a part ignoring case, `UD_MATCH_REGEX`
+/// a pattern searched.
+fn expected_text(value: &str, how: i32) -> Result<ExpectedText> {
+    match how {
+        UD_MATCH_SUBSTRING => Ok(ExpectedText::part(value).ignore_case(true)),
+        UD_MATCH_EXACT => Ok(ExpectedText::text(value)),
+        UD_MATCH_REGEX => ExpectedText::regex(value),
         other => Err(Error::invalid_request(format!(
             "`matching` is {other}; use UD_MATCH_SUBSTRING, UD_MATCH_EXACT or UD_MATCH_REGEX"
         ))),
@@ -770,10 +786,13 @@ unsafe fn text_action(
 /// own `press` action). `ud_locator_activate` uses the press action first.
 ///
 /// `out_outcome_json` may be NULL; else `*out_outcome_json` says how the
-/// action went, as `{"route":"semantic:press","window":1,"element":{...}}`
-/// (`route` is `semantic:<action>`, `input` or `not_needed`; the same shape
-/// in every language), owned by the caller and freed with `ud_string_free`
-/// (NULL on failure).
+/// action went and what the tree showed of it, as
+/// `{"route":"semantic:press","effect":"confirmed","observed":"...","window":1,"element":{...}}`
+/// (`route` is `semantic:<action>`, `input` or `not_needed`; `effect` is
+/// `confirmed`, with `observed`, or `unverifiable`, with `checked`: what was
+/// looked at; `closed` lists the windows the action closed, when it closed
+/// any; the same shape in every language), owned by the caller and freed
+/// with `ud_string_free` (NULL on failure).
 ///
 /// # Safety
 /// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
@@ -1341,8 +1360,10 @@ pub unsafe extern "C" fn ud_expect_has_state(
 }
 
 /// Waits until the one element shows text matching `text` under `matching` (a
-/// `UD_MATCH_*` value), or, with `negate`, until it does not. Timeout and
-/// failure as for `ud_expect_state`.
+/// `UD_MATCH_*` value: `UD_MATCH_EXACT` is Playwright's `toHaveText` with a
+/// string, the whole text; `UD_MATCH_SUBSTRING` a part, ignoring case;
+/// `UD_MATCH_REGEX` a pattern searched), or, with `negate`, until it does
+/// not. Timeout and failure as for `ud_expect_state`.
 ///
 /// # Safety
 /// `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated string.
@@ -1354,14 +1375,34 @@ pub unsafe extern "C" fn ud_expect_text(
     negate: bool,
     timeout_ms: i64,
 ) -> ud_status {
-    match guard::args(|| text_match(self::text(text, "text")?, matching)) {
-        Ok(pattern) => assertion(locator, timeout_ms, negate, |e| e.to_have_text(pattern)),
+    match guard::args(|| expected_text(self::text(text, "text")?, matching)) {
+        Ok(wanted) => assertion(locator, timeout_ms, negate, |e| e.to_have_text(wanted)),
         Err(status) => status,
     }
 }
 
-/// Waits until the one element's value matches `value` under `matching`, or,
-/// with `negate`, until it does not. Timeout and failure as for `ud_expect_state`.
+/// Waits until the one element's text holds `text` as a part,
+/// case-sensitively (Playwright's `toContainText`), or, with `negate`,
+/// until it does not. Timeout and failure as for `ud_expect_state`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn ud_expect_contains_text(
+    locator: *const ud_locator,
+    text: *const c_char,
+    negate: bool,
+    timeout_ms: i64,
+) -> ud_status {
+    match guard::args(|| Ok(ExpectedText::text(self::text(text, "text")?))) {
+        Ok(wanted) => assertion(locator, timeout_ms, negate, |e| e.to_contain_text(wanted)),
+        Err(status) => status,
+    }
+}
+
+/// Waits until the one element's value matches `value` under `matching`
+/// (as for `ud_expect_text`: `UD_MATCH_EXACT` the whole value), or, with
+/// `negate`, until it does not. Timeout and failure as for `ud_expect_state`.
 ///
 /// # Safety
 /// `locator` is NULL or a live locator; `value` is NULL or a NUL-terminated string.
@@ -1373,8 +1414,8 @@ pub unsafe extern "C" fn ud_expect_value(
     negate: bool,
     timeout_ms: i64,
 ) -> ud_status {
-    match guard::args(|| text_match(text(value, "value")?, matching)) {
-        Ok(pattern) => assertion(locator, timeout_ms, negate, |e| e.to_have_value(pattern)),
+    match guard::args(|| expected_text(text(value, "value")?, matching)) {
+        Ok(wanted) => assertion(locator, timeout_ms, negate, |e| e.to_have_value(wanted)),
         Err(status) => status,
     }
 }

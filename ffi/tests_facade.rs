@@ -236,14 +236,26 @@ fn refinements_reads_and_actions() {
             "{}",
             last_message()
         );
+        let mut typed = stale();
         assert_eq!(
-            ud_keyboard_type(app.0, 0, c"?".as_ptr(), 0),
+            ud_keyboard_type(app.0, 0, c"?".as_ptr(), 0, &mut typed),
             UD_OK,
             "{}",
             last_message()
         );
+        let typed = take_string(typed);
+        assert!(typed.contains("\"effect\":\"confirmed\""), "{typed}");
+        let mut pressed = stale();
         assert_eq!(
-            ud_keyboard_type(app.0, 0, c"".as_ptr(), 20_000),
+            ud_keyboard_press(app.0, 0, c"F5".as_ptr(), &mut pressed),
+            UD_OK,
+            "{}",
+            last_message()
+        );
+        let pressed = take_string(pressed);
+        assert!(pressed.contains("\"effect\":\"unverifiable\""), "{pressed}");
+        assert_eq!(
+            ud_keyboard_type(app.0, 0, c"".as_ptr(), 20_000, ptr::null_mut()),
             UD_ERR_INVALID_REQUEST
         );
         assert_eq!(

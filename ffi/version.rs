@@ -6,7 +6,7 @@ use std::ffi::c_char;
 /// The ABI's version. It grows whenever a function's signature or meaning
 /// changes in a way old callers would notice; adding a function keeps it.
 /// Compare it with `ud_abi_version()` at start-up.
-pub const UD_ABI_VERSION: u32 = 1;
+pub const UD_ABI_VERSION: u32 = 2;
 
 /// The uidrive version, as `"0.1.0"`. A static string: do not free it.
 #[no_mangle]

@@ -101,18 +101,20 @@
 #define UD_BUTTON_MIDDLE 2
 
 /**
- * Text matching for locators: case-insensitive, anywhere in the text.
+ * Text matching for locators and `ud_expect_text`/`ud_expect_value`:
+ * case-insensitive, anywhere in the text (a part).
  */
 #define UD_MATCH_SUBSTRING 0
 
 /**
- * Text matching for locators: the whole text, case-sensitive.
+ * Text matching: the whole text (whitespace folded), case-sensitive; what a
+ * string means to Playwright's `toHaveText` and `toHaveValue`.
  */
 #define UD_MATCH_EXACT 1
 
 /**
- * Text matching for locators: a regular expression (Rust `regex` syntax;
- * `(?i)` ignores case), searched in the text.
+ * Text matching: a regular expression (Rust `regex` syntax; `(?i)`
+ * ignores case), searched in the text.
  */
 #define UD_MATCH_REGEX 2
 
@@ -161,7 +163,7 @@
  * changes in a way old callers would notice; adding a function keeps it.
  * Compare it with `ud_abi_version()` at start-up.
  */
-#define UD_ABI_VERSION 1
+#define UD_ABI_VERSION 2
 
 /**
  * An app uidrive drives. Opaque: made by `ud_connect`, `ud_launch`,
@@ -598,13 +600,31 @@ void ud_desktop_free(ud_desktop *desktop);
  * Types `text` into the element that has the focus in `window_id`
  * (`UD_WINDOW_DEFAULT`: the focused window): as one text event when
  * `delay_ms` is 0, else one character at a time `delay_ms` apart (at most
- * 10 000). For typing into a given element, use `ud_locator_type` or
+ * 10 000). Then waits until the focused element reads the text: the
+ * outcome is `"effect":"confirmed"`; `UD_ERR_FAILED`, saying what it reads,
+ * when it does not; `"effect":"unverifiable"` when nothing focused shows
+ * text. `out_outcome_json` as for `ud_locator_click` (may be NULL). For
+ * typing into a given element, use `ud_locator_type` or
  * `ud_locator_press_sequentially`.
  *
  * # Safety
- * `app` is NULL or a live handle; `text` is NULL or a NUL-terminated string.
+ * `app` is NULL or a live handle; `text` is NULL or a NUL-terminated string;
+ * `out_outcome_json` is NULL or valid for a write.
  */
-ud_status ud_keyboard_type(const ud_app *app, uint64_t window_id, const char *text, uint32_t delay_ms);
+ud_status ud_keyboard_type(const ud_app *app, uint64_t window_id, const char *text, uint32_t delay_ms, char **out_outcome_json);
+
+/**
+ * Presses a key chord such as `"Enter"` or `"Ctrl+A"` into the focused
+ * element of `window_id`. The outcome is `"effect":"confirmed"` when the
+ * focus moved, the focused element changed or a window opened or closed,
+ * else `"effect":"unverifiable"` (what a chord does is the app's).
+ * `out_outcome_json` as for `ud_locator_click` (may be NULL).
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `chord` is NULL or a NUL-terminated
+ * string; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_keyboard_press(const ud_app *app, uint64_t window_id, const char *chord, char **out_outcome_json);
 
 /**
  * The code of this thread's last failing call, or `UD_OK` when no call on
@@ -946,10 +966,13 @@ void ud_locator_free(ud_locator *locator);
  * own `press` action). `ud_locator_activate` uses the press action first.
  *
  * `out_outcome_json` may be NULL; else `*out_outcome_json` says how the
- * action went, as `{"route":"semantic:press","window":1,"element":{...}}`
- * (`route` is `semantic:<action>`, `input` or `not_needed`; the same shape
- * in every language), owned by the caller and freed with `ud_string_free`
- * (NULL on failure).
+ * action went and what the tree showed of it, as
+ * `{"route":"semantic:press","effect":"confirmed","observed":"...","window":1,"element":{...}}`
+ * (`route` is `semantic:<action>`, `input` or `not_needed`; `effect` is
+ * `confirmed`, with `observed`, or `unverifiable`, with `checked`: what was
+ * looked at; `closed` lists the windows the action closed, when it closed
+ * any; the same shape in every language), owned by the caller and freed
+ * with `ud_string_free` (NULL on failure).
  *
  * # Safety
  * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
@@ -1244,8 +1267,10 @@ ud_status ud_expect_has_state(const ud_locator *locator, const char *state, bool
 
 /**
  * Waits until the one element shows text matching `text` under `matching` (a
- * `UD_MATCH_*` value), or, with `negate`, until it does not. Timeout and
- * failure as for `ud_expect_state`.
+ * `UD_MATCH_*` value: `UD_MATCH_EXACT` is Playwright's `toHaveText` with a
+ * string, the whole text; `UD_MATCH_SUBSTRING` a part, ignoring case;
+ * `UD_MATCH_REGEX` a pattern searched), or, with `negate`, until it does
+ * not. Timeout and failure as for `ud_expect_state`.
  *
  * # Safety
  * `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated string.
@@ -1253,8 +1278,19 @@ ud_status ud_expect_has_state(const ud_locator *locator, const char *state, bool
 ud_status ud_expect_text(const ud_locator *locator, const char *text, int32_t matching, bool negate, int64_t timeout_ms);
 
 /**
- * Waits until the one element's value matches `value` under `matching`, or,
- * with `negate`, until it does not. Timeout and failure as for `ud_expect_state`.
+ * Waits until the one element's text holds `text` as a part,
+ * case-sensitively (Playwright's `toContainText`), or, with `negate`,
+ * until it does not. Timeout and failure as for `ud_expect_state`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `text` is NULL or a NUL-terminated string.
+ */
+ud_status ud_expect_contains_text(const ud_locator *locator, const char *text, bool negate, int64_t timeout_ms);
+
+/**
+ * Waits until the one element's value matches `value` under `matching`
+ * (as for `ud_expect_text`: `UD_MATCH_EXACT` the whole value), or, with
+ * `negate`, until it does not. Timeout and failure as for `ud_expect_state`.
  *
  * # Safety
  * `locator` is NULL or a live locator; `value` is NULL or a NUL-terminated string.

@@ -247,7 +247,12 @@ export interface ExpectOptions {
 }
 
 export interface ExpectTextOptions extends ExpectOptions {
-  /** Compare the whole text, case-sensitively. */
+  /** Ignore case (Playwright's `ignoreCase`). */
+  ignoreCase?: boolean;
+  /**
+   * Kept for tests written before a string meant the whole text: `true` is
+   * what a string means now; `false` is refused (use `toContainText`).
+   */
   exact?: boolean;
 }
 
@@ -261,12 +266,25 @@ export interface Timeouts {
 // ---------------------------------------------------------------------------
 // Answers
 
-/** What an action did, and how: its element's own action, real input, or nothing needed. */
+/**
+ * What an action did, and how (its element's own action, real input, or
+ * nothing needed), and what the tree showed of it: `confirmed` (the change
+ * the action is for, said in `observed`) or `unverifiable` (nothing the
+ * tree shows can prove it; `checked` says what was looked at). An action
+ * whose effect did not come rejects instead.
+ */
 export interface ActionOutcome {
   route: `semantic:${string}` | 'input' | 'not_needed';
-  /** The element acted on, as read just before the action. */
+  effect: 'confirmed' | 'unverifiable';
+  /** What the tree showed, for a `confirmed` effect. */
+  observed?: string;
+  /** What was looked at, for an `unverifiable` effect. */
+  checked?: string;
+  /** The element acted on, as last read (after the action where it was read again). */
   element: Node;
   window: number;
+  /** The windows the action closed (a dialog's Close), when it closed any. */
+  closed?: number[];
 }
 
 export interface SnapshotElement {
@@ -369,10 +387,19 @@ export declare class Process {
 /** Real key and text input into whatever element has the focus (`app.keyboard`). */
 export declare class Keyboard {
   private constructor();
-  /** Types `text`: at once, or one character at a time `delay` ms apart. */
-  type(text: string, options?: { delay?: number; window?: number }): Promise<void>;
-  /** Presses a key chord such as `Enter`, `Ctrl+A` or `CmdOrCtrl+Shift+Z`. */
-  press(chord: KeyChord, options?: { window?: number }): Promise<void>;
+  /**
+   * Types `text`: at once, or one character at a time `delay` ms apart; then
+   * waits until the focused element reads it (`confirmed`), rejects saying
+   * what it reads when it does not, or answers `unverifiable` when nothing
+   * focused shows text.
+   */
+  type(text: string, options?: { delay?: number; window?: number }): Promise<ActionOutcome>;
+  /**
+   * Presses a key chord such as `Enter`, `Ctrl+A` or `CmdOrCtrl+Shift+Z`:
+   * `confirmed` when the focus moved, the focused element changed or a
+   * window opened or closed, else `unverifiable`.
+   */
+  press(chord: KeyChord, options?: { window?: number }): Promise<ActionOutcome>;
 }
 
 export declare class Window implements Finders {
@@ -483,8 +510,15 @@ export declare class Expect {
   toBeChecked(options?: ExpectOptions): Promise<void>;
   toBeFocused(options?: ExpectOptions): Promise<void>;
   toBeEditable(options?: ExpectOptions): Promise<void>;
-  /** Label, else value: a case-insensitive substring, the whole text with `exact`, or a RegExp. */
+  /**
+   * Label, else value, is `text`: a string equals the whole text (whitespace
+   * folded, case-sensitive unless `ignoreCase`), as in Playwright; a RegExp
+   * is searched.
+   */
   toHaveText(text: TextMatch, options?: ExpectTextOptions): Promise<void>;
+  /** Label, else value, holds `text` as a part; a RegExp is searched. */
+  toContainText(text: TextMatch, options?: ExpectTextOptions): Promise<void>;
+  /** The value is `value`, compared as `toHaveText` compares: the whole of it. */
   toHaveValue(value: TextMatch, options?: ExpectTextOptions): Promise<void>;
   toHaveState(state: State, options?: ExpectOptions): Promise<void>;
   toHaveCount(count: number, options?: ExpectOptions): Promise<void>;

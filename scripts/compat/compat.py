@@ -10,6 +10,10 @@ Steps per app, each PASS or FAIL (never skipped):
   text     type or fill, then read the text back from the tree
   button   press a button, read its effect back
   menu     choose a menu item, read its effect back
+  truth    every action above said what it observed (`effect`), and each one it
+           called confirmed is borne out by witnesses that are not uidrive's:
+           Debian's pyatspi reads the text, state or window it claimed, and
+           GDK's own capture of the screen changed (scripts/compat/witness.py)
   capture  `screenshot` gives a PNG that is not one flat colour
   close    `close`, then no process of the app's desktop is left (app, Xvfb, buses)
 A scenario may end early when a step leaves nothing to go on; every step it
@@ -31,7 +35,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 UIDRIVE = os.environ.get("UIDRIVE", os.path.join(ROOT, "target", "debug", "uidrive"))
 PYTHON = "/usr/bin/python3"  # Debian's, which has pyatspi
-STEPS = ["open", "nodes", "text", "button", "menu", "capture", "close"]
+STEPS = ["open", "nodes", "text", "button", "menu", "truth", "capture", "close"]
+# The commands that act: their outcomes are judged by the truth step.
+ACTIONS = {"press", "click", "fill", "type", "key", "check", "select", "menu"}
+# How long a claimed change may take to show on the screen.
+SHOWS_WITHIN = 3.0
 WORK = tempfile.mkdtemp(prefix="uidrive-compat-")
 STARTED = time.time()
 
@@ -200,10 +208,89 @@ class App:
         self.desktop_env = {}
         self.app_pid = None
         self.nodes = None
+        self.acted = []  # (command line, outcome) of every action
+        self.untrue = []  # what a witness contradicted
 
     # --- commands -------------------------------------------------------
     def cli(self, *args, timeout=60):
+        if args and args[0] in ACTIONS and self.desktop_env:
+            return self.act(list(args), timeout)
         return run_cli(self.session, list(args), timeout=timeout)
+
+    # --- the truth step: actions judged by witnesses that are not uidrive's ---
+    def witness(self, what):
+        done = subprocess.run([PYTHON, os.path.join(HERE, "witness.py"), str(self.app_pid), what],
+                              capture_output=True, text=True, timeout=120,
+                              env={**os.environ, **self.desktop_env})
+        if done.returncode != 0:
+            raise StepFailed(f"witness {what}: {done.stderr.strip()[-300:]}")
+        return json.loads(done.stdout.splitlines()[-1])
+
+    def act(self, args, timeout):
+        """Runs an action, then holds what it answered against the witnesses."""
+        windows = {w["id"]: w["title"] for w in run_cli(self.session, ["windows"])["windows"]}
+        before = self.witness("capture")
+        data = run_cli(self.session, args, timeout=timeout)
+        self.acted.append((" ".join(args), data))
+        if data.get("effect") == "confirmed":
+            self.judge(args, data, before, windows)
+        return data
+
+    def judge(self, args, data, before, windows):
+        """A confirmed outcome's claims, read back by pyatspi; and the screen changed."""
+        line = f"`{' '.join(args)}` said confirmed: {data.get('observed')}"
+        element = data.get("element") or {}
+        claims = []
+        if args[0] in ("fill", "type") and element.get("value"):
+            claims.append(("text", element["value"]))
+        if args[0] == "select":
+            claims.append(("text", args[2]))
+        if args[0] == "check" and element.get("label"):
+            claims.append(("unchecked" if "--off" in args else "checked", element["label"]))
+        for closed in data.get("closed") or []:
+            if windows.get(closed):
+                # Windows may share a title (a browser's popups): one fewer must show.
+                titled = sum(1 for title in windows.values() if title == windows[closed])
+                claims.append(("closed", (windows[closed], titled)))
+        deadline = time.time() + SHOWS_WITHIN
+        while True:
+            changed = self.witness("capture")["hash"] != before["hash"]
+            if changed or time.time() >= deadline:
+                break
+            time.sleep(0.2)
+        if not changed:
+            self.untrue.append(f"{line}; but GDK's capture of the screen did not change in {SHOWS_WITHIN:.0f} s")
+        if not claims:
+            return
+        seen = self.witness("read")
+        texts = [" ".join(t.replace("\ufffc", " ").split()) for t in seen["texts"]]
+        for kind, value in claims:
+            if kind == "closed":
+                title, before_count = value
+                holds = seen["shown"].count(title) < before_count
+                value = f"{title} ({before_count} before)"
+            else:
+                folded = " ".join(value.split())
+                holds = {
+                    "text": lambda: any(folded == t or (len(folded) > 3 and folded in t) for t in texts),
+                    "checked": lambda: value in seen["checked"],
+                    "unchecked": lambda: value not in seen["checked"],
+                }[kind]()
+            if not holds:
+                self.untrue.append(f"{line}; but pyatspi does not read {kind} {value!r}")
+
+    def truth_step(self):
+        if not self.acted:
+            raise StepFailed("no action ran")
+        effects = [data.get("effect") for _, data in self.acted]
+        missing = [line for line, data in self.acted if data.get("effect") is None]
+        if missing:
+            raise StepFailed(f"actions without an effect in their outcome: {missing}")
+        if self.untrue:
+            raise StepFailed("; ".join(self.untrue))
+        confirmed, unverifiable = effects.count("confirmed"), effects.count("unverifiable")
+        return (f"{len(self.acted)} actions: {confirmed} confirmed and borne out by pyatspi and GDK's capture, "
+                f"{unverifiable} unverifiable")
 
     def elements(self, window=None):
         args = ["snapshot"] + (["--window", str(window)] if window is not None else [])
@@ -462,6 +549,7 @@ def run_app(app, scenario):
         step("nodes", app.nodes_step)
         for name, work in scenario(app):
             step(name, work)
+        step("truth", app.truth_step)
         step("capture", app.capture)
         step("close", app.close)
     for name in STEPS:

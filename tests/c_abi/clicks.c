@@ -72,7 +72,7 @@ int main(void) {
         /* Two clicks in a row select the word under the pointer, so typed
          * text replaces it. */
         click(entry, UD_BUTTON_LEFT, 2, "ud_locator_click_button(UD_BUTTON_LEFT, 2)");
-        check(ud_keyboard_type(app, UD_WINDOW_DEFAULT, "X", 0) == UD_OK, "ud_keyboard_type X");
+        check(ud_keyboard_type(app, UD_WINDOW_DEFAULT, "X", 0, NULL) == UD_OK, "ud_keyboard_type X");
         check(ud_expect_value(entry, "X", UD_MATCH_EXACT, false, 10000) == UD_OK, "the word was replaced");
 
         /* Refused before anything is looked for: a locator that finds nothing

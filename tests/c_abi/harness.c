@@ -458,6 +458,10 @@ static void locators(const ud_app *app) {
     EXPECT(ud_expect_text(count, "Count: 7", UD_MATCH_EXACT, false, 200), UD_ERR_ASSERTION_FAILED);
     CHECK(strstr(ud_last_error_message(), "Count: 1") != NULL, "says what it saw: %s", ud_last_error_message());
     EXPECT(ud_expect_text(count, "Count: 7", UD_MATCH_EXACT, true, 1000), UD_OK);
+    /* UD_MATCH_EXACT is the whole text; a part is ud_expect_contains_text (with its case). */
+    EXPECT(ud_expect_text(count, "Count", UD_MATCH_EXACT, false, 200), UD_ERR_ASSERTION_FAILED);
+    EXPECT(ud_expect_contains_text(count, "Count", false, 1000), UD_OK);
+    EXPECT(ud_expect_contains_text(count, "count", false, 200), UD_ERR_ASSERTION_FAILED);
 
     EXPECT(ud_locator_fill(name, "Ada Lovelace", NULL), UD_OK);
     EXPECT(ud_expect_value(name, "lovelace", UD_MATCH_SUBSTRING, false, 1000), UD_OK);

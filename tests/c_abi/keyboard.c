@@ -67,21 +67,29 @@ int main(void) {
 
         /* The app's keyboard types into the element that has the focus: the entry. */
         check(ud_press_key(app, UD_WINDOW_DEFAULT, "End") == UD_OK, "ud_press_key End");
-        check(ud_keyboard_type(app, UD_WINDOW_DEFAULT, "!", 0) == UD_OK, "ud_keyboard_type, one text event");
-        check(ud_keyboard_type(app, UD_WINDOW_DEFAULT, "ab", 5) == UD_OK, "ud_keyboard_type, key by key");
+        outcome = NULL;
+        check(ud_keyboard_type(app, UD_WINDOW_DEFAULT, "!", 0, &outcome) == UD_OK, "ud_keyboard_type, one text event");
+        check(outcome && strstr(outcome, "\"effect\":\"confirmed\"") != NULL,
+              "its outcome says the focused entry reads the text");
+        ud_string_free(outcome);
+        check(ud_keyboard_type(app, UD_WINDOW_DEFAULT, "ab", 5, NULL) == UD_OK, "ud_keyboard_type, key by key");
         reads(entry, "größer ✓!ab");
-        check(ud_press_key(app, UD_WINDOW_DEFAULT, "Backspace") == UD_OK, "ud_press_key Backspace");
+        outcome = NULL;
+        check(ud_keyboard_press(app, UD_WINDOW_DEFAULT, "Backspace", &outcome) == UD_OK, "ud_keyboard_press Backspace");
+        check(outcome && strstr(outcome, "\"effect\":\"confirmed\"") != NULL,
+              "its outcome says the focused entry changed");
+        ud_string_free(outcome);
         reads(entry, "größer ✓!a");
 
         /* Refused at once: no text, a delay over the limit, a chord that is no key. */
         outcome = (char *)"stale";
         check(ud_locator_press_sequentially(entry, NULL, 0, &outcome) == UD_ERR_INVALID_REQUEST && outcome == NULL,
               "press_sequentially without text: invalid_request, outcome zeroed");
-        check(ud_keyboard_type(app, UD_WINDOW_DEFAULT, NULL, 0) == UD_ERR_INVALID_REQUEST,
+        check(ud_keyboard_type(app, UD_WINDOW_DEFAULT, NULL, 0, NULL) == UD_ERR_INVALID_REQUEST,
               "ud_keyboard_type without text: invalid_request");
-        check(ud_keyboard_type(app, UD_WINDOW_DEFAULT, "x", 20000) == UD_ERR_INVALID_REQUEST,
+        check(ud_keyboard_type(app, UD_WINDOW_DEFAULT, "x", 20000, NULL) == UD_ERR_INVALID_REQUEST,
               "ud_keyboard_type with a 20 s delay: invalid_request");
-        check(ud_keyboard_type(NULL, UD_WINDOW_DEFAULT, "x", 0) == UD_ERR_INVALID_REQUEST,
+        check(ud_keyboard_type(NULL, UD_WINDOW_DEFAULT, "x", 0, NULL) == UD_ERR_INVALID_REQUEST,
               "ud_keyboard_type on no app: invalid_request");
         check(ud_press_key(app, UD_WINDOW_DEFAULT, "Ctrl+") == UD_ERR_INVALID_REQUEST,
               "ud_press_key Ctrl+: invalid_request");

@@ -7,7 +7,7 @@ use crate::task::{self, Job};
 use napi::bindgen_prelude::AsyncTask;
 use napi::Env;
 use napi_derive::napi;
-use uidrive_core::{Expect as CoreExpect, Result as CoreResult};
+use uidrive_core::{Expect as CoreExpect, ExpectedText, Result as CoreResult};
 
 /// Per-assertion options.
 #[napi(object)]
@@ -16,11 +16,13 @@ pub struct ExpectOptions {
     pub timeout: Option<f64>,
 }
 
-/// `toHaveText` and `toHaveValue`'s options.
+/// `toHaveText`, `toContainText` and `toHaveValue`'s options.
 #[napi(object)]
 pub struct ExpectTextOptions {
-    /// Compare the whole text, case-sensitively (a string is otherwise a
-    /// case-insensitive substring).
+    /// Ignore case (Playwright's `ignoreCase`).
+    pub ignore_case: Option<bool>,
+    /// Kept for tests written before a string meant the whole text: `true`
+    /// is what a string means; `false` is refused, naming `toContainText`.
     pub exact: Option<bool>,
     pub timeout: Option<f64>,
 }
@@ -43,6 +45,24 @@ pub fn expect(env: Env, locator: &Locator, options: Option<ExpectOptions>) -> na
 }
 
 impl Expect {
+    /// An assertion on a text: the wanted text is read (and a bad option
+    /// thrown) at once, the assertion runs off the event loop.
+    fn text_check(
+        &self,
+        env: &Env,
+        what: &'static str,
+        text: JsText<'_>,
+        options: Option<ExpectTextOptions>,
+        assertion: fn(&CoreExpect, ExpectedText) -> CoreResult<()>,
+    ) -> napi::Result<AsyncTask<Job>> {
+        let (exact, ignore_case, timeout) = text_options(options);
+        // `exact` speaks of a whole text; to a part it means nothing.
+        let exact = exact.filter(|_| what != "toContainText");
+        let wanted = matching::expected_text(what, text, exact, ignore_case);
+        let wanted = crate::error::sync(env, wanted)?;
+        Ok(self.check(what, timeout, move |e| assertion(e, wanted)))
+    }
+
     fn check(
         &self,
         what: &'static str,
@@ -105,8 +125,9 @@ impl Expect {
         self.check("toBeEditable", timeout_of(options), |e| e.to_be_editable())
     }
 
-    /// The element's text (label, else value): a substring, the whole text with
-    /// `{exact: true}`, or a RegExp.
+    /// The element's text (label, else value) is `text`: a string equals the
+    /// whole text (whitespace folded, case-sensitive unless `ignoreCase`), as
+    /// in Playwright; a RegExp is searched. For a part, `toContainText`.
     #[napi(ts_return_type = "Promise<void>")]
     pub fn to_have_text(
         &self,
@@ -114,11 +135,24 @@ impl Expect {
         text: JsText<'_>,
         options: Option<ExpectTextOptions>,
     ) -> napi::Result<AsyncTask<Job>> {
-        let (exact, timeout) = options.map_or((None, None), |o| (o.exact, o.timeout));
-        let text = crate::error::sync(&env, matching::text_match("toHaveText", text, exact))?;
-        Ok(self.check("toHaveText", timeout, move |e| e.to_have_text(text)))
+        self.text_check(&env, "toHaveText", text, options, |e, t| e.to_have_text(t))
     }
 
+    /// The element's text holds `text` as a part (a RegExp is searched),
+    /// case-sensitive unless `ignoreCase`.
+    #[napi(ts_return_type = "Promise<void>")]
+    pub fn to_contain_text(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<ExpectTextOptions>,
+    ) -> napi::Result<AsyncTask<Job>> {
+        self.text_check(&env, "toContainText", text, options, |e, t| {
+            e.to_contain_text(t)
+        })
+    }
+
+    /// The element's value is `value`, compared as `toHaveText` compares: the whole of it.
     #[napi(ts_return_type = "Promise<void>")]
     pub fn to_have_value(
         &self,
@@ -126,9 +160,9 @@ impl Expect {
         value: JsText<'_>,
         options: Option<ExpectTextOptions>,
     ) -> napi::Result<AsyncTask<Job>> {
-        let (exact, timeout) = options.map_or((None, None), |o| (o.exact, o.timeout));
-        let value = crate::error::sync(&env, matching::text_match("toHaveValue", value, exact))?;
-        Ok(self.check("toHaveValue", timeout, move |e| e.to_have_value(value)))
+        self.text_check(&env, "toHaveValue", value, options, |e, t| {
+            e.to_have_value(t)
+        })
     }
 
     /// The element has a protocol state, as `checked` or `expanded`.
@@ -153,6 +187,10 @@ impl Expect {
             e.to_have_count(count as usize)
         })
     }
+}
+
+fn text_options(options: Option<ExpectTextOptions>) -> (Option<bool>, Option<bool>, Option<f64>) {
+    options.map_or((None, None, None), |o| (o.exact, o.ignore_case, o.timeout))
 }
 
 fn timeout_of(options: Option<ExpectOptions>) -> Option<f64> {

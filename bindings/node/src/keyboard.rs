@@ -50,24 +50,27 @@ fn keyboard_of(app: &CoreApp, window: Option<u64>) -> uidrive_core::Keyboard {
 #[napi]
 impl Keyboard {
     /// Types `text` into the focused element: at once, or one character at a
-    /// time `delay` ms apart.
-    #[napi(js_name = "type", ts_return_type = "Promise<void>")]
+    /// time `delay` ms apart; the outcome says whether the focused element
+    /// reads it (`confirmed`), or shows no text to tell (`unverifiable`).
+    #[napi(js_name = "type", ts_return_type = "Promise<ActionOutcome>")]
     pub fn type_text(&self, text: String, options: Option<KeyboardTypeOptions>) -> AsyncTask<Job> {
         let app = self.app.clone();
         let (delay, window) = options.map_or((None, None), |o| (o.delay, o.window));
-        task::unit(move || {
+        task::json(move || {
             let delay = millis_opt("keyboard.type: delay", delay)?;
             let window = window_id("keyboard.type: window", window)?;
             keyboard_of(&app, window).type_text(&text, delay)
         })
     }
 
-    /// Presses a key chord such as `Enter`, `Ctrl+A` or `CmdOrCtrl+Shift+Z`.
-    #[napi(ts_return_type = "Promise<void>")]
+    /// Presses a key chord such as `Enter`, `Ctrl+A` or `CmdOrCtrl+Shift+Z`;
+    /// the outcome is `confirmed` when the focus moved, the focused element
+    /// changed or a window opened or closed, else `unverifiable`.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
     pub fn press(&self, chord: String, options: Option<KeyboardPressOptions>) -> AsyncTask<Job> {
         let app = self.app.clone();
         let window = options.and_then(|o| o.window);
-        task::unit(move || {
+        task::json(move || {
             let window = window_id("keyboard.press: window", window)?;
             keyboard_of(&app, window).press(&chord)
         })

@@ -5,7 +5,7 @@ use napi::bindgen_prelude::{Either, Object};
 use serde_json::Value;
 use uidrive_core::locator::{RoleQuery, TextMatch};
 use uidrive_core::protocol::{ElementKey, Role, State};
-use uidrive_core::Result as CoreResult;
+use uidrive_core::{ExpectedText, Result as CoreResult};
 
 /// A text to match: a string (case-insensitive substring, or exact with `{exact: true}`),
 /// or a JavaScript RegExp.
@@ -18,6 +18,28 @@ pub fn text_match(what: &str, text: JsText<'_>, exact: Option<bool>) -> CoreResu
         Either::A(text) => Ok(TextMatch::substring(text)),
         Either::B(object) => regex_of(what, &object),
     }
+}
+
+/// What an assertion wants: a string (the whole text for `toHaveText` and
+/// `toHaveValue`, a part for `toContainText`) or a RegExp (searched);
+/// `ignore_case` as Playwright's `ignoreCase`.
+pub fn expected_text(
+    what: &str,
+    text: JsText<'_>,
+    exact: Option<bool>,
+    ignore_case: Option<bool>,
+) -> CoreResult<ExpectedText> {
+    if exact == Some(false) {
+        return Err(invalid_argument(
+            what,
+            "{ exact: false } is gone: a string is the whole text, as in Playwright; use toContainText for a part, or a RegExp",
+        ));
+    }
+    let wanted = match text {
+        Either::A(text) => ExpectedText::text(text),
+        Either::B(object) => ExpectedText::from(regex_of(what, &object)?),
+    };
+    Ok(wanted.ignore_case(ignore_case.unwrap_or(false)))
 }
 
 /// A RegExp's `source` and `flags` in the regex crate's syntax: `i`, `m` and `s`

@@ -151,8 +151,11 @@ test('isVisible and isHidden wait for their timeout', async () => {
 
 test('an action outcome has the one shape of every language', async () => {
   const outcome = await app.getByKey('add').click();
-  assert.deepEqual(Object.keys(outcome).sort(), ['element', 'route', 'window']);
+  // What it did, what the tree showed of it (the count beside the button changed).
+  assert.deepEqual(Object.keys(outcome).sort(), ['effect', 'element', 'observed', 'route', 'window']);
   assert.equal(outcome.route, 'semantic:press');
+  assert.equal(outcome.effect, 'confirmed');
+  assert.match(outcome.observed, /^the window changed: 1 element\(s\) changed name or state/);
   assert.equal((await app.getByKey('add').activate()).route, 'semantic:press');
 });
 

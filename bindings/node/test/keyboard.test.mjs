@@ -40,7 +40,10 @@ test('keys typed one by one and chords reach the focused entry', async () => {
 
   // The app's keyboard types into the element that has the focus: the entry.
   await app.keyboard.press('End');
-  await app.keyboard.type('!');
+  const typed = await app.keyboard.type('!');
+  // Checked against the focused entry: it reads the text.
+  assert.equal(typed.effect, 'confirmed', JSON.stringify(typed));
+  assert.equal(typed.element.value, 'größer ✓!');
   await app.keyboard.type('ab', { delay: 5 });
   await expect(entry).toHaveValue('größer ✓!ab', { exact: true });
   await app.keyboard.press('Backspace');

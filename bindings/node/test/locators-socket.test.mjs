@@ -24,6 +24,14 @@ test('press "Add", expect "Count: 1"', async () => {
   assert.equal(outcome.element.label, 'Add');
   await expect(app.getByText('Count:')).toHaveText('Count: 1', { exact: true });
   await expect(app.getByKey('count')).toHaveText(/^Count: 1$/);
+  // A string is the whole text, case counted (Playwright's rule); a part is toContainText.
+  const count = app.getByKey('count');
+  await assert.rejects(expect(count, { timeout: 300 }).toHaveText('Count'), { code: 'assertion_failed' });
+  await assert.rejects(expect(count, { timeout: 300 }).toHaveText('count: 1'), { code: 'assertion_failed' });
+  await expect(count).toHaveText('count: 1', { ignoreCase: true });
+  await expect(count).toContainText('Count');
+  await expect(count).not.toContainText('count', { timeout: 300 });
+  assert.throws(() => expect(count).toHaveText('Count', { exact: false }), { code: 'invalid_request' });
 });
 
 test('locators are lazy and made without waiting', async () => {

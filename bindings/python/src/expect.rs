@@ -4,7 +4,7 @@
 use crate::convert::opt_seconds;
 use crate::errors::IntoPy;
 use crate::locator::PyLocator;
-use crate::matching::text_match;
+use crate::matching::{check_exact, expected_text};
 use pyo3::prelude::*;
 use uidrive_core::Expect;
 
@@ -14,7 +14,8 @@ pub struct PyExpect {
     inner: Expect,
 }
 
-/// Assertions on ``locator``, as ``expect(locator).to_have_text("42")``.
+/// Assertions on ``locator``, as ``expect(locator).to_have_text("42")``
+/// (the whole text: ``"4"`` does not pass on ``"42"``).
 #[pyfunction]
 #[pyo3(signature = (locator, *, timeout=None))]
 pub fn expect(
@@ -90,30 +91,50 @@ impl PyExpect {
         self.check(py, timeout, |e| e.to_be_editable())
     }
 
-    /// Its text (label, else value) matches: a str is a case-insensitive
-    /// substring, the whole text with ``exact``; a ``re.Pattern`` is searched.
-    #[pyo3(signature = (text, *, exact=false, timeout=None))]
+    /// Its text (label, else value) is ``text``: a str must equal the whole
+    /// text (whitespace folded, case-sensitive unless ``ignore_case``), as
+    /// in Playwright; a ``re.Pattern`` is searched. ``exact=True`` is
+    /// accepted (it is what a str means); for a part, ``to_contain_text``.
+    #[pyo3(signature = (text, *, exact=None, ignore_case=false, timeout=None))]
     fn to_have_text(
         &self,
         py: Python<'_>,
         text: &Bound<'_, PyAny>,
-        exact: bool,
+        exact: Option<bool>,
+        ignore_case: bool,
         timeout: Option<f64>,
     ) -> PyResult<()> {
-        let text = text_match(py, text, exact)?;
+        check_exact(py, "to_have_text", exact)?;
+        let text = expected_text(py, text, ignore_case)?;
         self.check(py, timeout, move |e| e.to_have_text(text))
     }
 
-    /// Its value matches, compared as ``to_have_text`` compares.
-    #[pyo3(signature = (value, *, exact=false, timeout=None))]
+    /// Its text (label, else value) holds ``text`` as a part (a
+    /// ``re.Pattern`` is searched), case-sensitive unless ``ignore_case``.
+    #[pyo3(signature = (text, *, ignore_case=false, timeout=None))]
+    fn to_contain_text(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        ignore_case: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<()> {
+        let text = expected_text(py, text, ignore_case)?;
+        self.check(py, timeout, move |e| e.to_contain_text(text))
+    }
+
+    /// Its value is ``value``, compared as ``to_have_text`` compares: the whole of it.
+    #[pyo3(signature = (value, *, exact=None, ignore_case=false, timeout=None))]
     fn to_have_value(
         &self,
         py: Python<'_>,
         value: &Bound<'_, PyAny>,
-        exact: bool,
+        exact: Option<bool>,
+        ignore_case: bool,
         timeout: Option<f64>,
     ) -> PyResult<()> {
-        let value = text_match(py, value, exact)?;
+        check_exact(py, "to_have_value", exact)?;
+        let value = expected_text(py, value, ignore_case)?;
         self.check(py, timeout, move |e| e.to_have_value(value))
     }
 

@@ -2,7 +2,7 @@
 //! (``app.keyboard``), as Playwright's ``page.keyboard``.
 
 use crate::app::PyApp;
-use crate::convert::opt_seconds;
+use crate::convert::{opt_seconds, to_json_text, to_python};
 use crate::errors::IntoPy;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -35,31 +35,52 @@ impl PyKeyboard {
             None => keyboard,
         }
     }
+
+    /// Runs keyboard input without the GIL; its outcome as a dict.
+    fn input<'py>(
+        py: Python<'py>,
+        input: impl FnOnce() -> uidrive_core::Result<uidrive_core::ActionOutcome> + Send,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let text = py
+            .detach(move || to_json_text(&uidrive_facade::outcome::to_json(&input()?)?))
+            .or_raise(py)?;
+        to_python(py, &text)
+    }
 }
 
 #[pymethods]
 impl PyKeyboard {
     /// Types ``text`` into the focused element: at once, or one character at
-    /// a time ``delay`` seconds apart.
+    /// a time ``delay`` seconds apart. Answers the outcome: ``"confirmed"``
+    /// once the focused element reads the text, ``"unverifiable"`` when
+    /// nothing focused shows text; a ``FailedError`` saying what it reads
+    /// when the text did not land.
     #[pyo3(signature = (text, *, delay=None, window=None))]
-    fn r#type(
+    fn r#type<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         text: String,
         delay: Option<f64>,
         window: Option<WindowId>,
-    ) -> PyResult<()> {
+    ) -> PyResult<Bound<'py, PyAny>> {
         let delay = opt_seconds(py, "delay", delay)?;
         let keyboard = self.keyboard(window);
-        py.detach(move || keyboard.type_text(&text, delay))
-            .or_raise(py)
+        PyKeyboard::input(py, move || keyboard.type_text(&text, delay))
     }
 
-    /// Presses a key chord such as ``"Enter"``, ``"Ctrl+A"`` or ``"CmdOrCtrl+Shift+Z"``.
+    /// Presses a key chord such as ``"Enter"``, ``"Ctrl+A"`` or
+    /// ``"CmdOrCtrl+Shift+Z"``. Answers the outcome: ``"confirmed"`` when
+    /// the focus moved, the focused element changed or a window opened or
+    /// closed, else ``"unverifiable"``.
     #[pyo3(signature = (chord, *, window=None))]
-    fn press(&self, py: Python<'_>, chord: String, window: Option<WindowId>) -> PyResult<()> {
+    fn press<'py>(
+        &self,
+        py: Python<'py>,
+        chord: String,
+        window: Option<WindowId>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let keyboard = self.keyboard(window);
-        py.detach(move || keyboard.press(&chord)).or_raise(py)
+        PyKeyboard::input(py, move || keyboard.press(&chord))
     }
 
     fn __repr__(&self) -> String {

@@ -4,7 +4,7 @@ use crate::errors::{invalid, IntoPy};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyString, PyType};
-use uidrive_core::TextMatch;
+use uidrive_core::{ExpectedText, TextMatch};
 
 // Python's `re` flags that have an inline equivalent in the regex crate.
 const RE_IGNORECASE: i64 = 2;
@@ -49,6 +49,40 @@ pub fn text_match(py: Python<'_>, value: &Bound<'_, PyAny>, exact: bool) -> PyRe
             value.get_type().name()?
         ),
     ))
+}
+
+/// What an assertion wants: a str (the whole text for ``to_have_text`` and
+/// ``to_have_value``, a part for ``to_contain_text``) or a ``re.Pattern``
+/// (searched); ``ignore_case`` as Playwright's ``ignoreCase``.
+pub fn expected_text(
+    py: Python<'_>,
+    value: &Bound<'_, PyAny>,
+    ignore_case: bool,
+) -> PyResult<ExpectedText> {
+    let wanted = if value.is_instance_of::<PyString>() {
+        ExpectedText::text(value.extract::<String>()?)
+    } else {
+        match text_match(py, value, false)? {
+            TextMatch::Regex(re) => ExpectedText::from(re),
+            other => ExpectedText::from(other),
+        }
+    };
+    Ok(wanted.ignore_case(ignore_case))
+}
+
+/// ``exact=`` of ``to_have_text`` and ``to_have_value``, kept for tests
+/// written before a string meant the whole text: ``True`` is what a string
+/// means now; ``False`` is refused, naming ``to_contain_text``.
+pub fn check_exact(py: Python<'_>, what: &str, exact: Option<bool>) -> PyResult<()> {
+    match exact {
+        Some(false) => Err(invalid(
+            py,
+            format!(
+                "{what}: exact=False is gone: a str is the whole text, as in Playwright; use to_contain_text for a part, or a re.Pattern"
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 pub fn opt_text_match(

@@ -186,8 +186,11 @@ def test_get_by_text_takes_include_hidden(demo: uidrive.App) -> None:
 
 def test_outcome_has_one_shape(demo: uidrive.App) -> None:
     outcome = demo.get_by_key("add").click()
-    assert set(outcome) == {"route", "window", "element"}
+    # What it did, and what the tree showed of it (the count beside the button changed).
+    assert set(outcome) == {"route", "effect", "observed", "window", "element"}
     assert outcome["route"] == "semantic:press"
+    assert outcome["effect"] == "confirmed"
+    assert outcome["observed"].startswith("the window changed: 1 element(s) changed name or state")
     assert isinstance(outcome["element"], dict)
     assert demo.get_by_key("add").activate()["route"] == "semantic:press"
 

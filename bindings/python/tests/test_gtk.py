@@ -4,6 +4,7 @@ the wheel's pytest plugin)."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -16,9 +17,26 @@ def test_calculator_computes_7_times_6(app: AppFactory) -> None:
     for label in ["7", "\N{MULTIPLICATION SIGN}", "6", "="]:
         outcome = calculator.get_by_role("button", name=label).click()
         assert outcome["route"] in {"semantic:press", "input"}
+        assert outcome["effect"] in {"confirmed", "unverifiable"}
     display = calculator.get_by_role("textField").first()
     uidrive.expect(display).to_have_value("42", exact=True)
     assert display.value() == "42"
+
+
+def test_a_string_is_the_whole_value_as_in_playwright(app: AppFactory) -> None:
+    """issue 28: ``to_have_value("4")`` passed while the display read 144."""
+    calculator = app(["gnome-calculator"])
+    for label in ["1", "2", "\N{MULTIPLICATION SIGN}", "1", "2", "="]:
+        calculator.get_by_role("button", name=label, exact=True).click()
+    display = calculator.get_by_role("textField").first()
+    uidrive.expect(display).to_have_value("144")
+    with pytest.raises(uidrive.AssertionFailedError, match='last observed value "144"'):
+        uidrive.expect(display, timeout=0.5).to_have_value("4")
+    uidrive.expect(display).not_.to_have_value("4", timeout=0.5)
+    uidrive.expect(display).to_contain_text("4")
+    uidrive.expect(display).to_have_value(re.compile(r"^1\d4$"))
+    with pytest.raises(uidrive.InvalidRequestError, match="to_contain_text"):
+        uidrive.expect(display).to_have_value("4", exact=False)
 
 
 def test_widget_factory_tree(app: AppFactory) -> None:

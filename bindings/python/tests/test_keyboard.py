@@ -22,7 +22,10 @@ def test_keys_typed_one_by_one_and_chords_reach_the_focused_entry(app: AppFactor
 
     # The app's keyboard types into the element that has the focus: the entry.
     factory.keyboard.press("End")
-    factory.keyboard.type("!")
+    typed = factory.keyboard.type("!")
+    # Checked against the focused entry: it reads the text.
+    assert typed["effect"] == "confirmed", typed
+    assert typed["element"]["value"] == "größer ✓!"
     factory.keyboard.type("ab", delay=0.005)
     uidrive.expect(entry).to_have_value("größer ✓!ab", exact=True)
     factory.keyboard.press("Backspace")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import uidrive
 from conftest import DemoFactory
 
@@ -31,6 +32,15 @@ def test_press_add_and_expect_the_count(demo: uidrive.App) -> None:
     assert outcome["element"]["label"] == "Add"
     uidrive.expect(demo.get_by_text("Count:")).to_have_text("Count: 1", exact=True)
     assert demo.get_by_key("count").text() == "Count: 1"
+    # A str is the whole text, case counted; a part is to_contain_text.
+    count = demo.get_by_key("count")
+    with pytest.raises(uidrive.AssertionFailedError):
+        uidrive.expect(count, timeout=0.3).to_have_text("Count")
+    with pytest.raises(uidrive.AssertionFailedError):
+        uidrive.expect(count, timeout=0.3).to_have_text("count: 1")
+    uidrive.expect(count).to_have_text("count: 1", ignore_case=True)
+    uidrive.expect(count).to_contain_text("Count")
+    uidrive.expect(count).not_.to_contain_text("count", timeout=0.3)
 
 
 def test_locator_actions_and_reads(demo: uidrive.App) -> None:

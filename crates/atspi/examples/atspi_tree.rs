@@ -281,10 +281,7 @@ fn time_typing(app: &App, field: &Locator, text: &str, runs: usize) {
 
 fn idle(driver: &dyn Driver) {
     driver
-        .idle(&IdleParams {
-            window: None,
-            timeout: Some(10_000),
-        })
+        .idle(&IdleParams::within(None, 10_000))
         .expect("idle");
 }
 

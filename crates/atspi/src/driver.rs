@@ -10,7 +10,7 @@ use crate::tree;
 use crate::windows::{self, WindowIds};
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use uidrive_core::protocol::{
     ActParams, Bounds, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId,
     EvalParams, Hello, IdleParams, InputParams, MenuParams, Method, Node, Tree, TreeParams, Window,
@@ -40,6 +40,25 @@ impl Default for LaunchOptions {
 
 /// How long `idle` waits when the caller gives no timeout.
 const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a settle waits for no event once the app has processed what it
+/// was sent, after an action of the driver's: long enough for the app's own
+/// late work to show (gnome-calculator's answer to `=` comes about 50 ms
+/// after the button's activation, over 100 ms on a loaded machine; see
+/// docs/protocol.md).
+pub const QUIET_AFTER_ACTION: Duration = Duration::from_millis(200);
+/// The same when the driver did not act since the last settle: an app that
+/// changes more often than this (a label updated every few milliseconds)
+/// never settles, even on a loaded machine where its updates come unevenly.
+pub const QUIET: Duration = Duration::from_millis(100);
+/// The longest quiet period a settle asks for: each event during one doubles
+/// the next, up to this.
+const QUIET_AT_MOST: Duration = Duration::from_millis(1600);
+/// How long a round trip begun at a settle's limit may still take: the
+/// settle answers within its limit and this.
+const ROUND_TRIP_GRACE: Duration = Duration::from_millis(30);
+/// The bound of `idle` with a timeout of zero, which checks once: its own
+/// round trips, not a wait.
+const CHECK_ONCE_WITHIN: Duration = Duration::from_secs(5);
 /// The longest any other driver call may take.
 const CALL_LIMIT: Duration = Duration::from_secs(20);
 
@@ -478,33 +497,133 @@ impl Inner {
             .await
     }
 
+    /// Waits until the app has processed what it was sent and gone quiet,
+    /// with no quiet period: the driver's own waits between reads, which
+    /// read again anyway ([`Inner::settle`] with a quiet period of zero).
+    pub async fn idle(&self, wanted: Option<u64>, limit: Duration) -> Result<()> {
+        self.settle(wanted, limit, Some(Duration::ZERO)).await
+    }
+
     /// Waits until the app has processed what it was sent and gone quiet:
     /// any action still awaited shows its first event (or its latency runs
-    /// out), then a round trip to the app sees no new event arrive. The app
-    /// answers a call only after the work queued before it, so a round trip
-    /// without events proves it quiet, without a timer.
-    pub async fn idle(&self, wanted: Option<u64>, limit: Duration) -> Result<()> {
-        let (_, top) = windows::resolve(&self.link, &self.app, &self.ids, wanted).await?;
-        let deadline = std::time::Instant::now() + limit;
-        let bus_name = self.app.bus.clone();
-        loop {
-            if std::time::Instant::now() >= deadline {
-                return Err(Error::timeout(format!(
-                    "{} kept changing for {} ms",
-                    self.app.name,
+    /// out), then a round trip to the app sees no new event arrive (the app
+    /// answers a call only after the work queued before it), then no event
+    /// comes for `quiet` (none: [`QUIET_AFTER_ACTION`] after an action of
+    /// this driver's that no settle has seen out yet, else [`QUIET`]). An
+    /// event during the quiet period starts it all again, with a quiet
+    /// period twice as long (up to [`QUIET_AT_MOST`]).
+    ///
+    /// Every wait ends by `limit` (a round trip begun at it gets
+    /// [`ROUND_TRIP_GRACE`]): an app that sent events since the last quiet
+    /// period began is `timeout` then, and so is an app that does not answer
+    /// the round trip in time; an app that sent no event at all since the
+    /// settle began is settled, though `limit` is shorter than the quiet
+    /// period. A `limit` of zero checks once: one round trip, no waiting.
+    pub async fn settle(
+        &self,
+        wanted: Option<u64>,
+        limit: Duration,
+        quiet: Option<Duration>,
+    ) -> Result<()> {
+        let started = Instant::now();
+        let once = limit.is_zero();
+        // Checking once still makes its round trips, however short the limit.
+        let deadline = started + limit.max(CHECK_ONCE_WITHIN * u32::from(once));
+        let by_deadline = |what: &'static str| {
+            let name = self.app.name.clone();
+            move |_| {
+                Error::timeout(format!(
+                    "{name} did not answer {what} within {} ms",
                     limit.as_millis()
                 ))
                 .with_suggestion(
-                    "give a longer timeout; an animation that never stops never settles",
-                ));
+                    "the app may be busy or frozen: give a longer timeout, or check that it runs",
+                )
             }
+        };
+        let resolve = windows::resolve(&self.link, &self.app, &self.ids, wanted);
+        let (_, top) = tokio::time::timeout_at(deadline.into(), resolve)
+            .await
+            .map_err(by_deadline("the read of its window"))??;
+        let bus_name = self.app.bus.clone();
+        let first = self.activity.events_seen(&bus_name);
+        let after_action = self.activity.unsettled(&bus_name);
+        let mut quiet = quiet.unwrap_or(if after_action {
+            QUIET_AFTER_ACTION
+        } else {
+            QUIET
+        });
+        let kept_changing = || {
+            Error::timeout(format!(
+                "{} kept changing for {} ms (it sent accessibility events all along)",
+                self.app.name,
+                limit.as_millis()
+            ))
+            .with_suggestion("give a longer timeout; an animation that never stops never settles")
+        };
+        loop {
+            // An action still awaited is waited for, up to the limit; then
+            // the round trip tells whether the app is quiet all the same.
             if let Some(until) = self.activity.awaiting_until(&bus_name) {
-                self.activity.next_event_or(until.min(deadline)).await;
-                continue;
+                if !once && Instant::now() < deadline {
+                    self.activity.next_event_or(until.min(deadline)).await;
+                    continue;
+                }
             }
             let before = self.activity.events_seen(&bus_name);
-            if self.quiet_since(&top.obj, before).await? {
+            let round_trip = self.quiet_since(&top.obj, before);
+            // A round trip begun at the limit gets a moment to be answered.
+            let answer_by = deadline.max(Instant::now() + ROUND_TRIP_GRACE);
+            let processed = tokio::time::timeout_at(answer_by.into(), round_trip)
+                .await
+                .map_err(by_deadline("a call"))??;
+            if !processed {
+                if once || Instant::now() >= deadline {
+                    return Err(if once {
+                        Error::timeout(format!(
+                            "{} sent accessibility events while it was checked once (timeout 0): it is changing",
+                            self.app.name
+                        ))
+                        .with_suggestion("give a timeout to wait for it to settle")
+                    } else {
+                        kept_changing()
+                    });
+                }
+                continue;
+            }
+            if once || quiet.is_zero() {
                 return Ok(());
+            }
+            let whole = Instant::now() + quiet;
+            let until = whole.min(deadline);
+            let mut stayed_quiet = self.activity.quiet_until(&bus_name, before, until).await;
+            if stayed_quiet {
+                // A round trip again: an app the machine did not run during
+                // the quiet period sends what it had queued before answering.
+                let round_trip = self.quiet_since(&top.obj, before);
+                let answer_by = deadline.max(Instant::now() + ROUND_TRIP_GRACE);
+                stayed_quiet = tokio::time::timeout_at(answer_by.into(), round_trip)
+                    .await
+                    .map_err(by_deadline("a call"))??;
+            }
+            if stayed_quiet && until == whole {
+                self.activity.settled(&bus_name, Instant::now());
+                return Ok(());
+            }
+            // Cut short by the limit: settled only if the app sent nothing
+            // at all since the settle began (the limit is shorter than the
+            // quiet period, the app is still).
+            if stayed_quiet && self.activity.events_seen(&bus_name) == first {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(kept_changing());
+            }
+            // Interrupted: an app that goes on changing must stay quiet
+            // longer to count as settled, so one starved by a busy machine
+            // for a moment is not taken for one that has settled.
+            if !stayed_quiet {
+                quiet = (quiet * 2).min(QUIET_AT_MOST);
             }
         }
     }
@@ -520,7 +639,7 @@ impl Driver for AtspiDriver {
                 .iter()
                 .map(|a| a.as_str().to_string())
                 .collect(),
-            extra: Default::default(),
+            extra: uidrive_core::protocol::idle_takes_quiet(),
         })
     }
 
@@ -616,9 +735,12 @@ impl Driver for AtspiDriver {
             .timeout
             .map(Duration::from_millis)
             .unwrap_or(DEFAULT_IDLE_TIMEOUT);
+        let quiet = params.quiet.map(Duration::from_millis);
         let wanted = params.window;
-        self.run(limit + Duration::from_secs(1), move |inner| async move {
-            inner.idle(wanted, limit).await
+        // The settle keeps its own limit; the call's bound is only a backstop.
+        let backstop = limit.max(CHECK_ONCE_WITHIN) + Duration::from_secs(1);
+        self.run(backstop, move |inner| async move {
+            inner.settle(wanted, limit, quiet).await
         })
     }
 }

@@ -1,11 +1,14 @@
 //! Settling: the app's accessibility events, and the actions whose effect has not shown yet.
 //!
 //! `idle` answers once the app has processed what it was sent and sent no
-//! event meanwhile, proven by round trips to the app rather than by a quiet
-//! timer; an action known to take effect late (GTK 4's `DoAction`) is waited
-//! for through the first event after it, bounded by its latency. Bounds
-//! changes are left out: animated widgets send them many times a second
-//! without anything a test would read.
+//! event meanwhile, proven by round trips to the app, and then stayed quiet
+//! (no event) for a quiet period: after an action, one long enough for the
+//! app's own late work (a worker's answer, a toolkit's delayed activation)
+//! to show; else a short one, which an app that never settles never gives.
+//! An action known to take effect late (GTK 4's `DoAction`) is waited for
+//! through the first event after it, bounded by its latency. Bounds changes
+//! are left out: animated widgets send them many times a second without
+//! anything a test would read.
 
 use futures_util::StreamExt;
 use std::collections::HashMap;
@@ -45,6 +48,10 @@ struct Awaited {
 pub struct Activity {
     seen: Mutex<HashMap<String, u64>>,
     awaiting: Mutex<HashMap<String, Awaited>>,
+    /// When the driver last acted on the app, and when a settle last saw the
+    /// app quiet for a whole quiet period after that.
+    acted_at: Mutex<HashMap<String, Instant>>,
+    settled_at: Mutex<HashMap<String, Instant>>,
     /// Woken at every event, for waits that end at the next one.
     event: Notify,
     /// How many actions the driver sent, to any app.
@@ -98,10 +105,14 @@ impl Activity {
     /// effect, not the first one's.
     pub fn acted_late(&self, bus_name: &str, earliest: Duration, latest: Duration) {
         self.actions.fetch_add(1, Ordering::Relaxed);
+        let now = Instant::now();
+        self.acted_at
+            .lock()
+            .unwrap()
+            .insert(bus_name.to_string(), now);
         if latest.is_zero() {
             return;
         }
-        let now = Instant::now();
         let this = Awaited {
             shows_from: now + earliest.min(latest),
             until: now + latest,
@@ -123,6 +134,26 @@ impl Activity {
             }
             None => None,
         }
+    }
+
+    /// Whether the driver acted on the app since a settle last saw it quiet
+    /// for a whole quiet period: then its late work may still come.
+    pub fn unsettled(&self, bus_name: &str) -> bool {
+        let acted = self.acted_at.lock().unwrap().get(bus_name).copied();
+        let settled = self.settled_at.lock().unwrap().get(bus_name).copied();
+        match (acted, settled) {
+            (Some(acted), Some(settled)) => acted > settled,
+            (Some(_), None) => true,
+            (None, _) => false,
+        }
+    }
+
+    /// Notes that the app stayed quiet for a whole quiet period, up to `at`.
+    pub fn settled(&self, bus_name: &str, at: Instant) {
+        self.settled_at
+            .lock()
+            .unwrap()
+            .insert(bus_name.to_string(), at);
     }
 
     /// How many actions the driver sent so far ([`Activity::acted`]).
@@ -160,6 +191,25 @@ impl Activity {
                 Error::failed(format!("the check for the app's events stopped: {e}"))
             })?,
             None => check.await,
+        }
+    }
+
+    /// Waits until `until` unless the app `bus_name` sends an event first
+    /// (its count passes `before`); answers whether it stayed quiet.
+    pub async fn quiet_until(&self, bus_name: &str, before: u64, until: Instant) -> bool {
+        loop {
+            // Registered before the count is read, so no event slips between.
+            let notified = self.event.notified();
+            if self.events_seen(bus_name) != before {
+                return false;
+            }
+            if Instant::now() >= until {
+                return true;
+            }
+            tokio::select! {
+                () = notified => {}
+                () = tokio::time::sleep_until(until.into()) => {}
+            }
         }
     }
 

@@ -63,12 +63,7 @@ fn every_method(press: uidrive_core::protocol::ElementId) -> Vec<(&'static str, 
         ),
         (
             "idle",
-            Box::new(|d: &dyn Driver| {
-                d.idle(&IdleParams {
-                    window: None,
-                    timeout: Some(3_000),
-                })
-            }),
+            Box::new(|d: &dyn Driver| d.idle(&IdleParams::within(None, 3_000))),
         ),
     ]
 }
@@ -167,10 +162,7 @@ fn a_stopped_app_is_a_timeout_until_it_continues_and_a_killed_one_has_exited() {
 
     send_signal(pid, "CONT");
     driver
-        .idle(&IdleParams {
-            window: None,
-            timeout: Some(10_000),
-        })
+        .idle(&IdleParams::within(None, 10_000))
         .expect("the continued app settles");
     for (name, outcome, took) in call_all(&driver, press) {
         outcome.unwrap_or_else(|e| panic!("{name} after SIGCONT: {e}"));
@@ -290,10 +282,7 @@ fn input_is_bounded_and_a_long_one_does_not_hold_up_other_connections() {
     );
     // The app still answers.
     driver
-        .idle(&IdleParams {
-            window: None,
-            timeout: Some(10_000),
-        })
+        .idle(&IdleParams::within(None, 10_000))
         .expect("the app settles after the input");
     driver.tree(&TreeParams::default()).expect("and reads");
 }

@@ -247,9 +247,14 @@ impl Ctx {
         let app = self.app()?;
         let mut idle = app.idle(window, Some(SETTLE_TIMEOUT));
         // The action may have closed its window (a dialog's OK): then show
-        // the window that has the focus now.
+        // the window that has the focus now. A window being taken down may
+        // answer for an element of it that went, as much as for itself.
         if let (Some(gone), Err(e)) = (window, &idle) {
-            if e.code == ErrorCode::NoWindow {
+            let went = matches!(e.code, ErrorCode::NoWindow | ErrorCode::NoElement)
+                && app
+                    .windows()
+                    .is_ok_and(|list| !list.windows.iter().any(|w| w.id == gone));
+            if went {
                 closed = Some(gone);
                 window = None;
                 idle = app.idle(None, Some(SETTLE_TIMEOUT));

@@ -76,8 +76,11 @@ Arguments the tools share: `target`, the element: a ref (@e3), key=KEY, id=DIGIT
 or went inside an element; windows that opened, closed or took the focus come first); `full`, with settle, \
 every changed line, hidden elements too; `window`, a window id from `windows` (by default the session's, \
 which follows the focus). `batch` runs steps given as {\"tool\": \"press\", \"target\": \"@e3\"} and answers \
-what changed once. Refs belong to the session; a ref whose element went is refused as stale_ref: take a \
-new snapshot.";
+what changed once. Each action answers `effect`: `confirmed` with what the tree showed (`observed`), or \
+`unverifiable` with what was checked (`checked`; read the window to see what it did); an action whose \
+effect did not come fails instead; windows the action closed are listed in `closed`. `wait` with `text` \
+waits for a text that is the whole label or value, with `contains` for a part. Refs belong to the session; \
+a ref whose element went is refused as stale_ref: take a new snapshot.";
 
 /// Arguments many tools share: the instructions explain them once, so the
 /// tools' schemas leave their descriptions out.

@@ -2,59 +2,10 @@
 //! on private headless desktops that `open --headless` starts: Xvfb, D-Bus and
 //! the AT-SPI registry, held by the session's background `uidrive serve`.
 
+mod common;
+
+use common::Session;
 use regex::Regex;
-use std::process::Command;
-
-struct Session {
-    home: tempfile::TempDir,
-    name: &'static str,
-}
-
-impl Session {
-    fn open(name: &'static str, app: &str) -> Session {
-        let session = Session {
-            home: tempfile::Builder::new()
-                .prefix("udreal")
-                .tempdir_in("/tmp")
-                .unwrap(),
-            name,
-        };
-        session.ok(&["open", "--headless", "--timeout", "60000", "--launch", app]);
-        session
-    }
-
-    fn run(&self, args: &[&str]) -> (i32, String, String) {
-        let out = Command::new(env!("CARGO_BIN_EXE_uidrive"))
-            .arg("--session")
-            .arg(self.name)
-            .args(args)
-            .env("XDG_CACHE_HOME", self.home.path().join("cache"))
-            .env("XDG_RUNTIME_DIR", self.home.path())
-            .output()
-            .expect("uidrive runs");
-        (
-            out.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&out.stdout).into_owned(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
-        )
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        let (code, stdout, stderr) = self.run(args);
-        assert_eq!(
-            code, 0,
-            "uidrive {args:?}\nstdout: {stdout}\nstderr: {stderr}"
-        );
-        stdout
-    }
-}
-
-impl Drop for Session {
-    fn drop(&mut self) {
-        // Stops the app and its desktop, even when the test failed.
-        let _ = self.run(&["close"]);
-    }
-}
 
 /// The ref of the first line matching `pattern` (a regex over the line after the ref).
 fn ref_of(snapshot: &str, pattern: &str) -> String {
@@ -73,7 +24,7 @@ fn button(snapshot: &str, label: &str) -> String {
 
 #[test]
 fn gnome_calculator_computes_7_times_6() {
-    let calc = Session::open("calc", "gnome-calculator");
+    let calc = Session::open("calc", &["gnome-calculator"]);
     let controls = calc.ok(&["snapshot", "-i"]);
     let (seven, times, six, equals) = (
         button(&controls, "7"),
@@ -113,7 +64,7 @@ fn gnome_calculator_computes_7_times_6() {
 
 #[test]
 fn gtk3_widget_factory_refuses_a_ref_whose_page_went() {
-    let factory = Session::open("factory", "gtk3-widget-factory");
+    let factory = Session::open("factory", &["gtk3-widget-factory"]);
     let controls = factory.ok(&["snapshot", "-i"]);
     let page_two = ref_of(&controls, r#"\[radio\] "Page 2""#);
     let check = ref_of(&controls, r#"\[checkBox\] "checkbutton"$"#);
@@ -144,8 +95,8 @@ fn gtk3_widget_factory_refuses_a_ref_whose_page_went() {
 
 #[test]
 fn two_sessions_drive_two_apps_side_by_side() {
-    let calc = Session::open("left", "gnome-calculator");
-    let factory = Session::open("right", "gtk3-widget-factory");
+    let calc = Session::open("left", &["gnome-calculator"]);
+    let factory = Session::open("right", &["gtk3-widget-factory"]);
     let calc_controls = calc.ok(&["snapshot", "-i"]);
     let factory_controls = factory.ok(&["snapshot", "-i"]);
     assert!(calc_controls.contains("[button] \"×"), "{calc_controls}");

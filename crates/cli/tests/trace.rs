@@ -121,6 +121,18 @@ fn a_traced_session_shows_its_steps_and_its_failure() {
         text.contains("value=\"42\""),
         "the diffs show the result: {text}"
     );
+    // On the step that caused it: the calculator works `=` out a moment after
+    // the press, and the frame after a step waits for that late work (issue
+    // 28: the `=` step said `no changes` and the result came under the next).
+    let equals = text
+        .split_once("\n  4. ")
+        .and_then(|(_, rest)| rest.split("\n  5. ").next())
+        .expect("a fourth step");
+    assert!(
+        equals.contains("value=\"42\""),
+        "the `=` step's diff shows 42:\n{equals}\n--- whole trace:\n{text}"
+    );
+    assert!(equals.contains("confirmed: "), "its effect: {equals}");
 
     // A file that is no trace is refused with a code and a suggestion.
     std::fs::write(home.join("not.zip"), b"hello").unwrap();

@@ -255,7 +255,11 @@ impl App {
 
     pub fn idle(&self, window: Option<WindowId>, timeout: Option<Duration>) -> Result<()> {
         let timeout = timeout.map(|t| t.as_millis() as u64);
-        self.driver.idle(&IdleParams { window, timeout })
+        self.driver.idle(&IdleParams {
+            window,
+            timeout,
+            quiet: None,
+        })
     }
 
     /// Any method by name with JSON params: the generic door, for methods without a typed call.

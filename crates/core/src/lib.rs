@@ -12,6 +12,7 @@
 //! - [`naming`]: labels as a person reads them, for toolkits that name elements poorly.
 //! - [`trace`]: every step of a run recorded with pictures, and the trace viewer.
 //! - [`Keyboard`]: real key and text input into the focused element.
+//! - [`text_check`]: whether set or typed text landed, the one check of every layer.
 //! - [`Error`]: one error type, with a code, a message and a suggestion.
 //! - [`children`]: processes started for the life of this one, and reaped as they end.
 
@@ -30,16 +31,29 @@ pub mod protocol;
 mod server;
 pub mod snapshot;
 mod socket;
+pub mod text_check;
 pub mod trace;
 
 pub use app::{App, Timeouts};
 pub use driver::{call_json, Driver};
 pub use error::{Error, ErrorCode, Result, MAX_MESSAGE_BYTES};
-pub use expect::{expect, Expect};
+pub use expect::{expect, Expect, ExpectedText};
 pub use keyboard::{Keyboard, MAX_KEY_DELAY};
-pub use locator::{ActionOutcome, Filter, Find, Locator, RoleQuery, Route, TextMatch, WindowRef};
+pub use locator::{
+    ActionOutcome, Effect, Filter, Find, Locator, RoleQuery, Route, TextMatch, WindowRef,
+};
 pub use memory::MemoryDriver;
 pub use server::{
     check_socket_dir, check_socket_path, serve, serve_with, Limits, Server, MAX_SOCKET_PATH_BYTES,
 };
 pub use socket::{SocketDriver, SocketOptions};
+
+/// The Rust examples of the README and docs/locators.md, compiled and run
+/// as this crate's doctests, so that no example in the docs fails.
+#[cfg(doctest)]
+mod doc_examples {
+    #[doc = include_str!("../../../README.md")]
+    struct Readme;
+    #[doc = include_str!("../../../docs/locators.md")]
+    struct Locators;
+}

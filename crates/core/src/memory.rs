@@ -418,7 +418,7 @@ impl Driver for MemoryDriver {
                 .map(|m| m.as_str().to_string())
                 .collect(),
             actions: Action::ALL.iter().map(|a| a.as_str().to_string()).collect(),
-            extra: Map::new(),
+            extra: crate::protocol::idle_takes_quiet(),
         })
     }
 

@@ -106,6 +106,17 @@ impl SocketDriver {
         Ok(self.hello()?.methods.iter().any(|m| m == method.as_str()))
     }
 
+    /// Whether the server lists `param` among `idle`'s in `hello`
+    /// (`idleParams`, uidrive's addition).
+    fn takes_idle_param(&self, param: &str) -> Result<bool> {
+        let hello = self.hello()?;
+        Ok(hello
+            .extra
+            .get(crate::protocol::IDLE_PARAMS)
+            .and_then(Value::as_array)
+            .is_some_and(|params| params.iter().any(|p| p.as_str() == Some(param))))
+    }
+
     /// Sends one request and waits up to `timeout` for its answer.
     pub fn request(&self, method: &str, params: Option<Value>, timeout: Duration) -> Result<Value> {
         let now = Instant::now();
@@ -461,6 +472,10 @@ impl Driver for SocketDriver {
     fn idle(&self, params: &IdleParams) -> Result<()> {
         params.validate()?;
         let mut params = params.clone();
+        // `quiet` goes only to a server that takes it; others settle by their own rule.
+        if params.quiet.is_some() && !self.takes_idle_param("quiet")? {
+            params.quiet = None;
+        }
         let mut wait = *params
             .timeout
             .get_or_insert(self.options.idle_timeout.as_millis() as u64);

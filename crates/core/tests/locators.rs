@@ -5,14 +5,15 @@
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use uidrive_core::memory::COUNTER_WINDOW;
 use uidrive_core::memory::{node, Faults, Ui};
 use uidrive_core::protocol::{
     ActParams, Action, Bounds, Capture, CaptureParams, CellAtParams, ElementId, EvalParams, Hello,
     IdleParams, InputParams, MenuParams, Node, Role, State, Tree, TreeParams, WindowList,
 };
 use uidrive_core::{
-    expect, App, Driver, ErrorCode, Filter, MemoryDriver, Result, RoleQuery, Route, TextMatch,
-    Timeouts,
+    expect, App, Driver, Effect, ErrorCode, Filter, MemoryDriver, Result, RoleQuery, Route,
+    TextMatch, Timeouts,
 };
 
 /// The demo app, with the driver kept for editing the UI.
@@ -483,7 +484,7 @@ fn a_disabled_element_is_acted_on_once_enabled() {
         "nothing was sent while it was disabled"
     );
     expect(&app.get_by_key("count"))
-        .to_have_text("count: 1")
+        .to_have_text("Count: 1")
         .unwrap();
 }
 
@@ -556,11 +557,17 @@ fn reads_need_only_the_element_not_the_ladder() {
 
 type Change = Box<dyn FnOnce(&mut Ui) + Send>;
 
-/// A driver whose next `act` first runs a change, as if the app changed
-/// between the locator's read and its action; it counts the window reads.
+/// The demo app behind a driver with hooks: its next `act` first runs a
+/// change (as if the app changed between the locator's read and its action)
+/// or runs one after it (as an app's handler does once the action ran), it
+/// may drop typed text (an app that answers input and loses it), and it
+/// counts the window reads.
+#[derive(Default)]
 struct Racy {
     inner: Arc<MemoryDriver>,
     before_act: Mutex<Option<Change>>,
+    after_act: Mutex<Option<Change>>,
+    drops_text: bool,
     trees: std::sync::atomic::AtomicUsize,
 }
 
@@ -579,10 +586,22 @@ impl Driver for Racy {
         if let Some(change) = self.before_act.lock().unwrap().take() {
             self.inner.edit(change);
         }
-        self.inner.act(params)
+        self.inner.act(params)?;
+        if let Some(change) = self.after_act.lock().unwrap().take() {
+            self.inner.edit(change);
+        }
+        Ok(())
     }
     fn input(&self, params: &InputParams) -> Result<()> {
-        self.inner.input(params)
+        let mut kept = params.clone();
+        if self.drops_text {
+            kept.events
+                .retain(|e| !matches!(e, uidrive_core::protocol::InputEvent::Text { .. }));
+            if kept.events.is_empty() {
+                return Ok(());
+            }
+        }
+        self.inner.input(&kept)
     }
     fn menu(&self, params: &MenuParams) -> Result<()> {
         self.inner.menu(params)
@@ -603,7 +622,7 @@ fn racy(change: impl FnOnce(&mut Ui) + Send + 'static) -> (Arc<MemoryDriver>, Ap
     let driver = Racy {
         inner: inner.clone(),
         before_act: Mutex::new(Some(Box::new(change))),
-        trees: Default::default(),
+        ..Racy::default()
     };
     (inner, App::new(Arc::new(driver)))
 }
@@ -878,6 +897,14 @@ fn set_value_uses_set_value_else_steps() {
     expect(&volume)
         .to_have_value(TextMatch::exact("70"))
         .unwrap();
+    // A string is the whole value (Playwright's rule): "7" is not "70".
+    let impatient = expect(&volume).with_timeout(Duration::from_millis(100));
+    let err = impatient.to_have_value("7").unwrap_err();
+    assert_eq!(err.code, ErrorCode::AssertionFailed, "{err}");
+    impatient.not().to_have_value("7").unwrap();
+    expect(&app.get_by_key("count"))
+        .to_contain_text("Count")
+        .unwrap();
     assert_eq!(volume.set_value(70.0).unwrap().route, Route::NotNeeded);
 
     edit_keyed(&driver, "volume", |n| {
@@ -990,7 +1017,7 @@ fn failed_expectations_say_expected_and_last_observed() {
     assert_eq!(err.code, ErrorCode::AssertionFailed);
     assert!(
         err.message.starts_with(
-            "expected get_by_key(\"count\") to have text \"Count: 5\" exact, last observed text \"Count: 0\""
+            "expected get_by_key(\"count\") to have text \"Count: 5\", last observed text \"Count: 0\""
         ),
         "{}",
         err.message
@@ -1099,8 +1126,16 @@ fn locators_cross_threads_and_outcomes_serialize() {
         .unwrap()
         .unwrap();
     let json = serde_json::to_value(&done).unwrap();
-    assert_eq!(json["route"], "semantic");
-    assert_eq!(json["action"], "press");
+    assert_eq!(json["route"], "semantic:press");
+    // The button reads as before; the count beside it changed.
+    assert_eq!(json["effect"], "confirmed");
+    assert!(
+        json["observed"]
+            .as_str()
+            .unwrap()
+            .starts_with("the window changed: 1 element(s) changed name or state"),
+        "{json}"
+    );
     assert_eq!(json["window"], 1);
     assert_eq!(json["element"]["key"], "add");
 }
@@ -1137,22 +1172,23 @@ fn locators_work_the_same_over_the_socket() {
 
 #[test]
 fn an_element_that_held_still_since_the_last_read_takes_the_action_on_one_read() {
-    let driver = Arc::new(Racy {
-        inner: Arc::new(MemoryDriver::new()),
-        before_act: Mutex::new(None),
-        trees: Default::default(),
-    });
+    let driver = Arc::new(Racy::default());
     let app = App::new(driver.clone());
     let reads = || driver.trees.load(std::sync::atomic::Ordering::SeqCst);
-    // A first action reads the window twice: its bounds must be the same in two reads.
+    // A first action reads the window twice: its bounds must be the same in
+    // two reads. Then one read of the element looks for the click's effect.
     app.get_by_key("add").click().unwrap();
     let first = reads();
-    assert_eq!(first, 2, "two reads for an element seen for the first time");
+    assert_eq!(
+        first,
+        2 + 1,
+        "two reads for an element seen for the first time"
+    );
     // The next one, moments later, compares with the read before it: one read.
     app.get_by_key("add").click().unwrap();
     assert_eq!(
         reads() - first,
-        1,
+        1 + 1,
         "one read when nothing moved since the last"
     );
     // A move since the last read still needs the second look.
@@ -1317,4 +1353,153 @@ fn click_button_sends_that_button_and_refuses_a_count_before_looking() {
         assert_eq!(err.code, ErrorCode::InvalidRequest, "{err}");
         assert!(err.message.contains("presses in a row"), "{}", err.message);
     }
+}
+
+// ---- outcomes: what the tree showed of an action ----
+
+fn reacting(change: impl FnOnce(&mut Ui) + Send + 'static) -> (Arc<MemoryDriver>, App) {
+    let inner = Arc::new(MemoryDriver::new());
+    let driver = Arc::new(Racy {
+        inner: inner.clone(),
+        after_act: Mutex::new(Some(Box::new(change))),
+        ..Racy::default()
+    });
+    let app = App::new(driver);
+    app.set_timeouts(Timeouts {
+        action: Duration::from_millis(500),
+        expect: Duration::from_millis(500),
+    });
+    (inner, app)
+}
+
+#[test]
+fn a_press_that_closes_its_window_succeeds_and_names_it() {
+    // A dialog's Close: its handler takes the window down.
+    let (_, app) = reacting(|ui| ui.windows.clear());
+    let done = app.get_by_key("add").activate().unwrap();
+    assert_eq!(done.closed, [COUNTER_WINDOW]);
+    assert_eq!(
+        done.effect,
+        Effect::Confirmed(format!("window {COUNTER_WINDOW} closed"))
+    );
+    let json = serde_json::to_value(&done).unwrap();
+    assert_eq!(json["closed"], serde_json::json!([COUNTER_WINDOW]));
+}
+
+#[test]
+fn a_press_that_shows_no_change_is_unverifiable_and_says_what_was_checked() {
+    let (driver, app) = demo();
+    let mut copy = node(100, None, Role::Button, "Copy", (20.0, 300.0, 80.0, 20.0));
+    copy.actions = vec![Action::Press];
+    add_node(&driver, copy);
+    let done = app.get_by_role(Role::Button, "Copy").activate().unwrap();
+    let Effect::Unverifiable(checked) = &done.effect else {
+        panic!("{:?}", done.effect)
+    };
+    assert!(
+        checked.contains("the element reads as before")
+            && checked.contains("no window opened or closed"),
+        "{checked}"
+    );
+}
+
+#[test]
+fn a_combo_box_named_by_its_choice_is_followed_by_its_identity() {
+    // GTK 3: a combo box's accessible name is its chosen item's text, and
+    // its items keep no selected state once the menu closes.
+    let (driver, app) = reacting(|ui| {
+        let window = &mut ui.windows[0];
+        window.node_mut(ElementId(100)).unwrap().label = Some("Middle".into());
+        for id in [101, 102] {
+            window.node_mut(ElementId(id)).unwrap().states.clear();
+        }
+    });
+    let mut combo = node(
+        100,
+        None,
+        Role::ComboBox,
+        "Left",
+        (20.0, 300.0, 100.0, 20.0),
+    );
+    combo.actions = vec![Action::Press];
+    add_node(&driver, combo);
+    for (id, label) in [(101, "Left"), (102, "Middle")] {
+        let y = 300.0 + 20.0 * (id - 100) as f64;
+        let mut item = node(id, Some(100), Role::MenuItem, label, (20.0, y, 100.0, 20.0));
+        item.actions = vec![Action::Press];
+        add_node(&driver, item);
+    }
+    let done = app
+        .get_by_role(Role::ComboBox, TextMatch::exact("Left"))
+        .select_option(TextMatch::exact("Middle"))
+        .unwrap();
+    assert_eq!(
+        done.effect,
+        Effect::Confirmed("it is named by its choice, now \"Middle\"".into())
+    );
+}
+
+#[test]
+fn a_filled_field_is_answered_as_read_after_the_fill() {
+    let (_, app) = demo();
+    let done = app.get_by_label("Name").fill("Grace").unwrap();
+    assert_eq!(done.element.value.as_deref(), Some("Grace"));
+    assert_eq!(done.effect, Effect::Confirmed("it reads `Grace`".into()));
+}
+
+#[test]
+fn keyboard_text_is_checked_against_the_focused_field() {
+    let (_, app) = demo();
+    app.get_by_label("Name").focus().unwrap();
+    let done = app.keyboard().type_text("!", None).unwrap();
+    assert!(done.effect.is_confirmed(), "{:?}", done.effect);
+    assert_eq!(done.element.value.as_deref(), Some("Ada!"));
+    // Where the focus shows no text, nothing can be read back.
+    app.get_by_key("add").focus().unwrap();
+    let done = app.keyboard().type_text("x", None).unwrap();
+    let Effect::Unverifiable(checked) = &done.effect else {
+        panic!("{:?}", done.effect)
+    };
+    assert!(checked.contains("shows no text"), "{checked}");
+}
+
+#[test]
+fn keyboard_text_that_never_lands_fails_saying_what_the_field_reads() {
+    // The app answers the input and drops its text (input lost right after
+    // an app opened, as LibreOffice did).
+    let app = App::new(Arc::new(Racy {
+        drops_text: true,
+        ..Racy::default()
+    }));
+    app.set_timeouts(Timeouts {
+        action: Duration::from_millis(400),
+        expect: Duration::from_millis(400),
+    });
+    app.get_by_label("Name").focus().unwrap();
+    let err = app.keyboard().type_text("Grace", None).unwrap_err();
+    assert_eq!(err.code, ErrorCode::Failed, "{err}");
+    assert!(
+        err.message
+            .contains("typed `Grace` into the focused element")
+            && err.message.contains("still reads `Ada`"),
+        "{}",
+        err.message
+    );
+}
+
+#[test]
+fn a_menu_path_is_answered_with_what_it_changed() {
+    let (_, app) = demo();
+    app.get_by_key("add").click().unwrap();
+    let done = app
+        .choose_menu(None, &["File".into(), "New".into()])
+        .unwrap();
+    let Effect::Confirmed(seen) = &done.effect else {
+        panic!("{:?}", done.effect)
+    };
+    assert!(seen.contains("changed name or state"), "{seen}");
+    let done = app
+        .choose_menu(None, &["File".into(), "Quit".into()])
+        .unwrap();
+    assert_eq!(done.closed, [COUNTER_WINDOW], "{:?}", done.effect);
 }

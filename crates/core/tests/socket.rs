@@ -156,12 +156,7 @@ fn idle_on_one_connection_does_not_hold_up_another() {
     let client = Arc::new(SocketDriver::connect(&path).unwrap());
     let waiting = {
         let client = client.clone();
-        std::thread::spawn(move || {
-            client.idle(&IdleParams {
-                window: None,
-                timeout: Some(5000),
-            })
-        })
+        std::thread::spawn(move || client.idle(&IdleParams::within(None, 5000)))
     };
     // While idle waits on its own connection, other calls are answered.
     let mut answered = 0;
@@ -171,12 +166,7 @@ fn idle_on_one_connection_does_not_hold_up_another() {
     }
     assert_eq!(answered, 5, "calls were held up behind idle");
     waiting.join().unwrap().unwrap();
-    let err = client
-        .idle(&IdleParams {
-            window: None,
-            timeout: Some(100),
-        })
-        .unwrap_err();
+    let err = client.idle(&IdleParams::within(None, 100)).unwrap_err();
     assert_eq!(err.code, ErrorCode::Timeout);
 }
 

@@ -318,7 +318,10 @@ fn core_methods(path: &str, block: &str) -> Vec<String> {
     let mut inside = false;
     for line in text.lines() {
         if line.starts_with("impl ") {
-            inside = line.starts_with(block);
+            // `impl Expect {`, not `impl ExpectedText {`.
+            inside = line
+                .strip_prefix(block)
+                .is_some_and(|rest| rest.starts_with([' ', '<']));
         }
         if let Some(rest) = line.strip_prefix("    pub fn ") {
             if inside {

@@ -3,9 +3,16 @@
     import uidrive
 
     with uidrive.headless() as desktop:
-        with uidrive.launch(["gnome-calculator"], env=desktop.env) as app:
-            app.get_by_role("button", name="7", exact=True).click()
-            uidrive.expect(app.get_by_role("textField")).to_have_text("7")
+        with desktop.launch(["gnome-calculator"]) as app:
+            for key in ["7", "\N{MULTIPLICATION SIGN}", "6", "="]:
+                outcome = app.get_by_role("button", name=key, exact=True).click()
+                print(outcome["effect"], outcome.get("observed", outcome.get("checked")))
+            display = app.get_by_role("textField").first()  # the calculator has two fields
+            uidrive.expect(display).to_have_value("42")  # the whole value, as in Playwright
+
+Each action answers what it did and what the tree showed of it: ``effect``
+``"confirmed"`` (with ``observed``) or ``"unverifiable"`` (with ``checked``),
+or raises when its effect did not come.
 
 Every call blocks until its answer is in, with the GIL released so other
 threads run, and never waits past its timeout (in seconds). Errors are

@@ -138,8 +138,8 @@ class Keyboard:
 
     def type(
         self, text: str, *, delay: float | None = None, window: int | None = None
-    ) -> None: ...
-    def press(self, chord: str, *, window: int | None = None) -> None: ...
+    ) -> ActionResult: ...
+    def press(self, chord: str, *, window: int | None = None) -> ActionResult: ...
 
 @final
 class Snapshot:
@@ -242,10 +242,23 @@ class Expect:
     def to_be_focused(self, *, timeout: float | None = None) -> None: ...
     def to_be_editable(self, *, timeout: float | None = None) -> None: ...
     def to_have_text(
-        self, text: TextLike, *, exact: bool = False, timeout: float | None = None
+        self,
+        text: TextLike,
+        *,
+        exact: bool | None = None,
+        ignore_case: bool = False,
+        timeout: float | None = None,
+    ) -> None: ...
+    def to_contain_text(
+        self, text: TextLike, *, ignore_case: bool = False, timeout: float | None = None
     ) -> None: ...
     def to_have_value(
-        self, value: TextLike, *, exact: bool = False, timeout: float | None = None
+        self,
+        value: TextLike,
+        *,
+        exact: bool | None = None,
+        ignore_case: bool = False,
+        timeout: float | None = None,
     ) -> None: ...
     def to_have_state(self, state: str, *, timeout: float | None = None) -> None: ...
     def to_have_count(self, count: int, *, timeout: float | None = None) -> None: ...

@@ -8,7 +8,7 @@ the same as one on the wire or from the command line.
 from __future__ import annotations
 
 import re
-from typing import Any, TypedDict, Union
+from typing import Any, Literal, TypedDict, Union
 
 __all__ = [
     "ActionResult",
@@ -121,14 +121,27 @@ InputEvent = dict[str, Any]
 ``{"type": "click", "x": 10, "y": 20}`` or ``{"type": "key", "key": "Ctrl+A"}``."""
 
 
-class ActionResult(TypedDict):
-    """What a locator action did. ``route`` is ``"semantic:<action>"`` when the
-    element's own action was used, ``"input"`` for real pointer or key input,
-    and ``"not_needed"`` when nothing had to be done (already checked, ...)."""
-
+class _ActionResultRequired(TypedDict):
     route: str
+    effect: Literal["confirmed", "unverifiable"]
     window: int
     element: Node
+
+
+class ActionResult(_ActionResultRequired, total=False):
+    """What an action did, and what the tree showed of it. ``route`` is
+    ``"semantic:<action>"`` when the element's own action was used,
+    ``"input"`` for real pointer or key input, and ``"not_needed"`` when
+    nothing had to be done (already checked, ...). ``effect`` is
+    ``"confirmed"`` (the tree showed the change the action is for, said in
+    ``observed``) or ``"unverifiable"`` (nothing the tree shows can prove
+    it; ``checked`` says what was looked at); an action whose effect did not
+    come raises instead. ``element`` is the element acted on as last read;
+    ``closed`` lists the windows the action closed (a dialog's Close)."""
+
+    observed: str
+    checked: str
+    closed: list[int]
 
 
 class _SnapshotElementRequired(TypedDict):

@@ -1,7 +1,8 @@
 //! Text that lands: `setValue` and `insertText` on editable text, checked
-//! against what the element reads afterwards, with real typing as the second
-//! route when the app answered the accessibility call but kept its text
-//! (Firefox's `EditableText` does so for HTML inputs).
+//! against what the element reads afterwards (core's `text_check`, the check
+//! locators make too), with real typing as the second route when the app
+//! answered the accessibility call but kept its text (Firefox's
+//! `EditableText` does so for HTML inputs).
 
 use super::{describe, ok_or_failed};
 use crate::bus::{call, IFACE_COMPONENT, IFACE_EDITABLE_TEXT, IFACE_TEXT};
@@ -11,6 +12,7 @@ use crate::fetch::read_text;
 use crate::tree::Element;
 use std::time::{Duration, Instant};
 use uidrive_core::protocol::{InputEvent, KeyChord};
+use uidrive_core::text_check::{self, clip};
 use uidrive_core::{Error, Result};
 
 /// How long a semantic edit may take to show in the element's text before
@@ -73,14 +75,10 @@ impl Target<'_> {
         }
     }
 
-    /// Whether `text` is what the element should read: a password field shows
-    /// one mask character per character typed.
+    /// Whether `text` is what the element should read: core's one check
+    /// (a password field shows one mask character per character typed).
     fn reads_as(&self, text: &str, wanted: &str) -> bool {
-        if self.is_password() {
-            text.chars().count() == wanted.chars().count()
-        } else {
-            text == wanted
-        }
+        text_check::reads_as(text, wanted, self.is_password())
     }
 
     /// Gives the element the keyboard focus, then types `events` into its window.
@@ -107,10 +105,7 @@ impl Target<'_> {
 
     fn still_reads(&self, seen: Option<String>) -> String {
         match seen {
-            Some(text) if self.is_password() => {
-                format!("{} characters", text.chars().count())
-            }
-            Some(text) => format!("`{}`", clip(&text)),
+            Some(text) => text_check::what_it_reads(&text, self.is_password()),
             None => "nothing that could be read".into(),
         }
     }
@@ -302,16 +297,6 @@ fn spliced(old: &str, at: usize, text: &str) -> String {
     format!("{}{text}{}", &old[..byte], &old[byte..])
 }
 
-/// Text for a message: at most 80 characters.
-fn clip(text: &str) -> String {
-    if text.chars().count() <= 80 {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(77).collect();
-        format!("{head}...")
-    }
-}
-
 fn chord(text: &str) -> KeyChord {
     text.parse().expect("a chord written in the code parses")
 }
@@ -326,12 +311,5 @@ mod tests {
         assert_eq!(spliced("abc", 3, "d"), "abcd");
         assert_eq!(spliced("abc", 9, "d"), "abcd");
         assert_eq!(spliced("", 0, "d"), "d");
-    }
-
-    #[test]
-    fn long_text_is_clipped_in_messages() {
-        assert_eq!(clip("short"), "short");
-        let long = "x".repeat(100);
-        assert_eq!(clip(&long).chars().count(), 80);
     }
 }

@@ -58,10 +58,7 @@ impl Running {
 
     pub fn idle(&self) {
         self.driver
-            .idle(&IdleParams {
-                window: None,
-                timeout: Some(10_000),
-            })
+            .idle(&IdleParams::within(None, 10_000))
             .expect("the app settles");
     }
 

@@ -11,10 +11,13 @@ use clap::Args;
 use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{json, Value};
-use uidrive_core::protocol::{InputEvent, KeyChord, MouseButton};
-use uidrive_core::{ActionOutcome, Route, TextMatch};
+use uidrive_core::protocol::{KeyChord, MouseButton};
+use uidrive_core::{ActionOutcome, Keyboard, Route, TextMatch};
 
-/// Ends an action: settles and diffs when asked (not inside a batch), else says what was done.
+/// Ends an action: settles and diffs when asked (not inside a batch), else
+/// says what was done and what the tree showed of it. A window the action
+/// closed is said as `- window 2`, and the settle reads the window that has
+/// the focus instead.
 fn finish(
     ctx: &mut Ctx,
     settle: &SettleOpt,
@@ -22,23 +25,69 @@ fn finish(
     done: String,
     mut data: Value,
 ) -> Result<Output, CliError> {
+    let closed: Vec<u64> = data["closed"]
+        .as_array()
+        .map(|c| c.iter().filter_map(Value::as_u64).collect())
+        .unwrap_or_default();
+    if !closed.is_empty() && ctx.state.window.is_some_and(|w| closed.contains(&w)) {
+        ctx.state.window = None;
+    }
+    let window = window.filter(|w| !closed.contains(w));
     if settle.settle && !ctx.in_batch {
         ctx.full_diff = settle.full;
         let (diff, observed) = ctx.settle(window)?;
         data["settled"] = observed;
-        return Ok(Output::new(diff, data));
+        // The diff shows what a confirmed action changed; said apart only
+        // when nothing the tree shows proved it.
+        let mut text = if data["effect"] == "unverifiable" {
+            effect_line(&data)
+        } else {
+            String::new()
+        };
+        text.push_str(&diff);
+        // A closed window the session had seen is in the diff's window lines already.
+        if !closed
+            .iter()
+            .all(|w| diff.contains(&format!("- window {w}")))
+        {
+            text = closed_lines(&closed) + &text;
+        }
+        return Ok(Output::new(text, data));
     }
-    Ok(Output::new(done + "\n", data))
+    let text = done + "\n" + &effect_line(&data) + &closed_lines(&closed);
+    Ok(Output::new(text, data))
 }
 
-/// The outcome in the one JSON shape every front end gives (route, window,
-/// element: see `uidrive_facade::outcome`), plus `line`: the element as a
-/// snapshot shows it, with its ref.
+/// What the tree showed of the action, as one line (`# confirmed: ...`).
+fn effect_line(data: &Value) -> String {
+    let detail = |key: &str| data[key].as_str().unwrap_or_default().to_string();
+    match data["effect"].as_str() {
+        Some("confirmed") => format!("# confirmed: {}\n", detail("observed")),
+        Some("unverifiable") => format!("# unverifiable: {}\n", detail("checked")),
+        _ => String::new(),
+    }
+}
+
+fn closed_lines(closed: &[u64]) -> String {
+    closed.iter().map(|w| format!("- window {w}\n")).collect()
+}
+
+/// The outcome in the one JSON shape every front end gives (route, effect,
+/// window, element, closed: see `uidrive_facade::outcome`), plus `line`: the
+/// element as a snapshot shows it, with its ref.
 fn acted(ctx: &Ctx, verb: &str, outcome: &ActionOutcome) -> Result<(String, Value), CliError> {
     let what = ctx.describe(outcome.window, &outcome.element);
     let mut data = uidrive_facade::outcome::to_json(outcome)?;
     data["line"] = json!(what);
     Ok((format!("{verb} {what}"), data))
+}
+
+/// The keyboard of the session's app, typing into `window` (else the
+/// session's window, else the focused one).
+fn keyboard(ctx: &mut Ctx, window: Option<u64>) -> Result<Keyboard, CliError> {
+    let window = ctx.window(window);
+    let app = ctx.app()?;
+    Ok(Keyboard::new(app.driver().clone(), window, app.timeouts()))
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]
@@ -187,18 +236,11 @@ impl Command for Type {
                 finish(ctx, &self.settle, Some(outcome.window), text, data)
             }
             None => {
-                let window = ctx.window(self.on.window);
-                let events = vec![InputEvent::Text {
-                    text: self.text.clone(),
-                }];
-                ctx.app()?.input(window, events)?;
-                finish(
-                    ctx,
-                    &self.settle,
-                    window,
-                    format!("typed {:?}", self.text),
-                    json!({}),
-                )
+                // Checked against the focused element: its text must come to hold it.
+                let outcome = keyboard(ctx, self.on.window)?.type_text(&self.text, None)?;
+                let data = uidrive_facade::outcome::to_json(&outcome)?;
+                let text = format!("typed {:?}", self.text);
+                finish(ctx, &self.settle, Some(outcome.window), text, data)
             }
         }
     }
@@ -228,14 +270,11 @@ impl Command for KeyCmd {
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let mut chords = Vec::new();
         for key in &self.keys {
-            let chord: KeyChord = key
-                .parse()
+            key.parse::<KeyChord>()
                 .map_err(|e: String| CliError::usage(format!("key: {e}")))?;
-            chords.push(chord);
         }
-        if chords.is_empty() {
+        if self.keys.is_empty() {
             return Err(CliError::usage("key: give at least one chord, as Enter"));
         }
         let pressed = self.keys.join(" ");
@@ -251,16 +290,15 @@ impl Command for KeyCmd {
                 finish(ctx, &self.settle, Some(outcome.window), text, data)
             }
             None => {
-                let window = ctx.window(self.on.window);
-                let events = chords.into_iter().flat_map(InputEvent::keystroke).collect();
-                ctx.app()?.input(window, events)?;
-                finish(
-                    ctx,
-                    &self.settle,
-                    window,
-                    format!("pressed {pressed}"),
-                    json!({}),
-                )
+                let keyboard = keyboard(ctx, self.on.window)?;
+                let mut last = None;
+                for key in &self.keys {
+                    last = Some(keyboard.press(key)?);
+                }
+                let outcome = last.expect("at least one chord");
+                let data = uidrive_facade::outcome::to_json(&outcome)?;
+                let text = format!("pressed {pressed}");
+                finish(ctx, &self.settle, Some(outcome.window), text, data)
             }
         }
     }
@@ -351,14 +389,16 @@ impl Command for Menu {
             return Err(CliError::usage("menu: give the labels, as File Quit"));
         }
         let window = ctx.window(self.on.window);
-        ctx.app()?.menu(window, self.path.clone())?;
+        let outcome = ctx.app()?.choose_menu(window, &self.path)?;
         let chosen = self.path.join(" > ");
+        let mut data = uidrive_facade::outcome::to_json(&outcome)?;
+        data["path"] = json!(self.path);
         finish(
             ctx,
             &self.settle,
-            window,
+            Some(outcome.window),
             format!("chose {chosen}"),
-            json!({"path": self.path}),
+            data,
         )
     }
 }

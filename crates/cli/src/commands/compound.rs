@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use uidrive_core::protocol::{Action, ElementId, Node, Role, State};
 use uidrive_core::protocol::{InputEvent, PointerButton};
 use uidrive_core::snapshot::{node_line, Ref};
-use uidrive_core::{ActionOutcome, Error, ErrorCode, Locator, Route, WindowRef};
+use uidrive_core::{ActionOutcome, Effect, Error, ErrorCode, Locator, Route, WindowRef};
 
 /// What a command needs of its element.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,10 +240,12 @@ fn looks(tree: &uidrive_core::protocol::Tree) -> Vec<String> {
 }
 
 /// `press`: the element's own press action (else a click at its centre, as
-/// core's `activate`). When the press action answered but changed nothing
-/// the tree shows, on an element whose press must show (a menu button, a
-/// toggle, a tab...), the press is made again as a real click at its centre
-/// before success is reported; the outcome's route says `input` then.
+/// core's `activate`, which also looks for its effect). When the press
+/// action answered but core saw no change, on an element whose press must
+/// show (a menu button, a toggle, a tab...), the window is given longer to
+/// show it, and when it still does not the press is made again as a real
+/// click at its centre before success is reported; the outcome's route says
+/// `input` then, and its effect what that click showed.
 pub fn press(
     ctx: &mut Ctx,
     target: &str,
@@ -260,7 +262,8 @@ pub fn press(
     let before = app.tree(in_window).ok();
     let windows_before = app.windows().ok().map(|w| w.windows.len());
     let mut outcome = locator.activate()?;
-    if !matches!(outcome.route, Route::Semantic(_)) || !press_shows(&outcome.element) {
+    let seen = outcome.effect.is_confirmed();
+    if seen || !matches!(outcome.route, Route::Semantic(_)) || !press_shows(&outcome.element) {
         return Ok((outcome, false));
     }
     let Some(before) = before.filter(|t| t.window == outcome.window) else {
@@ -289,6 +292,19 @@ pub fn press(
         vec![InputEvent::Click(PointerButton::at(x, y))],
     )?;
     outcome.route = Route::Input;
+    let _ = app.idle(Some(outcome.window), Some(PRESS_SETTLE));
+    let clicked = app.tree(Some(outcome.window)).ok();
+    outcome.effect = match clicked {
+        Some(tree) if looks(&tree) != looks(&after) => Effect::Confirmed(
+            "its press action changed nothing; a real click at its centre changed the window"
+                .into(),
+        ),
+        Some(_) => Effect::Unverifiable(
+            "neither its press action nor a real click at its centre changed what the window shows"
+                .into(),
+        ),
+        None => Effect::Confirmed(format!("window {} went after a real click", outcome.window)),
+    };
     Ok((outcome, true))
 }
 

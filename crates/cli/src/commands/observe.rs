@@ -12,7 +12,7 @@ use serde_json::json;
 use std::path::PathBuf;
 use uidrive_core::protocol::Window;
 use uidrive_core::snapshot::{Snapshot, View};
-use uidrive_core::{expect, ErrorCode, TextMatch, WindowRef};
+use uidrive_core::{expect, ErrorCode, ExpectedText, WindowRef};
 
 pub fn window_line(w: &Window) -> String {
     let mut line = format!("window {} {:?} {}", w.id, w.title, w.kind);
@@ -123,13 +123,17 @@ fn default_wait_timeout() -> u64 {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Wait {
-    /// Wait for this element (a ref, key=..., role=button name="Add") to show; none: wait for the window to settle.
+    /// Wait for this element (a ref, key=..., role=button name="Add") to show (with --text or --contains: to read so); none: wait for the window to settle.
     #[serde(default)]
     pub target: Option<String>,
-    /// Wait until an element shows this text (its label or value).
-    #[arg(long, value_name = "TEXT")]
+    /// Wait until an element's text (its label, else value) is this, whole (spaces folded, case counted); /pattern/flags is a regex, searched.
+    #[arg(long, value_name = "TEXT", conflicts_with = "contains")]
     #[serde(default)]
     pub text: Option<String>,
+    /// Wait until an element's text holds this, as a part (case counted); /pattern/flags is a regex.
+    #[arg(long, value_name = "TEXT")]
+    #[serde(default)]
+    pub contains: Option<String>,
     /// Wait for the element or text to be gone instead.
     #[arg(long)]
     #[serde(default)]
@@ -146,7 +150,7 @@ pub struct Wait {
 impl Command for Wait {
     const NAME: &'static str = "wait";
     const ABOUT: &'static str =
-        "Wait for an element or a text to show (or, with --gone, to go), or for the window to settle";
+        "Wait for an element or a text to show (or, with --gone, to go), for an element to read a text, or for the window to settle";
     const HINTS: Hints = READS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -154,16 +158,22 @@ impl Command for Wait {
             .map_err(|e| CliError::usage(e.message))?;
         ctx.bound(timeout);
         let window = ctx.window(self.on.window);
-        let (locator, what) = match (&self.target, &self.text) {
+        // The text, whole (--text) or a part (--contains), as `expect` compares.
+        let wanted = match (&self.text, &self.contains) {
             (Some(_), Some(_)) => {
-                return Err(CliError::usage("wait: give a target or --text, not both"))
+                return Err(CliError::usage("wait: give --text or --contains, not both"))
             }
+            (Some(text), None) => Some((ExpectedText::parse(text)?, true, text.clone())),
+            (None, Some(text)) => Some((ExpectedText::parse(text)?, false, text.clone())),
+            (None, None) => None,
+        };
+        let (locator, what) = match (&self.target, &wanted) {
             (None, None) => {
                 let _progress = Progress::start("waiting for the window to settle".into());
                 ctx.app()?.idle(window, Some(timeout))?;
                 return Ok(Output::new("settled\n", json!({"settled": true})));
             }
-            (Some(target), None) => {
+            (Some(target), _) => {
                 let located = match ctx.locator(target, self.on.window) {
                     // A gone element is what --gone waits for.
                     Err(e) if self.gone && e.error.code == ErrorCode::StaleRef => {
@@ -176,12 +186,13 @@ impl Command for Wait {
                 };
                 (located, target.clone())
             }
-            (None, Some(text)) => {
+            (None, Some((text, whole, given))) => {
                 let app = ctx.app()?;
                 let root = WindowRef::new(app.driver().clone(), window, app.timeouts());
+                let how = if *whole { "text" } else { "text containing" };
                 (
-                    root.get_by_text(TextMatch::from(text.as_str())),
-                    format!("text {text:?}"),
+                    root.get_by_text(text.to_text_match(*whole)),
+                    format!("{how} {given:?}"),
                 )
             }
         };
@@ -197,6 +208,21 @@ impl Command for Wait {
                 e
             }
         };
+        // A target with a text: wait for the target to read it.
+        if let (Some(target), Some((text, whole, given))) = (&self.target, wanted) {
+            let reads = if whole { "reads" } else { "holds" };
+            let check = if self.gone { check.not() } else { check };
+            if whole {
+                check.to_have_text(text).map_err(timed_out)?;
+            } else {
+                check.to_contain_text(text).map_err(timed_out)?;
+            }
+            let not = if self.gone { "no longer " } else { "" };
+            return Ok(Output::new(
+                format!("{target} {not}{reads} {given:?}\n"),
+                json!({"reads": !self.gone, "text": given}),
+            ));
+        }
         if self.gone {
             check.to_be_hidden().map_err(timed_out)?;
             Ok(Output::new(

@@ -1,9 +1,12 @@
 //! What a locator does. Each action climbs the ladder, then uses the
 //! element's own action when it offers one and real input at its centre
-//! otherwise, and says which it took.
+//! otherwise, then looks for its effect in the tree (see [`super::effect`])
+//! and says which route it took and what it saw.
 
+use super::effect::{clip, find_again, ActionOutcome, Effect, Route};
 use super::ladder::{Needs, Ready};
 use super::matching::{is_shown, TextMatch, TreeIndex};
+use super::observe::{done, done_by, gone_with, text_landed, verify_time, Done, Seen};
 use super::resolve::{describe_node, human, worth_retrying, Poller, Read};
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
@@ -11,58 +14,9 @@ use crate::protocol::{
     ActParams, Action, ElementAtParams, ElementId, InputEvent, InputParams, KeyChord, MouseButton,
     Node, PointerButton, Role, State, Tree, TreeParams, WindowId,
 };
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use crate::text_check;
 use std::collections::HashSet;
 use std::time::Duration;
-
-/// How an action reached the element.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Route {
-    /// The element's own action, as assistive technology performs it.
-    Semantic(Action),
-    /// Real pointer or key input at the element.
-    Input,
-    /// Nothing had to be done: already checked, already in view, no text to type.
-    NotNeeded,
-}
-
-impl Route {
-    pub fn as_str(&self) -> String {
-        match self {
-            Route::Semantic(action) => format!("semantic:{action}"),
-            Route::Input => "input".into(),
-            Route::NotNeeded => "not_needed".into(),
-        }
-    }
-}
-
-/// What an action did.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ActionOutcome {
-    pub route: Route,
-    /// The element acted on, as read just before the action (the option, for `select_option`).
-    pub element: Node,
-    pub window: WindowId,
-}
-
-/// As JSON for front ends: `{"route": "semantic", "action": "press", "window": 1, "element": {...}}`,
-/// with `route` `semantic`, `input` or `notNeeded` (`action` only for `semantic`).
-impl Serialize for ActionOutcome {
-    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(None)?;
-        match &self.route {
-            Route::Semantic(action) => {
-                map.serialize_entry("route", "semantic")?;
-                map.serialize_entry("action", action.as_str())?;
-            }
-            Route::Input => map.serialize_entry("route", "input")?,
-            Route::NotNeeded => map.serialize_entry("route", "notNeeded")?,
-        }
-        map.serialize_entry("window", &self.window)?;
-        map.serialize_entry("element", &self.element)?;
-        map.end()
-    }
-}
 
 /// Why one attempt at an action ended without an outcome.
 pub(crate) enum Failure {
@@ -79,18 +33,21 @@ impl From<Error> for Failure {
 
 type Attempt<T> = std::result::Result<T, Failure>;
 
-/// A check after the action (check, select, set_value) gets at least this
-/// long, even when the ladder used most of the timeout: some toolkits apply
-/// an accessibility action a few hundred milliseconds after it returns.
-const VERIFY_AT_LEAST: Duration = Duration::from_secs(1);
-
 impl Locator {
     /// Presses the element: its `press` action when it offers one, else a real
-    /// click at its centre.
+    /// click at its centre. Then looks for the change: the element reads
+    /// otherwise, or went, or a window opened or closed.
     pub fn click(&self) -> Result<ActionOutcome> {
-        self.perform_on_match("click", Needs::POINTER, |ready, _| {
-            let route = self.press_or_click(ready.window(), ready.node(), Some(&ready.tree))?;
-            Ok(outcome(ready, route))
+        self.traced("click", || {
+            let mut poller = self.poller(self.action_timeout());
+            let done =
+                self.perform_on_match("click", Needs::POINTER, &mut poller, |ready, _| {
+                    let windows = self.windows_now();
+                    let route =
+                        self.press_or_click(ready.window(), ready.node(), Some(&ready.tree))?;
+                    Ok(done(ready, route, windows))
+                })?;
+            self.observe_change(&mut poller, done, "click")
         })
     }
 
@@ -101,30 +58,28 @@ impl Locator {
     /// checked state: when the action left it as it was, a real click follows,
     /// and the press fails with `failed` if the state still stays. (A menu's
     /// check item is not read back: choosing it closes its menu, and with it
-    /// the item, until the menu opens again.)
+    /// the item, until the menu opens again.) Anything else is looked at as
+    /// `click` looks: it reads otherwise, went, or a window opened or closed.
     pub fn activate(&self) -> Result<ActionOutcome> {
         let what = "press";
-        let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_with_by(
-            what,
-            Needs::POINTER,
-            &mut poller,
-            Locator::read_matches,
-            |ready, _| {
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_on_match(what, Needs::POINTER, &mut poller, |ready, _| {
+                let windows = self.windows_now();
                 let route = self.press_else_click(ready.window(), ready.node())?;
-                Ok(outcome(ready, route))
-            },
-        )?;
-        let before = &done.element;
-        let toggles = matches!(
-            before.role,
-            Role::CheckBox | Role::ToggleButton | Role::Switch
-        ) || (before.role == Role::Radio && !before.has_state(&State::Checked));
-        if !toggles {
-            return Ok(done);
-        }
-        let checked = !before.has_state(&State::Checked);
-        self.confirm_checked(what, poller, done, checked)
+                Ok(done(ready, route, windows))
+            })?;
+            let before = &done.element;
+            let toggles = matches!(
+                before.role,
+                Role::CheckBox | Role::ToggleButton | Role::Switch
+            ) || (before.role == Role::Radio && !before.has_state(&State::Checked));
+            if !toggles {
+                return self.observe_change(&mut poller, done, what);
+            }
+            let checked = !before.has_state(&State::Checked);
+            self.confirm_checked(what, poller, done, checked)
+        })
     }
 
     /// A real double click at the element's centre.
@@ -134,7 +89,8 @@ impl Locator {
 
     /// A real click of `button`, `clicks` times in a row (2: a double
     /// click), at the element's centre once it can take it; never the
-    /// element's own action (a right click opens a context menu).
+    /// element's own action (a right click opens a context menu). Looked at
+    /// as `click` looks.
     pub fn click_button(&self, button: MouseButton, clicks: u32) -> Result<ActionOutcome> {
         let most = crate::protocol::input_limits::CLICKS;
         if !(1..=most).contains(&clicks) {
@@ -147,13 +103,18 @@ impl Locator {
             (MouseButton::Right, _) => "right click",
             _ => "click",
         };
-        self.perform_on_match(what, Needs::POINTER, |ready, _| {
-            let (x, y) = centre(ready.node())?;
-            let mut click = PointerButton::at(x, y);
-            click.button = (button != MouseButton::Left).then_some(button);
-            click.clicks = (clicks != 1).then_some(clicks);
-            self.send(ready.window(), vec![InputEvent::Click(click)])?;
-            Ok(outcome(ready, Route::Input))
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_on_match(what, Needs::POINTER, &mut poller, |ready, _| {
+                let (x, y) = centre(ready.node())?;
+                let mut click = PointerButton::at(x, y);
+                click.button = (button != MouseButton::Left).then_some(button);
+                click.clicks = (clicks != 1).then_some(clicks);
+                let windows = self.windows_now();
+                self.send(ready.window(), vec![InputEvent::Click(click)])?;
+                Ok(done(ready, Route::Input, windows))
+            })?;
+            self.observe_change(&mut poller, done, what)
         })
     }
 
@@ -165,25 +126,27 @@ impl Locator {
     pub fn fill(&self, text: &str) -> Result<ActionOutcome> {
         crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "text": text }));
         let what = "fill";
-        let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_text(what, &mut poller, |ready, poller| {
-            if let Some(route) = self.try_semantic(ready, Action::SetValue, Some(text))? {
-                return Ok(outcome(ready, route));
-            }
-            self.type_over(ready, poller, text)?;
-            Ok(outcome(ready, Route::Input))
-        })?;
-        let holds = |node: &Node| reads_as(node, text);
-        let retry = done.route != Route::Input;
-        self.confirm_text(
-            what,
-            text,
-            poller,
-            done,
-            holds,
-            |_| retry,
-            |ready, poller| self.type_over(ready, poller, text),
-        )
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_text(what, &mut poller, |ready, poller| {
+                if let Some(route) = self.try_semantic(ready, Action::SetValue, Some(text))? {
+                    return Ok(done(ready, route, None));
+                }
+                self.type_over(ready, poller, text)?;
+                Ok(done(ready, Route::Input, None))
+            })?;
+            let holds = |node: &Node| reads_as(node, text);
+            let retry = done.route != Route::Input;
+            self.confirm_text(
+                what,
+                text,
+                poller,
+                done,
+                holds,
+                |_| retry,
+                |ready, poller| self.type_over(ready, poller, text),
+            )
+        })
     }
 
     /// Types `text` at the caret: the element's `insertText` action, else focus
@@ -194,41 +157,43 @@ impl Locator {
     pub fn type_text(&self, text: &str) -> Result<ActionOutcome> {
         crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "text": text }));
         let what = "type";
-        let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_text(what, &mut poller, |ready, poller| {
-            if text.is_empty() {
-                return Ok(outcome(ready, Route::NotNeeded));
-            }
-            if let Some(route) = self.try_semantic(ready, Action::InsertText, Some(text))? {
-                return Ok(outcome(ready, route));
-            }
-            self.focus_for_keys(ready, poller)?;
-            self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])?;
-            Ok(outcome(ready, Route::Input))
-        })?;
-        if done.route == Route::NotNeeded {
-            return Ok(done);
-        }
-        let before = done.element.value.clone().unwrap_or_default();
-        let holds = |node: &Node| took_typing(node, &before, text);
-        // Typed again only where the semantic route left the text as it was.
-        let semantic = done.route != Route::Input;
-        let unchanged = |seen: &Option<Node>| {
-            seen.as_ref()
-                .is_some_and(|n| n.value.clone().unwrap_or_default() == before)
-        };
-        self.confirm_text(
-            what,
-            text,
-            poller,
-            done,
-            holds,
-            |seen| semantic && unchanged(seen),
-            |ready, poller| {
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_text(what, &mut poller, |ready, poller| {
+                if text.is_empty() {
+                    return Ok(done(ready, Route::NotNeeded, None));
+                }
+                if let Some(route) = self.try_semantic(ready, Action::InsertText, Some(text))? {
+                    return Ok(done(ready, route, None));
+                }
                 self.focus_for_keys(ready, poller)?;
-                self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])
-            },
-        )
+                self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])?;
+                Ok(done(ready, Route::Input, None))
+            })?;
+            if done.route == Route::NotNeeded {
+                return Ok(done.confirmed("no text to type", None));
+            }
+            let before = done.element.value.clone().unwrap_or_default();
+            let holds = |node: &Node| took_typing(node, &before, text);
+            // Typed again only where the semantic route left the text as it was.
+            let semantic = done.route != Route::Input;
+            let unchanged = |seen: &Option<Node>| {
+                seen.as_ref()
+                    .is_some_and(|n| n.value.clone().unwrap_or_default() == before)
+            };
+            self.confirm_text(
+                what,
+                text,
+                poller,
+                done,
+                holds,
+                |seen| semantic && unchanged(seen),
+                |ready, poller| {
+                    self.focus_for_keys(ready, poller)?;
+                    self.send(ready.window(), vec![InputEvent::Text { text: text.into() }])
+                },
+            )
+        })
     }
 
     /// Waits until the element acted on by `done` `holds`. When it does not
@@ -242,14 +207,15 @@ impl Locator {
         what: &str,
         text: &str,
         poller: Poller,
-        done: ActionOutcome,
+        done: Done,
         holds: impl Fn(&Node) -> bool,
         retry: impl Fn(&Option<Node>) -> bool,
         mut retype: impl FnMut(&Ready, &mut Poller) -> Attempt<()>,
     ) -> Result<ActionOutcome> {
         let seen = match self.read_until(&poller, &done, &holds)? {
-            Ok(_) => return Ok(done),
-            Err(seen) => seen,
+            Seen::Holds(node) => return Ok(text_landed(done, node)),
+            Seen::WindowGone => return self.window_went(done),
+            Seen::Not(seen) => seen,
         };
         if !retry(&seen) {
             return Err(text_not_taken(
@@ -264,11 +230,12 @@ impl Locator {
         let mut poller = self.poller(verify_time(&poller));
         let typed = self.perform_text(what, &mut poller, |ready, poller| {
             retype(ready, poller)?;
-            Ok(outcome(ready, Route::Input))
+            Ok(done_by(ready, Route::Input))
         })?;
         match self.read_until(&poller, &typed, &holds)? {
-            Ok(_) => Ok(typed),
-            Err(seen) => Err(text_not_taken(
+            Seen::Holds(node) => Ok(text_landed(typed, node)),
+            Seen::WindowGone => self.window_went(typed),
+            Seen::Not(seen) => Err(text_not_taken(
                 what,
                 self,
                 &typed,
@@ -282,17 +249,27 @@ impl Locator {
         }
     }
 
-    /// Focuses the element, then presses a key chord such as `Enter` or `CmdOrCtrl+A`.
+    /// Focuses the element, then presses a key chord such as `Enter` or
+    /// `CmdOrCtrl+A`. Then looks as `click` looks, the focus moving counting
+    /// too; a chord that changed nothing the tree shows is `unverifiable`.
     pub fn press(&self, key: &str) -> Result<ActionOutcome> {
         let chord: KeyChord = key
             .parse()
             .map_err(|e: String| Error::invalid_request(format!("press: {e}")))?;
         crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "key": key }));
-        let key = chord;
-        self.perform_on_match("press", Needs::KEYS, |ready, poller| {
-            self.focus_for_keys(ready, poller)?;
-            self.send(ready.window(), InputEvent::keystroke(key.clone()))?;
-            Ok(outcome(ready, Route::Input))
+        self.traced("press", || {
+            let mut poller = self.poller(self.action_timeout());
+            let done =
+                self.perform_on_match("press", Needs::KEYS, &mut poller, |ready, poller| {
+                    self.focus_for_keys(ready, poller)?;
+                    let windows = self.windows_now();
+                    self.send(ready.window(), InputEvent::keystroke(chord.clone()))?;
+                    let mut done = done(ready, Route::Input, windows);
+                    // The focus it had once focus_for_keys gave it: the element itself.
+                    done.focus = Some(ready.node().id);
+                    Ok(done)
+                })?;
+            self.observe_change(&mut poller, done, &format!("the key {chord}"))
         })
     }
 
@@ -302,42 +279,45 @@ impl Locator {
     pub fn press_sequentially(&self, text: &str, delay: Option<Duration>) -> Result<ActionOutcome> {
         let what = "press_sequentially";
         let delay = crate::keyboard::checked_delay(what, delay)?;
-        let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_text(what, &mut poller, |ready, poller| {
-            self.focus_for_keys(ready, poller)?;
-            let keys = text.chars().map(|c| InputEvent::Text { text: c.into() });
-            if delay.is_zero() {
-                // One input call for all the keys, still one event per
-                // character; key by key only when the keyboard has too few
-                // keycodes to lend for the characters on no key all at once
-                // (refused before any key is sent).
-                match self.send(ready.window(), keys.clone().collect()) {
-                    Err(Failure::Fatal(e)) if e.code == ErrorCode::Unsupported => {}
-                    sent => return sent.map(|()| outcome(ready, Route::Input)),
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_text(what, &mut poller, |ready, poller| {
+                self.focus_for_keys(ready, poller)?;
+                let keys = text.chars().map(|c| InputEvent::Text { text: c.into() });
+                if delay.is_zero() {
+                    // One input call for all the keys, still one event per
+                    // character; key by key only when the keyboard has too few
+                    // keycodes to lend for the characters on no key all at once
+                    // (refused before any key is sent).
+                    match self.send(ready.window(), keys.clone().collect()) {
+                        Err(Failure::Fatal(e)) if e.code == ErrorCode::Unsupported => {}
+                        sent => return sent.map(|()| done(ready, Route::Input, None)),
+                    }
                 }
-            }
-            for (at, key) in keys.enumerate() {
-                if at > 0 {
-                    std::thread::sleep(delay);
+                for (at, key) in keys.enumerate() {
+                    if at > 0 {
+                        std::thread::sleep(delay);
+                    }
+                    self.send(ready.window(), vec![key])?;
                 }
-                self.send(ready.window(), vec![key])?;
+                Ok(done(ready, Route::Input, None))
+            })?;
+            if text.is_empty() {
+                return Ok(done.confirmed("no text to type", None));
             }
-            Ok(outcome(ready, Route::Input))
-        })?;
-        if text.is_empty() {
-            return Ok(done);
-        }
-        let before = done.element.value.clone().unwrap_or_default();
-        match self.read_until(&poller, &done, |node| took_typing(node, &before, text))? {
-            Ok(_) => Ok(done),
-            Err(seen) => Err(text_not_taken(
-                what,
-                self,
-                &done,
-                &seen,
-                &format!("typing `{}` key by key", clip(text)),
-            )),
-        }
+            let before = done.element.value.clone().unwrap_or_default();
+            match self.read_until(&poller, &done, |node| took_typing(node, &before, text))? {
+                Seen::Holds(node) => Ok(text_landed(done, node)),
+                Seen::WindowGone => self.window_went(done),
+                Seen::Not(seen) => Err(text_not_taken(
+                    what,
+                    self,
+                    &done,
+                    &seen,
+                    &format!("typing `{}` key by key", clip(text)),
+                )),
+            }
+        })
     }
 
     /// Checks a check box, switch, toggle or radio button unless it already is,
@@ -353,26 +333,29 @@ impl Locator {
 
     pub fn set_checked(&self, checked: bool) -> Result<ActionOutcome> {
         let what = if checked { "check" } else { "uncheck" };
-        let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_with_by(what, Needs::POINTER, &mut poller, Locator::read_matches, |ready, _| {
-            let node = ready.node();
-            if node.has_state(&State::Checked) == checked {
-                return Ok(outcome(ready, Route::NotNeeded));
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_with_by(what, Needs::POINTER, &mut poller, Locator::read_matches, |ready, _| {
+                let node = ready.node();
+                if node.has_state(&State::Checked) == checked {
+                    return Ok(done_by(ready, Route::NotNeeded));
+                }
+                if !checked && matches!(node.role, Role::Radio | Role::MenuItemRadio) {
+                    return Err(Error::invalid_request(format!(
+                        "uncheck: {} is a radio button, which unchecks only when another in its group is checked",
+                        describe_node(node)
+                    ))
+                    .into());
+                }
+                let route = self.press_or_click(ready.window(), node, Some(&ready.tree))?;
+                Ok(done_by(ready, route))
+            })?;
+            if done.route == Route::NotNeeded {
+                let already = if checked { "checked already" } else { "unchecked already" };
+                return Ok(done.confirmed(format!("it read {already}"), None));
             }
-            if !checked && matches!(node.role, Role::Radio | Role::MenuItemRadio) {
-                return Err(Error::invalid_request(format!(
-                    "uncheck: {} is a radio button, which unchecks only when another in its group is checked",
-                    describe_node(node)
-                ))
-                .into());
-            }
-            let route = self.press_or_click(ready.window(), node, Some(&ready.tree))?;
-            Ok(outcome(ready, route))
-        })?;
-        if done.route == Route::NotNeeded {
-            return Ok(done);
-        }
-        self.confirm_checked(what, poller, done, checked)
+            self.confirm_checked(what, poller, done, checked)
+        })
     }
 
     /// Waits until the element acted on by `done` reads as `checked`; when a
@@ -382,87 +365,105 @@ impl Locator {
         &self,
         what: &str,
         poller: Poller,
-        done: ActionOutcome,
+        done: Done,
         checked: bool,
     ) -> Result<ActionOutcome> {
         let wanted = if checked { "checked" } else { "unchecked" };
         let holds = |node: &Node| node.has_state(&State::Checked) == checked;
+        let seen = format!("it reads {wanted}");
         let Route::Semantic(_) = &done.route else {
-            self.verify(what, &poller, &done, wanted, holds)?;
-            return Ok(done);
+            let route = done.route.as_str();
+            return self.verify_route(what, &poller, done, &route, wanted, &seen, holds);
         };
-        if self.read_until(&poller, &done, holds)?.is_ok() {
-            return Ok(done);
+        match self.read_until(&poller, &done, holds)? {
+            Seen::Holds(node) => return Ok(done.confirmed(seen, Some(node))),
+            Seen::WindowGone => return self.window_went(done),
+            Seen::Not(_) => {}
         }
         // The app took the action and the state stayed: click it instead.
         let mut poller = self.poller(verify_time(&poller));
-        let clicked = self.perform_with_by(
-            what,
-            Needs::POINTER,
-            &mut poller,
-            Locator::read_matches,
-            |ready, _| {
-                let node = ready.node();
-                if node.has_state(&State::Checked) == checked {
-                    return Ok(outcome(ready, Route::NotNeeded));
-                }
-                let (x, y) = centre(node)?;
-                self.send(
-                    ready.window(),
-                    vec![InputEvent::Click(PointerButton::at(x, y))],
-                )?;
-                Ok(outcome(ready, Route::Input))
-            },
-        )?;
+        let clicked = self.perform_on_match(what, Needs::POINTER, &mut poller, |ready, _| {
+            let node = ready.node();
+            if node.has_state(&State::Checked) == checked {
+                return Ok(done_by(ready, Route::NotNeeded));
+            }
+            let (x, y) = centre(node)?;
+            self.send(
+                ready.window(),
+                vec![InputEvent::Click(PointerButton::at(x, y))],
+            )?;
+            Ok(done_by(ready, Route::Input))
+        })?;
         if clicked.route == Route::NotNeeded {
-            return Ok(done);
+            // It came late, on its own.
+            let last = Some(clicked.element);
+            return Ok(done.confirmed(seen, last));
         }
         let route = format!("a click after {}", done.route.as_str());
-        self.verify_route(what, &poller, &clicked, &route, wanted, holds)?;
-        Ok(clicked)
+        self.verify_route(what, &poller, clicked, &route, wanted, &seen, holds)
     }
 
     /// Chooses the item of a combo box, list, menu button or tab list whose
     /// text matches: presses it if it shows, else opens the element first
-    /// (`expand`, else `press`, else a click) and waits for it to show, inside
-    /// the element or in a popup the opening showed (a web page's `<select>`
-    /// drops its options down in a popup of the browser's own). Then waits
-    /// until the element reads the option as chosen. A popup it opened is
-    /// closed again when the choice fails.
+    /// (its `expand` or `press` action, else a click) and waits for it to
+    /// show, inside the element or in a popup the opening showed (a web
+    /// page's `<select>` drops its options down in a popup of the browser's
+    /// own). Then waits until the element (found again by its identity, or
+    /// its place, since a GTK 3 combo box's name is its choice) reads the
+    /// option as chosen. A popup it opened is closed again when the choice
+    /// fails.
     pub fn select_option(&self, option: impl Into<TextMatch>) -> Result<ActionOutcome> {
         let option = option.into();
         crate::trace::note_args(
             self.driver.as_ref(),
             || serde_json::json!({ "option": option.to_string() }),
         );
+        self.traced("select_option", || self.choose_option(&option))
+    }
+
+    fn choose_option(&self, option: &TextMatch) -> Result<ActionOutcome> {
         let what = "select_option";
         let mut poller = self.poller(self.action_timeout());
         // What the element is, and what showed, before the popup opened.
         let mut opened: Option<(WindowId, ElementId, HashSet<ElementId>)> = None;
+        let mut container: Option<Node> = None;
         let done = self.perform_with(what, Needs::POINTER, &mut poller, |ready, poller| {
+            container = Some(ready.node().clone());
             let container = ready.node().id;
-            if let Some(item) = pick_option(&ready.tree, ready.at, &option)? {
+            if let Some(item) = pick_option(&ready.tree, ready.at, option)? {
                 return self.choose(ready.window(), item);
             }
-            let shown_before: HashSet<ElementId> =
-                ready.tree.nodes.iter().filter(|n| is_shown(n)).map(|n| n.id).collect();
+            let shown_before: HashSet<ElementId> = ready
+                .tree
+                .nodes
+                .iter()
+                .filter(|n| is_shown(n))
+                .map(|n| n.id)
+                .collect();
             let route = self.open(ready)?;
             opened = Some((ready.window(), container, shown_before.clone()));
             let mut steady = None;
             loop {
-                let tree = self.driver.tree(&TreeParams { window: Some(ready.window()) })?;
+                let tree = self.driver.tree(&TreeParams {
+                    window: Some(ready.window()),
+                })?;
                 let index = TreeIndex::new(&tree);
                 let Some(at) = index.position(container) else {
-                    return Err(Failure::Stale(Error::no_element("the element went after opening it")));
+                    return Err(Failure::Stale(Error::no_element(
+                        "the element went after opening it",
+                    )));
                 };
-                let item = match pick_option(&tree, at, &option)? {
+                let item = match pick_option(&tree, at, option)? {
                     Some(item) => Some(item),
-                    None => pick_popup_option(&tree, &shown_before, &option)?,
+                    None => pick_popup_option(&tree, &shown_before, option)?,
                 };
                 if let Some(item) = item {
                     // A popup may still be moving into place: click where
                     // the item shows in two reads in a row.
-                    if steady.as_ref().is_some_and(|(id, bounds)| *id == item.id && *bounds == item.bounds) {
+                    if steady
+                        .as_ref()
+                        .is_some_and(|(id, bounds)| *id == item.id && *bounds == item.bounds)
+                    {
                         return self.choose(ready.window(), item);
                     }
                     steady = Some((item.id, item.bounds));
@@ -471,19 +472,16 @@ impl Locator {
                 }
                 steady = None;
                 if poller.expired() {
-                    let mut offered = item_texts(&tree, at);
-                    for text in popup_item_texts(&tree, &shown_before) {
-                        if !offered.contains(&text) {
-                            offered.push(text);
-                        }
-                    }
-                    return Err(Error::no_element(format!(
-                        "{what}: {self} shows no option {option} after opening it ({}) and waiting {}; it offers: {}",
-                        route.as_str(),
-                        human(poller.timeout()),
-                        if offered.is_empty() { "nothing".into() } else { offered.join(", ") }
-                    ))
-                    .with_suggestion("check the option's text against the items the element shows")
+                    return Err(no_option_shows(
+                        what,
+                        self,
+                        option,
+                        &route,
+                        poller,
+                        &tree,
+                        at,
+                        &shown_before,
+                    )
                     .into());
                 }
                 poller.wait()?;
@@ -496,31 +494,43 @@ impl Locator {
                 return Err(e);
             }
         };
+        let container = container.expect("the element was read before the choice");
         let chosen = done.element.id;
         let mut check = self.poller(verify_time(&poller));
         let mut last = String::new();
         loop {
             match self.read() {
                 Ok(read) => {
-                    let at = read
-                        .only()
+                    // The element chosen on: by its identity or place, as the
+                    // locator's text may name its old choice.
+                    let again = find_again(self, &read.tree, &container);
+                    let at = again
+                        .as_ref()
                         .and_then(|n| TreeIndex::new(&read.tree).position(n.id));
                     let verdict = match at {
-                        Some(at) => chosen_state(&read.tree, at, chosen, &option),
-                        // The element the locator names went: judge by the item.
+                        Some(at) => chosen_state(&read.tree, at, chosen, option, &container),
+                        // The element went: judge by the item.
                         _ => match read.tree.node(chosen) {
                             Some(item)
                                 if item.has_state(&State::Selected)
                                     || item.has_state(&State::Checked) =>
                             {
-                                Ok(())
+                                Ok(format!("{} reads selected", describe_node(item)))
                             }
                             _ => Err("the element no longer shows".to_string()),
                         },
                     };
                     match verdict {
-                        Ok(()) => return Ok(done),
+                        Ok(seen) => {
+                            let item = read.tree.node(chosen).cloned();
+                            return Ok(done.confirmed(seen, item));
+                        }
                         Err(seen) => last = seen,
+                    }
+                }
+                Err(e) if e.code == ErrorCode::NoWindow => {
+                    if let Some(gone) = self.closed_window(done.window)? {
+                        return Ok(gone_with(done, gone));
                     }
                 }
                 Err(e) if worth_retrying(&e) => {}
@@ -574,51 +584,60 @@ impl Locator {
             }],
             hold: false,
         });
-        let _ = self.driver.idle(&crate::protocol::IdleParams {
-            window: Some(*window),
-            timeout: Some(2_000),
-        });
+        let _ = self
+            .driver
+            .idle(&crate::protocol::IdleParams::within(Some(*window), 2_000));
     }
 
-    /// Moves the pointer over the element's centre.
+    /// Moves the pointer over the element's centre. Nothing the tree shows
+    /// proves a hover (a tooltip comes later, if at all): `unverifiable`.
     pub fn hover(&self) -> Result<ActionOutcome> {
-        self.perform_on_match("hover", Needs::HOVER, |ready, _| {
-            let (x, y) = centre(ready.node())?;
-            let mods = Vec::new();
-            self.send(ready.window(), vec![InputEvent::PointerMove { x, y, mods }])?;
-            Ok(outcome(ready, Route::Input))
+        self.traced("hover", || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_on_match("hover", Needs::HOVER, &mut poller, |ready, _| {
+                let (x, y) = centre(ready.node())?;
+                let mods = Vec::new();
+                self.send(ready.window(), vec![InputEvent::PointerMove { x, y, mods }])?;
+                Ok(done_by(ready, Route::Input))
+            })?;
+            let at = done.element.bounds.map(|b| b.center()).unwrap_or_default();
+            Ok(done.outcome(
+                Effect::Unverifiable(format!(
+                    "the pointer was moved to the element's centre ({}, {}); what hovering shows (a tooltip) is the app's and comes later, if at all",
+                    at.0, at.1
+                )),
+                None,
+            ))
         })
     }
 
     /// Gives the element the keyboard focus: its `focus` action, else a click.
     pub fn focus(&self) -> Result<ActionOutcome> {
-        let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_with_by(
-            "focus",
-            Needs::ATTACHED,
-            &mut poller,
-            Locator::read_matches,
-            |ready, _| {
-                if focus_within(&ready.tree, ready.node().id) {
-                    return Ok(outcome(ready, Route::NotNeeded));
-                }
-                if let Some(route) = self.try_semantic(ready, Action::Focus, None)? {
-                    return Ok(outcome(ready, route));
-                }
-                let route = self.press_or_click(ready.window(), ready.node(), Some(&ready.tree))?;
-                Ok(outcome(ready, route))
-            },
-        )?;
-        if done.route == Route::NotNeeded {
-            return Ok(done);
-        }
-        self.confirm_focus(&poller, done)
+        self.traced("focus", || {
+            let mut poller = self.poller(self.action_timeout());
+            let done =
+                self.perform_on_match("focus", Needs::ATTACHED, &mut poller, |ready, _| {
+                    if focus_within(&ready.tree, ready.node().id) {
+                        return Ok(done_by(ready, Route::NotNeeded));
+                    }
+                    if let Some(route) = self.try_semantic(ready, Action::Focus, None)? {
+                        return Ok(done_by(ready, route));
+                    }
+                    let route =
+                        self.press_or_click(ready.window(), ready.node(), Some(&ready.tree))?;
+                    Ok(done_by(ready, route))
+                })?;
+            if done.route == Route::NotNeeded {
+                return Ok(done.confirmed("the focus was on it already", None));
+            }
+            self.confirm_focus(&poller, done)
+        })
     }
 
     /// Waits until the focus is on the element acted on by `done` or inside
     /// it; fails with `failed` and where the focus is when it never comes
     /// (an app may accept the call and leave the focus where it was).
-    fn confirm_focus(&self, poller: &Poller, done: ActionOutcome) -> Result<ActionOutcome> {
+    fn confirm_focus(&self, poller: &Poller, done: Done) -> Result<ActionOutcome> {
         let waited = verify_time(poller);
         let mut focus_on = String::from("an element not read");
         let whole = || {
@@ -628,7 +647,7 @@ impl Locator {
         };
         let came = self.read_window_until(poller, done.window, whole, |tree| {
             if focus_within(tree, done.element.id) {
-                return Some(());
+                return Some(tree.node(done.element.id).cloned());
             }
             focus_on = tree
                 .focused()
@@ -637,7 +656,8 @@ impl Locator {
             None
         })?;
         match came {
-            Some(()) => Ok(done),
+            Some(Some(last)) => Ok(done.confirmed("the focus is on it", last)),
+            Some(None) => self.window_went(done),
             None => Err(Error::failed(format!(
                 "focus: {} on {} but the focus did not come to it after {}; it is on {focus_on}",
                 done.route.as_str(),
@@ -648,22 +668,32 @@ impl Locator {
         }
     }
 
-    /// Scrolls the containers around the element to show it. Hidden elements
-    /// are matched for this action, since showing them is its point.
+    /// Scrolls the containers around the element to show it, then waits
+    /// until it shows. Hidden elements are matched for this action, since
+    /// showing them is its point.
     pub fn scroll_into_view(&self) -> Result<ActionOutcome> {
         let within = self.include_hidden(true);
-        within.perform("scroll_into_view", Needs::ATTACHED, |ready, _| {
-            if is_shown(ready.node()) {
-                return Ok(outcome(ready, Route::NotNeeded));
+        let what = "scroll_into_view";
+        within.traced(what, || {
+            let mut poller = within.poller(within.action_timeout());
+            let done =
+                within.perform_on_match(what, Needs::ATTACHED, &mut poller, |ready, _| {
+                    if is_shown(ready.node()) {
+                        return Ok(done_by(ready, Route::NotNeeded));
+                    }
+                    match within.try_semantic(ready, Action::ScrollIntoView, None)? {
+                        Some(route) => Ok(done_by(ready, route)),
+                        None => Err(Error::unsupported(format!(
+                            "{what}: {} offers no scrollIntoView action",
+                            describe_node(ready.node())
+                        ))
+                        .into()),
+                    }
+                })?;
+            if done.route == Route::NotNeeded {
+                return Ok(done.confirmed("it showed already", None));
             }
-            match within.try_semantic(ready, Action::ScrollIntoView, None)? {
-                Some(route) => Ok(outcome(ready, route)),
-                None => Err(Error::unsupported(format!(
-                    "scroll_into_view: {} offers no scrollIntoView action",
-                    describe_node(ready.node())
-                ))
-                .into()),
-            }
+            within.verify(what, &poller, done, "shown", "it shows", is_shown)
         })
     }
 
@@ -680,77 +710,105 @@ impl Locator {
             || serde_json::json!({ "value": value }),
         );
         let what = "set_value";
-        let mut poller = self.poller(self.action_timeout());
-        let done = self.perform_with(what, Needs::VALUE, &mut poller, |ready, poller| {
-            let node = ready.node();
-            let (min, max) = (node.min.unwrap_or(f64::MIN), node.max.unwrap_or(f64::MAX));
-            if value < min || value > max {
-                return Err(Error::invalid_request(format!(
-                    "set_value: {value} is outside {}'s range {min} to {max}",
-                    describe_node(node)
-                ))
-                .into());
-            }
-            if node.now.is_some_and(|now| close(now, value, node)) {
-                return Ok(outcome(ready, Route::NotNeeded));
-            }
-            if let Some(route) = self.try_semantic(ready, Action::SetValue, Some(&number(value)))? {
-                return Ok(outcome(ready, route));
-            }
-            let steps = node.has_action(&Action::Increment) && node.has_action(&Action::Decrement);
-            match node.now {
-                Some(now) if steps => {
-                    let route = self.step_to(ready, now, value, poller)?;
-                    Ok(outcome(ready, route))
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_with(what, Needs::VALUE, &mut poller, |ready, poller| {
+                let node = ready.node();
+                let (min, max) = (node.min.unwrap_or(f64::MIN), node.max.unwrap_or(f64::MAX));
+                if value < min || value > max {
+                    return Err(Error::invalid_request(format!(
+                        "set_value: {value} is outside {}'s range {min} to {max}",
+                        describe_node(node)
+                    ))
+                    .into());
                 }
-                _ => Err(Error::unsupported(format!(
-                    "set_value: {} offers neither setValue nor increment and decrement with a value",
-                    describe_node(node)
-                ))
-                .with_suggestion("use fill for text, or press arrow keys with press(\"Right\")")
-                .into()),
-            }
-        })?;
-        if done.route != Route::NotNeeded {
-            let wanted = format!("at {}", number(value));
-            self.verify(what, &poller, &done, &wanted, |node| {
-                node.now.is_none_or(|now| close(now, value, node))
+                if node.now.is_some_and(|now| close(now, value, node)) {
+                    return Ok(done_by(ready, Route::NotNeeded));
+                }
+                if let Some(route) = self.try_semantic(ready, Action::SetValue, Some(&number(value)))? {
+                    return Ok(done_by(ready, route));
+                }
+                let steps = node.has_action(&Action::Increment) && node.has_action(&Action::Decrement);
+                match node.now {
+                    Some(now) if steps => {
+                        let route = self.step_to(ready, now, value, poller)?;
+                        Ok(done_by(ready, route))
+                    }
+                    _ => Err(Error::unsupported(format!(
+                        "set_value: {} offers neither setValue nor increment and decrement with a value",
+                        describe_node(node)
+                    ))
+                    .with_suggestion("use fill for text, or press arrow keys with press(\"Right\")")
+                    .into()),
+                }
             })?;
-        }
-        Ok(done)
+            if done.route == Route::NotNeeded {
+                let seen = format!("it read {} already", number(value));
+                return Ok(done.confirmed(seen, None));
+            }
+            let wanted = format!("at {}", number(value));
+            let seen = format!("it reads {}", number(value));
+            // An element that gives no number (a text spin button) is taken at its word.
+            if done.element.now.is_none() {
+                let checked = "it gives no number to read back".to_string();
+                return Ok(done.outcome(Effect::Unverifiable(checked), None));
+            }
+            self.verify(what, &poller, done, &wanted, &seen, |node| {
+                node.now.is_some_and(|now| close(now, value, node))
+            })
+        })
     }
 
-    /// Drags the element onto `target`'s centre with real pointer input.
+    /// Drags the element onto `target`'s centre with real pointer input,
+    /// then looks as `click` looks.
     pub fn drag_to(&self, target: &Locator) -> Result<ActionOutcome> {
         target.check_valid()?;
-        self.perform("drag_to", Needs::POINTER, |ready, poller| {
-            let onto = target.wait_ready("drag_to (target)", Needs::HOVER, poller)?;
-            if onto.window() != ready.window() {
-                return Err(Error::unsupported(format!(
-                    "drag_to: the target is in window {}, the element in window {}",
-                    onto.window(),
-                    ready.window()
-                ))
-                .into());
-            }
-            let (from, to) = (centre(ready.node())?, centre(onto.node())?);
-            let middle = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
-            let move_to = |(x, y): (f64, f64)| InputEvent::PointerMove {
-                x,
-                y,
-                mods: Vec::new(),
-            };
-            self.send(
-                ready.window(),
-                vec![
-                    InputEvent::PointerDown(PointerButton::at(from.0, from.1)),
-                    move_to(middle),
-                    move_to(to),
-                    InputEvent::PointerUp(PointerButton::at(to.0, to.1)),
-                ],
-            )?;
-            Ok(outcome(ready, Route::Input))
+        self.traced("drag_to", || {
+            let mut poller = self.poller(self.action_timeout());
+            let done =
+                self.perform_with("drag_to", Needs::POINTER, &mut poller, |ready, poller| {
+                    let onto = target.wait_ready("drag_to (target)", Needs::HOVER, poller)?;
+                    if onto.window() != ready.window() {
+                        return Err(Error::unsupported(format!(
+                            "drag_to: the target is in window {}, the element in window {}",
+                            onto.window(),
+                            ready.window()
+                        ))
+                        .into());
+                    }
+                    let (from, to) = (centre(ready.node())?, centre(onto.node())?);
+                    let middle = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+                    let move_to = |(x, y): (f64, f64)| InputEvent::PointerMove {
+                        x,
+                        y,
+                        mods: Vec::new(),
+                    };
+                    let windows = self.windows_now();
+                    self.send(
+                        ready.window(),
+                        vec![
+                            InputEvent::PointerDown(PointerButton::at(from.0, from.1)),
+                            move_to(middle),
+                            move_to(to),
+                            InputEvent::PointerUp(PointerButton::at(to.0, to.1)),
+                        ],
+                    )?;
+                    Ok(done(ready, Route::Input, windows))
+                })?;
+            self.observe_change(&mut poller, done, "the drag")
         })
+    }
+
+    /// Runs a whole action, its check of the effect included, as one trace step.
+    fn traced(
+        &self,
+        what: &str,
+        action: impl FnOnce() -> Result<ActionOutcome>,
+    ) -> Result<ActionOutcome> {
+        let step = self.trace_begin(what, self.trace_args());
+        let result = action();
+        crate::trace::end_action(step, &result);
+        result
     }
 
     /// Focuses the element, selects all its text and types `text` over it
@@ -775,126 +833,52 @@ impl Locator {
         )
     }
 
-    /// Reads the acted-on element until `holds` (`Ok(node)`), or until the
-    /// check's time is up (`Err` with the element as last read, if it was).
-    fn read_until(
-        &self,
-        poller: &Poller,
-        done: &ActionOutcome,
-        holds: impl Fn(&Node) -> bool,
-    ) -> Result<std::result::Result<Node, Option<Node>>> {
-        let mut last: Option<Node> = None;
-        let read = || self.read_for(done.window, done.element.id);
-        let found = self.read_window_until(poller, done.window, read, |tree| {
-            let node = find_again(self, tree, done);
-            if let Some(node) = node.as_ref().filter(|n| holds(n)) {
-                return Some(node.clone());
-            }
-            last = node.or(last.take());
-            None
-        })?;
-        Ok(found.ok_or(last))
-    }
-
-    /// Reads `window` with `read` until `look` finds what it waits for in a
-    /// read, or until the check's time is up (`None`): at least
-    /// [`VERIFY_AT_LEAST`], else what is left of the action's time.
-    fn read_window_until<T>(
-        &self,
-        poller: &Poller,
-        window: WindowId,
-        read: impl Fn() -> Result<Tree>,
-        mut look: impl FnMut(&Tree) -> Option<T>,
-    ) -> Result<Option<T>> {
-        let mut check = self.poller(verify_time(poller));
-        loop {
-            match read() {
-                Ok(tree) => {
-                    if let Some(found) = look(&tree) {
-                        return Ok(Some(found));
-                    }
-                }
-                Err(e) if worth_retrying(&e) => {}
-                Err(e) => return Err(e),
-            }
-            if check.expired() {
-                return Ok(None);
-            }
-            check.watch(window);
-            check.wait()?;
-        }
-    }
-
-    fn perform(
-        &self,
-        what: &str,
-        needs: Needs,
-        act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
-    ) -> Result<ActionOutcome> {
-        let mut poller = self.poller(self.action_timeout());
-        self.perform_with(what, needs, &mut poller, act)
-    }
-
-    /// As [`Locator::perform`], for an action that looks at nothing of the
-    /// read but the match, its parents and the focus: the read may leave the
-    /// other elements' fields out ([`Locator::read_matches`]).
+    /// Climbs the ladder and acts, reading with [`Locator::read_matches`]:
+    /// for an action that looks at nothing of the read but the match, its
+    /// parents and the focus.
     fn perform_on_match(
         &self,
         what: &str,
         needs: Needs,
-        act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
-    ) -> Result<ActionOutcome> {
-        let mut poller = self.poller(self.action_timeout());
-        self.perform_with_by(what, needs, &mut poller, Locator::read_matches, act)
+        poller: &mut Poller,
+        act: impl FnMut(&Ready, &mut Poller) -> Attempt<Done>,
+    ) -> Result<Done> {
+        self.perform_with_by(what, needs, poller, Locator::read_matches, act)
     }
 
-    /// As [`Locator::perform_on_match`] on `poller`, for an action on the
-    /// element's text: it needs an editable element.
+    /// As [`Locator::perform_on_match`], for an action on the element's
+    /// text: it needs an editable element.
     fn perform_text(
         &self,
         what: &str,
         poller: &mut Poller,
-        act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
-    ) -> Result<ActionOutcome> {
+        act: impl FnMut(&Ready, &mut Poller) -> Attempt<Done>,
+    ) -> Result<Done> {
         self.perform_with_by(what, Needs::TEXT, poller, Locator::read_matches, act)
     }
 
-    /// Climbs the ladder and acts; when the element went between the read and
-    /// the action, reads again and retries until the deadline.
+    /// Climbs the ladder and acts, reading the whole window.
     fn perform_with(
         &self,
         what: &str,
         needs: Needs,
         poller: &mut Poller,
-        act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
-    ) -> Result<ActionOutcome> {
+        act: impl FnMut(&Ready, &mut Poller) -> Attempt<Done>,
+    ) -> Result<Done> {
         self.perform_with_by(what, needs, poller, Locator::read, act)
     }
 
-    /// As [`Locator::perform_with`], reading the window with `read`.
+    /// Climbs the ladder (reading the window with `read`) and acts; when the
+    /// element went between the read and the action, reads again and retries
+    /// until the deadline.
     fn perform_with_by(
         &self,
         what: &str,
         needs: Needs,
         poller: &mut Poller,
         read: fn(&Locator) -> Result<Read>,
-        mut act: impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
-    ) -> Result<ActionOutcome> {
-        let step = self.trace_begin(what, self.trace_args());
-        let done = self.climb_and_act(what, needs, poller, read, &mut act);
-        crate::trace::end_action(step, &done);
-        done
-    }
-
-    /// `perform_with` without its trace step.
-    fn climb_and_act(
-        &self,
-        what: &str,
-        needs: Needs,
-        poller: &mut Poller,
-        read: fn(&Locator) -> Result<Read>,
-        act: &mut impl FnMut(&Ready, &mut Poller) -> Attempt<ActionOutcome>,
-    ) -> Result<ActionOutcome> {
+        mut act: impl FnMut(&Ready, &mut Poller) -> Attempt<Done>,
+    ) -> Result<Done> {
         self.check_valid()?;
         loop {
             let ready = self.wait_ready_by(what, needs, poller, read)?;
@@ -1031,7 +1015,10 @@ impl Locator {
         Ok(())
     }
 
-    /// Opens a combo box or menu button so its items show.
+    /// Opens a combo box or menu button so its items show: its `expand`
+    /// action, else its own `press` action where a click at its centre
+    /// would land on a part inside it that is not the opener (a combo box
+    /// entry's text field), else as `press_or_click` does.
     fn open(&self, ready: &Ready) -> Attempt<Route> {
         let node = ready.node();
         if !node.has_state(&State::Expanded) {
@@ -1039,15 +1026,21 @@ impl Locator {
                 return Ok(route);
             }
         }
+        if node.role == Role::ComboBox && holds_a_field(&ready.tree, ready.at) {
+            return self.press_else_click(ready.window(), node);
+        }
         self.press_or_click(ready.window(), node, Some(&ready.tree))
     }
 
-    fn choose(&self, window: WindowId, item: Node) -> Attempt<ActionOutcome> {
+    fn choose(&self, window: WindowId, item: Node) -> Attempt<Done> {
         let route = self.press_or_click(window, &item, None)?;
-        Ok(ActionOutcome {
+        Ok(Done {
             route,
             element: item,
             window,
+            focus: None,
+            windows: None,
+            before: None,
         })
     }
 
@@ -1100,51 +1093,62 @@ impl Locator {
         }
         Ok(route)
     }
-
-    /// Reads the acted-on element until `holds`, or fails with `failed` and
-    /// what it showed last. The element is found by id, else by the locator.
-    fn verify(
-        &self,
-        what: &str,
-        poller: &Poller,
-        done: &ActionOutcome,
-        wanted: &str,
-        holds: impl Fn(&Node) -> bool,
-    ) -> Result<Node> {
-        self.verify_route(what, poller, done, &done.route.as_str(), wanted, holds)
-    }
-
-    /// As [`Locator::verify`], naming the route as `route` in the message.
-    fn verify_route(
-        &self,
-        what: &str,
-        poller: &Poller,
-        done: &ActionOutcome,
-        route: &str,
-        wanted: &str,
-        holds: impl Fn(&Node) -> bool,
-    ) -> Result<Node> {
-        let waited = verify_time(poller);
-        self.read_until(poller, done, holds)?.map_err(|last| {
-            let seen = last
-                .as_ref()
-                .map(describe_node)
-                .unwrap_or_else(|| "the element was gone".into());
-            Error::failed(format!(
-                "{what}: {} on {} but it was not {wanted} after {}; last read: {seen}",
-                route,
-                self,
-                human(waited)
-            ))
-            .with_suggestion("check that the element reacts to this action; the app may refuse it")
-        })
-    }
 }
 
-/// How long a check after an action reads: what is left of the action's
-/// time, and at least [`VERIFY_AT_LEAST`].
-fn verify_time(poller: &Poller) -> Duration {
-    poller.remaining().max(VERIFY_AT_LEAST)
+/// Whether the element at `at` holds a text field among its children (a
+/// combo box with an entry): a click at its centre lands in the field.
+fn holds_a_field(tree: &Tree, at: usize) -> bool {
+    let id = tree.nodes[at].id;
+    tree.nodes
+        .iter()
+        .any(|n| n.parent == Some(id) && matches!(n.role, Role::TextField | Role::Search))
+}
+
+/// The `no_element` of a `select_option` whose option never showed: what
+/// the element offers, shown or not, so that an option listed but hidden
+/// (in a popup that did not open) is not called missing.
+#[allow(clippy::too_many_arguments)]
+fn no_option_shows(
+    what: &str,
+    locator: &Locator,
+    option: &TextMatch,
+    route: &Route,
+    poller: &Poller,
+    tree: &Tree,
+    at: usize,
+    shown_before: &HashSet<ElementId>,
+) -> Error {
+    let mut offered = item_texts(tree, at);
+    for text in popup_item_texts(tree, shown_before) {
+        if !offered.contains(&text) {
+            offered.push(text);
+        }
+    }
+    let hidden: Vec<String> = items(tree, at)
+        .into_iter()
+        .map(|i| &tree.nodes[i])
+        .filter(|n| !is_shown(n) && n.text().is_some_and(|t| option.matches(t)))
+        .map(describe_node)
+        .collect();
+    let offers = if offered.is_empty() {
+        "nothing".into()
+    } else {
+        offered.join(", ")
+    };
+    match hidden.first() {
+        Some(item) => Error::no_element(format!(
+            "{what}: {locator} lists the option {option}, but it did not show after opening the element ({}) and waiting {}: {item}; it offers: {offers}",
+            route.as_str(),
+            human(poller.timeout())
+        ))
+        .with_suggestion("the element's popup did not open: press the element, then choose the option with a click"),
+        None => Error::no_element(format!(
+            "{what}: {locator} shows no option {option} after opening it ({}) and waiting {}; it offers: {offers}",
+            route.as_str(),
+            human(poller.timeout())
+        ))
+        .with_suggestion("check the option's text against the items the element shows"),
+    }
 }
 
 /// Whether the window's focus is on the element `id` or inside it.
@@ -1160,31 +1164,11 @@ fn focus_within(tree: &Tree, id: ElementId) -> bool {
     false
 }
 
-/// The acted-on element in a later read: by id, else the locator's one match.
-fn find_again(locator: &Locator, tree: &Tree, done: &ActionOutcome) -> Option<Node> {
-    if let Some(node) = tree.node(done.element.id) {
-        return Some(node.clone());
-    }
-    let picked = TreeIndex::new(tree).select(&locator.steps, locator.include_hidden);
-    match picked.as_slice() {
-        [at] => Some(tree.nodes[*at].clone()),
-        _ => None,
-    }
-}
-
 fn stale_if_gone(err: Error) -> Failure {
     if err.code == ErrorCode::NoElement {
         Failure::Stale(err)
     } else {
         Failure::Fatal(err)
-    }
-}
-
-fn outcome(ready: &Ready, route: Route) -> ActionOutcome {
-    ActionOutcome {
-        route,
-        element: ready.node().clone(),
-        window: ready.window(),
     }
 }
 
@@ -1302,22 +1286,14 @@ fn pick_one(matching: Vec<&Node>, option: &TextMatch) -> Attempt<Option<Node>> {
 /// Whether a text element reads `text`; a password field, as many mask characters.
 fn reads_as(node: &Node, text: &str) -> bool {
     let value = node.value.as_deref().unwrap_or_default();
-    if node.has_state(&State::Password) {
-        value.chars().count() == text.chars().count()
-    } else {
-        value == text
-    }
+    text_check::reads_as(value, text, node.has_state(&State::Password))
 }
 
 /// Whether a text element that read `before` took `typed`: its text changed
 /// and holds it (a password field: grew by as many characters).
 fn took_typing(node: &Node, before: &str, typed: &str) -> bool {
     let value = node.value.as_deref().unwrap_or_default();
-    if node.has_state(&State::Password) {
-        value.chars().count() == before.chars().count() + typed.chars().count()
-    } else {
-        value != before && value.contains(typed)
-    }
+    text_check::took_typing(before, value, typed, node.has_state(&State::Password))
 }
 
 /// The `failed` error of a fill or type whose text did not land: what the
@@ -1325,19 +1301,21 @@ fn took_typing(node: &Node, before: &str, typed: &str) -> bool {
 fn text_not_taken(
     what: &str,
     locator: &Locator,
-    done: &ActionOutcome,
+    done: &Done,
     seen: &Option<Node>,
     after: &str,
 ) -> Error {
     let reads = match seen {
-        Some(node) if node.has_state(&State::Password) => format!(
-            "holds {} characters",
-            node.value.as_deref().unwrap_or_default().chars().count()
-        ),
-        Some(node) => format!(
-            "reads `{}`",
-            clip(node.value.as_deref().unwrap_or_default())
-        ),
+        Some(node) => {
+            let password = node.has_state(&State::Password);
+            let text =
+                text_check::what_it_reads(node.value.as_deref().unwrap_or_default(), password);
+            if password {
+                format!("holds {text}")
+            } else {
+                format!("reads {text}")
+            }
+        }
         None => "was gone".into(),
     };
     let element = seen.as_ref().unwrap_or(&done.element);
@@ -1348,16 +1326,6 @@ fn text_not_taken(
     .with_suggestion(
         "the field may refuse this text (a filter, a length limit) or not take input now",
     )
-}
-
-/// Text for a message: at most 80 characters.
-fn clip(text: &str) -> String {
-    if text.chars().count() <= 80 {
-        text.to_string()
-    } else {
-        let head: String = text.chars().take(77).collect();
-        format!("{head}...")
-    }
 }
 
 /// A route as messages name it: the action, or `input`.
@@ -1399,19 +1367,22 @@ fn pick_popup_option(
     pick_one(found, option)
 }
 
-/// Whether the element at `at` reads `option` as chosen: its value is the
-/// option, or its item with that text is selected or checked. An element
-/// whose items are commands (a menu button) has chosen once the item
-/// (`chosen`) went or hid. `Err` says what it reads instead.
+/// Whether the element at `at` reads `option` as chosen, and how: its value
+/// is the option, or its item with that text is selected or checked, or
+/// (for an element named by its choice, as a GTK 3 combo box is) its name
+/// became the option. An element whose items are commands (a menu button)
+/// has chosen once the item (`chosen`) went or hid. `Err` says what it reads
+/// instead. `before` is the element as read before the choice.
 fn chosen_state(
     tree: &Tree,
     at: usize,
     chosen: ElementId,
     option: &TextMatch,
-) -> std::result::Result<(), String> {
+    before: &Node,
+) -> std::result::Result<String, String> {
     let node = &tree.nodes[at];
-    if node.value.as_deref().is_some_and(|v| option.matches(v)) {
-        return Ok(());
+    if let Some(value) = node.value.as_deref().filter(|v| option.matches(v)) {
+        return Ok(format!("it reads {value:?}"));
     }
     let inside = items(tree, at);
     let picked: Vec<&Node> = inside
@@ -1419,11 +1390,22 @@ fn chosen_state(
         .map(|&i| &tree.nodes[i])
         .filter(|n| n.has_state(&State::Selected) || n.has_state(&State::Checked))
         .collect();
-    if picked
+    if let Some(item) = picked
         .iter()
-        .any(|n| n.text().is_some_and(|t| option.matches(t)))
+        .find(|n| n.text().is_some_and(|t| option.matches(t)))
     {
-        return Ok(());
+        let text = item.text().unwrap_or_default();
+        return Ok(format!("its item {text:?} is chosen"));
+    }
+    let named_by_choice = matches!(node.role, Role::ComboBox | Role::Stepper)
+        && node.value.is_none()
+        && before.value.is_none();
+    if let Some(label) = node
+        .label
+        .as_deref()
+        .filter(|l| named_by_choice && option.matches(l))
+    {
+        return Ok(format!("it is named by its choice, now {label:?}"));
     }
     let commands = matches!(
         node.role,
@@ -1431,13 +1413,10 @@ fn chosen_state(
     );
     if commands {
         match tree.node(chosen) {
-            None => return Ok(()),
-            Some(item)
-                if !is_shown(item)
-                    || item.has_state(&State::Selected)
-                    || item.has_state(&State::Checked) =>
-            {
-                return Ok(())
+            None => return Ok("the item went with its menu".into()),
+            Some(item) if !is_shown(item) => return Ok("the item hid with its menu".into()),
+            Some(item) if item.has_state(&State::Selected) || item.has_state(&State::Checked) => {
+                return Ok(format!("{} reads chosen", describe_node(item)))
             }
             Some(_) => {}
         }

@@ -8,22 +8,27 @@
 //! - `cells`: a big table's cells asked for by place, added to a read.
 //! - `ladder`: the actionability checks run before every action.
 //! - `actions`, `queries`: what a locator does and reads.
+//! - `effect`: what an action came to, and the element it was made on, followed.
+//! - `observe`: looking for an action's effect once it was made.
 
 mod actions;
 mod cells;
+mod effect;
 mod ladder;
 mod matching;
+mod observe;
 mod queries;
 mod resolve;
 mod selector_text;
 
-pub use actions::{ActionOutcome, Route};
+pub use effect::{ActionOutcome, Effect, Route};
 pub use matching::{fold_whitespace, is_shown, RoleQuery, TextMatch};
 pub use resolve::describe_node;
 
+pub(crate) use effect::{change, window_change};
 pub(crate) use ladder::takes_text;
 pub(crate) use queries::value_of;
-pub(crate) use resolve::{ambiguous as ambiguous_error, human, worth_retrying, Read};
+pub(crate) use resolve::{ambiguous as ambiguous_error, human, worth_retrying, Poller, Read};
 
 use crate::app::{App, Timeouts};
 use crate::driver::Driver;

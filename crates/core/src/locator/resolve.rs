@@ -25,13 +25,6 @@ impl Read {
         &self.tree.nodes[at]
     }
 
-    pub fn only(&self) -> Option<&Node> {
-        match self.matches.as_slice() {
-            [at] => Some(self.node(*at)),
-            _ => None,
-        }
-    }
-
     pub fn window(&self) -> WindowId {
         self.tree.window
     }
@@ -353,7 +346,9 @@ impl Poller {
     }
 
     /// Waits for the window to settle only: used for the second read of the
-    /// stability check, which wants the next frame, not a pause.
+    /// stability check, which wants the next frame, not a pause. It asks for
+    /// no quiet period (`quiet: 0`): the wait reads again anyway, so an app's
+    /// late work is seen on a later read rather than waited out here.
     pub fn settle(&mut self) -> Result<()> {
         let left = self.deadline.saturating_duration_since(Instant::now());
         let slice = left.min(IDLE_SLICE);
@@ -363,6 +358,7 @@ impl Poller {
         let params = IdleParams {
             window: self.window,
             timeout: Some(slice.as_millis().max(1) as u64),
+            quiet: Some(0),
         };
         match self.driver.idle(&params) {
             Ok(()) => Ok(()),

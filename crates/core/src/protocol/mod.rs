@@ -25,6 +25,21 @@ pub use types::{
 /// The protocol version this build speaks, as `hello` reports it.
 pub const PROTOCOL_VERSION: u32 = 1;
 
+/// The field of `hello`'s answer (uidrive's addition) that lists the params
+/// the server's `idle` takes, as `["window", "timeout", "quiet"]`; a client
+/// sends `quiet` only to a server that lists it.
+pub const IDLE_PARAMS: &str = "idleParams";
+
+/// `hello`'s extra fields for a driver whose `idle` takes `quiet`.
+pub fn idle_takes_quiet() -> serde_json::Map<String, serde_json::Value> {
+    let mut extra = serde_json::Map::new();
+    extra.insert(
+        IDLE_PARAMS.into(),
+        serde_json::json!(["window", "timeout", "quiet"]),
+    );
+    extra
+}
+
 macro_rules! methods {
     ($($variant:ident => $wire:literal),+ $(,)?) => {
         /// A protocol method.

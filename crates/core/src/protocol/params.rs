@@ -463,7 +463,11 @@ pub struct EvalParams {
     pub script: String,
 }
 
-/// Params of `idle`: `timeout` in milliseconds.
+/// Params of `idle`: `timeout` in milliseconds, and uidrive's addition
+/// `quiet`: how long, in milliseconds, the window must send no event once
+/// the app has processed what it was sent (none: the server's own rule;
+/// 0: settled as soon as a round trip shows the app processed it). A server
+/// lists `quiet` in `hello`'s `idleParams` when it takes it.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IdleParams {
@@ -471,6 +475,19 @@ pub struct IdleParams {
     pub window: Option<WindowId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiet: Option<u64>,
+}
+
+impl IdleParams {
+    /// Settles `window` (none: the focused one) within `timeout_ms`, by the server's rule.
+    pub fn within(window: Option<WindowId>, timeout_ms: u64) -> IdleParams {
+        IdleParams {
+            window,
+            timeout: Some(timeout_ms),
+            quiet: None,
+        }
+    }
 }
 
 /// The longest timeout uidrive takes anywhere, in milliseconds (one hour):

@@ -370,10 +370,7 @@ impl Tracing {
         // app takes a press as done and redraws a moment later.
         let settling = Instant::now();
         let window = last.as_ref().and_then(|l| l.window);
-        let settled = driver.idle(&IdleParams {
-            window,
-            timeout: Some(SETTLE_MS),
-        });
+        let settled = driver.idle(&IdleParams::within(window, SETTLE_MS));
         let settle_ms = settling.elapsed().as_millis() as u64;
         let tree = read();
         let mut slot = self.lock();
@@ -551,13 +548,7 @@ impl Tracing {
             Ok(value) => {
                 event["ok"] = json!(true);
                 if let Some(route) = value.get("route") {
-                    let route = match value.get("action") {
-                        Some(action) => {
-                            json!(format!("semantic:{}", action.as_str().unwrap_or("")))
-                        }
-                        None => route.clone(),
-                    };
-                    event["route"] = route;
+                    event["route"] = route.clone();
                 }
                 if !value.is_null() {
                     event["outcome"] = value;

@@ -58,7 +58,19 @@ fn a_run_is_recorded_step_by_step_and_reads_back() {
         "{:?}",
         click.diff
     );
+    // The count beside the button changed: the trace says so on the click.
+    assert!(
+        click.effect.as_deref().unwrap().starts_with(
+            "confirmed: the window changed: 1 element(s) changed name or state (text \"Count: 1\""
+        ),
+        "{:?}",
+        click.effect
+    );
     assert_eq!(trace.steps[1].args["text"], "Grace");
+    assert_eq!(
+        trace.steps[1].effect.as_deref(),
+        Some("confirmed: it reads `Grace`")
+    );
     let failed = &trace.steps[2];
     assert_eq!(failed.ok, Some(false));
     assert_eq!(failed.error.as_ref().unwrap()["code"], "assertion_failed");

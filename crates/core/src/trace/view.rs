@@ -35,6 +35,8 @@ pub struct TraceStep {
     /// `None` while the step never ended (the process stopped inside it).
     pub ok: Option<bool>,
     pub route: Option<String>,
+    /// What the tree showed of the action: `confirmed: ...` or `unverifiable: ...`.
+    pub effect: Option<String>,
     pub error: Option<Value>,
     /// What the ladder waited on, in order.
     pub rungs: Vec<Value>,
@@ -162,6 +164,7 @@ impl Trace {
                         step.duration = num("duration");
                         step.ok = event.get("ok").and_then(Value::as_bool);
                         step.route = text("route");
+                        step.effect = effect_of(&event);
                         step.error = event.get("error").cloned();
                     }
                 }
@@ -264,6 +267,9 @@ pub fn text(trace: &Trace) -> String {
                 rung.get("seen").and_then(Value::as_str).unwrap_or("")
             );
         }
+        if let Some(effect) = &step.effect {
+            let _ = writeln!(out, "     {effect}");
+        }
         if let Some(error) = &step.error {
             let (code, message, suggestion) = error_parts(error);
             let _ = writeln!(out, "     error {code}: {message}");
@@ -278,6 +284,18 @@ pub fn text(trace: &Trace) -> String {
         }
     }
     out
+}
+
+/// The effect an action's end event records, as `confirmed: what was seen`.
+fn effect_of(end: &Value) -> Option<String> {
+    let outcome = end.get("outcome")?;
+    let effect = outcome.get("effect")?.as_str()?;
+    let detail = outcome
+        .get("observed")
+        .or_else(|| outcome.get("checked"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    Some(format!("{effect}: {detail}"))
 }
 
 fn esc(text: &str) -> String {
@@ -427,6 +445,13 @@ pub fn html(trace: &Trace) -> String {
                 out,
                 "<tr><td>route</td><td class=\"route\">{}</td></tr>",
                 esc(route)
+            );
+        }
+        if let Some(effect) = &step.effect {
+            let _ = write!(
+                out,
+                "<tr><td>effect</td><td class=\"effect\">{}</td></tr>",
+                esc(effect)
             );
         }
         if let Some(target) = &step.target {

@@ -1,0 +1,87 @@
+"""An independent witness of what an app shows, for the compatibility suite's
+truth step: another accessibility client (Debian's pyatspi) and another
+capture path (GDK's own read of the X screen), neither of them uidrive's.
+
+usage: /usr/bin/python3 witness.py PID read      one JSON line: the app's window
+                                                 titles (all, and those showing), the
+                                                 names and texts of its elements, the
+                                                 names of those checked
+       /usr/bin/python3 witness.py PID capture   one JSON line: a hash of the screen
+
+The app is the one whose process is PID or a descendant of it; an element
+that manages its descendants is walked into only when it has few children
+(a text document's paragraphs, not a spreadsheet's cells).
+"""
+import hashlib
+import json
+import sys
+
+import pyatspi
+
+from atspi_walk import LIMIT, find_app
+
+TEXTS_AT_MOST = 20000
+MANAGED_AT_MOST = 1000
+
+
+def read(pid):
+    app = find_app(pid)
+    titles, shown, texts, checked = [], [], [], []
+
+    def visit(node, depth):
+        if len(texts) >= TEXTS_AT_MOST:
+            return
+        states = node.getState()
+        if depth > 0 and states.contains(pyatspi.STATE_DEFUNCT):
+            return
+        name = node.name or ""
+        if name:
+            texts.append(name)
+        try:
+            text = node.queryText()
+            content = text.getText(0, text.characterCount)
+            if content:
+                texts.append(content)
+        except NotImplementedError:
+            pass
+        if states.contains(pyatspi.STATE_CHECKED) and name:
+            checked.append(name)
+        # Into an element that manages its descendants only when it has few
+        # (a text document's paragraphs), never into a spreadsheet's cells.
+        count = node.childCount
+        if count > LIMIT or (states.contains(pyatspi.STATE_MANAGES_DESCENDANTS) and count > MANAGED_AT_MOST):
+            return
+        for i in range(count):
+            child = node.getChildAtIndex(i)
+            if child is not None:
+                visit(child, depth + 1)
+
+    for window in app:
+        if window is None:
+            continue
+        titles.append(window.name or "")
+        if window.getState().contains(pyatspi.STATE_SHOWING):
+            shown.append(window.name or "")
+        visit(window, 0)
+    return {"windows": titles, "shown": shown, "texts": texts, "checked": checked}
+
+
+def capture():
+    import gi
+
+    gi.require_version("Gdk", "3.0")
+    from gi.repository import Gdk
+
+    root = Gdk.get_default_root_window()
+    width, height = root.get_width(), root.get_height()
+    pixels = Gdk.pixbuf_get_from_window(root, 0, 0, width, height)
+    return {"hash": hashlib.sha1(pixels.get_pixels()).hexdigest(), "size": [width, height]}
+
+
+def main():
+    pid, what = int(sys.argv[1]), sys.argv[2]
+    print(json.dumps(read(pid) if what == "read" else capture()))
+
+
+if __name__ == "__main__":
+    main()
