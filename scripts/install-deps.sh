@@ -19,7 +19,11 @@ FONTS=(fonts-dejavu-core)
 COMPAT_APPS=(kcalc featherpad linguist-qt6 firefox-esr chromium libreoffice-writer libreoffice-calc
   libreoffice-gtk3 gnome-text-editor mousepad python3-pyatspi)
 
-PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}")
+# apps whose handlers run modal dialogs in a nested loop (crates/atspi/tests/modal_dialogs.rs:
+# a PyGObject and a wxPython app of tests/apps/, Inkscape, Audacity)
+MODAL_APPS=(python3-gi gir1.2-gtk-3.0 python3-wxgtk4.0 inkscape audacity)
+
+PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}")
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

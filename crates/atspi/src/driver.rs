@@ -59,6 +59,9 @@ pub(crate) struct Inner {
     pub kept: crate::kept::KeptCache,
     /// The elements a locator's last two reads filled in, asked early by the next.
     pub last_fill: crate::early_fill::LastFill,
+    /// The connections for calls that run the app's code, where it takes
+    /// direct connections (`crate::lanes`).
+    pub lanes: Option<Arc<crate::lanes::Lanes>>,
 }
 
 /// Drives one app's windows through AT-SPI2.
@@ -142,7 +145,10 @@ impl AtspiDriver {
             }
         })?;
         let (conn, app, peers) = started;
-        let (peer, fields) = peers.unzip();
+        let lanes = peers
+            .as_ref()
+            .map(|(address, _, _)| crate::lanes::for_app(address));
+        let (peer, fields) = peers.map(|(_, walk, fields)| (walk, fields)).unzip();
         Ok(AtspiDriver {
             inner: Arc::new(Inner {
                 link: bus::Link {
@@ -159,6 +165,7 @@ impl AtspiDriver {
                 known: Default::default(),
                 last_fill: Default::default(),
                 kept: Default::default(),
+                lanes,
             }),
             runtime: Some(runtime),
         })
@@ -203,6 +210,19 @@ impl AtspiDriver {
     #[doc(hidden)]
     pub fn fills_from_early_answers(&self) -> u64 {
         self.inner.last_fill.served()
+    }
+
+    /// How many connections for calls that run the app's code are open,
+    /// and how many of them wait on a handler that may still run
+    /// (`crate::lanes`); none where the app takes no direct connections.
+    #[doc(hidden)]
+    pub fn action_lanes(&self) -> Result<(usize, usize)> {
+        self.run(CALL_LIMIT, |inner| async move {
+            Ok(match &inner.lanes {
+                Some(lanes) => lanes.counts().await,
+                None => (0, 0),
+            })
+        })
     }
 
     /// The app's accessible name, as the registry lists it.

@@ -39,6 +39,7 @@ mod events;
 mod fetch;
 mod ids;
 mod kept;
+mod lanes;
 mod launch;
 mod menu;
 mod peer_pool;
