@@ -36,6 +36,10 @@ pub fn accessibility_env() -> Vec<(String, String)> {
     .collect()
 }
 
+/// How long an app whose window showed late in the launch's time still gets
+/// to take input ([`AtspiDriver::wait_ready`]).
+const READY_AT_LEAST: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// The switch that makes Chromium and Electron expose their pages.
 const CHROMIUM_FLAG: &str = "--force-renderer-accessibility";
 /// The variable that picks LibreOffice's plugin, and the plugin with accessibility.
@@ -191,6 +195,15 @@ impl AtspiDriver {
     /// window within `opts.timeout`, it is killed and the error says so; if it
     /// exits first, the error (`app_exited`) comes as soon as it has exited.
     pub fn launch(argv: &[String], opts: &LaunchOptions) -> Result<(AtspiDriver, Child)> {
+        AtspiDriver::launch_ready(argv, opts).map(|(driver, child, _)| (driver, child))
+    }
+
+    /// [`AtspiDriver::launch`], saying how the app was found ready to take
+    /// input and how long that added ([`AtspiDriver::wait_ready`]).
+    pub fn launch_ready(
+        argv: &[String],
+        opts: &LaunchOptions,
+    ) -> Result<(AtspiDriver, Child, crate::Readiness)> {
         let (program, args) = argv
             .split_first()
             .ok_or_else(|| Error::invalid_request("launch needs a command line; argv is empty"))?;
@@ -229,8 +242,14 @@ impl AtspiDriver {
             Error::failed(format!("could not start `{program}`: {e}"))
                 .with_suggestion("check that the program is installed and on PATH")
         })?;
-        match AtspiDriver::attach_pid(child.id(), opts) {
-            Ok(driver) => Ok((driver, child)),
+        let started = std::time::Instant::now();
+        let attached = AtspiDriver::attach_pid(child.id(), opts).and_then(|driver| {
+            let left = opts.timeout.saturating_sub(started.elapsed());
+            let ready = driver.wait_ready(left.max(READY_AT_LEAST))?;
+            Ok((driver, ready))
+        });
+        match attached {
+            Ok((driver, ready)) => Ok((driver, child, ready)),
             Err(mut err) => {
                 if let Ok(Some(status)) = child.try_wait() {
                     err = Error::new(

@@ -227,7 +227,14 @@ pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App,
         env: options.env.clone(),
         timeout: options.timeout.unwrap_or(time::LAUNCH),
     };
-    let driver = match uidrive_atspi::AtspiDriver::attach_pid(child.id(), &attach) {
+    let started = std::time::Instant::now();
+    // Ready as launching makes every app: its window takes input.
+    let attached = uidrive_atspi::AtspiDriver::attach_pid(child.id(), &attach).and_then(|driver| {
+        let left = attach.timeout.saturating_sub(started.elapsed());
+        driver.wait_ready(left.max(Duration::from_secs(5)))?;
+        Ok(driver)
+    });
+    let driver = match attached {
         Ok(driver) => driver,
         Err(err) => {
             let err = match child.try_wait() {
