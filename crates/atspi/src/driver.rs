@@ -73,12 +73,15 @@ pub struct AtspiDriver {
 impl AtspiDriver {
     /// Connects to the session bus of `opts.env` (else the process env) and
     /// waits until `find` names the app, for at most `opts.timeout`; or, when
-    /// `watched` names a process, until that process ends (`app_exited`).
+    /// `watched` names a process, until that process ends (`app_exited`);
+    /// or until `give_up` answers an error (an app that will never join the
+    /// bus, `crate::no_tree`).
     pub(crate) fn connect_and_find<F, Fut>(
         opts: &LaunchOptions,
         what: String,
         watched: Option<u32>,
         find: F,
+        mut give_up: impl FnMut() -> Option<Error> + Send + 'static,
     ) -> Result<AtspiDriver>
     where
         F: Fn(Connection) -> Fut + Send + 'static,
@@ -131,6 +134,9 @@ impl AtspiDriver {
                     )
                     .with_suggestion("run the command by hand to see why it exits"));
                 }
+                if let Some(err) = give_up() {
+                    return Err(err);
+                }
                 if tokio::time::Instant::now() >= deadline {
                     let detail = last_error
                         .map(|e| format!(" (last error: {e})"))
@@ -173,6 +179,15 @@ impl AtspiDriver {
 
     /// Attaches to the app of process `pid` (or one it started), waiting for its first window.
     pub fn attach_pid(pid: u32, opts: &LaunchOptions) -> Result<AtspiDriver> {
+        AtspiDriver::attach_pid_or(pid, opts, || None)
+    }
+
+    /// [`AtspiDriver::attach_pid`], ending the wait when `give_up` answers an error.
+    pub(crate) fn attach_pid_or(
+        pid: u32,
+        opts: &LaunchOptions,
+        give_up: impl FnMut() -> Option<Error> + Send + 'static,
+    ) -> Result<AtspiDriver> {
         AtspiDriver::connect_and_find(
             opts,
             format!("the app of process {pid}"),
@@ -181,16 +196,23 @@ impl AtspiDriver {
                 let pids = discovery::pid_and_descendants(pid);
                 discovery::find_app_by_pids(&conn, &pids).await
             },
+            give_up,
         )
     }
 
     /// Attaches to the app whose accessible name is `name` (as `gnome-calculator`).
     pub fn attach_name(name: &str, opts: &LaunchOptions) -> Result<AtspiDriver> {
         let wanted = name.to_string();
-        AtspiDriver::connect_and_find(opts, format!("an app named `{name}`"), None, move |conn| {
-            let wanted = wanted.clone();
-            async move { discovery::find_app_by_name(&conn, &wanted).await }
-        })
+        AtspiDriver::connect_and_find(
+            opts,
+            format!("an app named `{name}`"),
+            None,
+            move |conn| {
+                let wanted = wanted.clone();
+                async move { discovery::find_app_by_name(&conn, &wanted).await }
+            },
+            || None,
+        )
     }
 
     /// The process of the app this driver drives.

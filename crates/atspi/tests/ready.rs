@@ -59,10 +59,19 @@ fn keys_sent_as_soon_as_calc_is_launched_land_in_its_sheet() {
         if a1 == Some(Some("42".to_string())) {
             break;
         }
-        assert!(
-            started.elapsed() < DEADLINE,
-            "A1 reads {a1:?}: the keys sent right after the launch were lost"
-        );
+        if started.elapsed() >= DEADLINE {
+            let windows: Vec<String> = (app.driver.windows().unwrap().windows.iter())
+                .map(|w| w.title.clone())
+                .collect();
+            let focus = tree
+                .focus
+                .and_then(|f| tree.node(f))
+                .map(|n| n.label.clone());
+            panic!(
+                "A1 reads {a1:?}: the keys sent right after the launch were lost \
+                 (windows {windows:?}, the focus on {focus:?})"
+            );
+        }
         std::thread::sleep(Duration::from_millis(200));
     }
     drop(app);

@@ -182,8 +182,9 @@ fn parse_exit(message: &str) -> Option<ExitCode> {
 
 /// Launches with stdout and stderr captured, through the accessibility
 /// driver: the app is started here (with accessibility switched on as
-/// [`uidrive_atspi::launch_app`] does, but without the extra switches some
-/// browser and office families get there) and attached by pid.
+/// [`uidrive_atspi::launch_app`] does, Java's bridge included, but without
+/// the extra switches some browser and office families get there) and
+/// attached as a launch is ([`uidrive_atspi::AtspiDriver::attach_launched`]).
 pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App, Arc<Process>)> {
     let (program, args) = argv.split_first().ok_or_else(|| {
         Error::invalid_request(
@@ -208,13 +209,16 @@ pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App,
         }
         command.env_remove("AT_SPI_BUS_ADDRESS");
     }
-    for (key, value) in uidrive_atspi::accessibility_env().into_iter().chain(
-        options
-            .env
-            .iter()
-            .filter(|(k, _)| !(own_desktop && k == "AT_SPI_BUS_ADDRESS"))
-            .cloned(),
-    ) {
+    let passed = options
+        .env
+        .iter()
+        .filter(|(k, _)| !(own_desktop && k == "AT_SPI_BUS_ADDRESS"))
+        .cloned();
+    for (key, value) in uidrive_atspi::accessibility_env()
+        .into_iter()
+        .chain(passed)
+        .chain(uidrive_atspi::java_bridge_env(&options.env))
+    {
         command.env(key, value);
     }
     let mut child: Child = command.spawn().map_err(|e| {
@@ -227,15 +231,10 @@ pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App,
         env: options.env.clone(),
         timeout: options.timeout.unwrap_or(time::LAUNCH),
     };
-    let started = std::time::Instant::now();
-    // Ready as launching makes every app: its window takes input.
-    let attached = uidrive_atspi::AtspiDriver::attach_pid(child.id(), &attach).and_then(|driver| {
-        let left = attach.timeout.saturating_sub(started.elapsed());
-        driver.wait_ready(left.max(Duration::from_secs(5)))?;
-        Ok(driver)
-    });
-    let driver = match attached {
-        Ok(driver) => driver,
+    // As launching attaches to every app: once it takes input, or at once
+    // to what it shows when it has no accessibility tree.
+    let driver = match uidrive_atspi::AtspiDriver::attach_launched(child.id(), &attach) {
+        Ok(launched) => launched.into_driver(),
         Err(err) => {
             let err = match child.try_wait() {
                 Ok(Some(status)) => Error::new(
@@ -253,7 +252,7 @@ pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App,
         }
     };
     let pid = child.id();
-    let app = App::with_process(Arc::new(driver), child);
+    let app = App::with_process(driver, child);
     Ok((
         app,
         Arc::new(Process {

@@ -13,13 +13,14 @@ use std::time::{Duration, Instant};
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{
     AtomEnum, ChangeWindowAttributesAux, ClientMessageEvent, ConnectionExt as _, EventMask,
+    InputFocus,
 };
 use x11rb::protocol::Event;
 use x11rb::rust_connection::RustConnection;
 
 use uidrive_core::{Error, Result};
 
-use crate::x11::{window_error, x_error, X11};
+use crate::x11::{window_error, x_error, XWindow, X11};
 
 /// How a window answered a ping.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,9 +36,10 @@ pub enum Ping {
 impl X11 {
     /// The protocols the window takes (`WM_PROTOCOLS`), as atom names.
     pub fn protocols(&self, window: u32) -> Result<Vec<String>> {
-        let (conn, _) = connect(self.display())?;
-        let wm_protocols = atom(&conn, "WM_PROTOCOLS")?;
-        let atoms = protocol_atoms(&conn, window, wm_protocols)?;
+        let inner = self.lock();
+        let conn = &inner.conn;
+        let wm_protocols = atom(conn, "WM_PROTOCOLS")?;
+        let atoms = protocol_atoms(conn, window, wm_protocols)?;
         let cookies = atoms
             .iter()
             .map(|a| conn.get_atom_name(*a))
@@ -106,12 +108,11 @@ impl X11 {
     /// (`WM_DELETE_WINDOW`): the app may save, ask, or refuse. `false` when
     /// the window does not take that protocol.
     pub fn ask_to_close(&self, window: u32) -> Result<bool> {
-        let (conn, _) = connect(self.display())?;
-        let (wm_protocols, wm_delete_window) = (
-            atom(&conn, "WM_PROTOCOLS")?,
-            atom(&conn, "WM_DELETE_WINDOW")?,
-        );
-        if !protocol_atoms(&conn, window, wm_protocols)?.contains(&wm_delete_window) {
+        let inner = self.lock();
+        let conn = &inner.conn;
+        let (wm_protocols, wm_delete_window) =
+            (atom(conn, "WM_PROTOCOLS")?, atom(conn, "WM_DELETE_WINDOW")?);
+        if !protocol_atoms(conn, window, wm_protocols)?.contains(&wm_delete_window) {
             return Ok(false);
         }
         let close = ClientMessageEvent::new(
@@ -129,6 +130,44 @@ impl X11 {
 }
 
 impl X11 {
+    /// The shown top-level windows (not menus or tooltips) of any process
+    /// in `pids`: by `_NET_WM_PID`, else by the process of the X client that
+    /// made the window (the X-Resource extension), which finds the windows
+    /// of apps that set no pid (Tk).
+    pub fn shown_windows_of(&self, pids: &[u32]) -> Result<Vec<XWindow>> {
+        let mut shown: Vec<XWindow> = self
+            .top_level_windows()?
+            .into_iter()
+            .filter(|w| w.viewable && !w.override_redirect)
+            .collect();
+        for window in shown.iter_mut().filter(|w| w.pid.is_none()) {
+            window.pid = self.client_pid(window.id).unwrap_or(None);
+        }
+        shown.retain(|w| w.pid.is_some_and(|pid| pids.contains(&pid)));
+        Ok(shown)
+    }
+
+    /// The process of the X client that made `window`, as the X server
+    /// knows it (a local client only); `None` where the server cannot tell.
+    pub fn client_pid(&self, window: u32) -> Result<Option<u32>> {
+        use x11rb::protocol::res::{ClientIdMask, ClientIdSpec, ConnectionExt as _};
+        let inner = self.lock();
+        let spec = ClientIdSpec {
+            client: window,
+            mask: ClientIdMask::LOCAL_CLIENT_PID,
+        };
+        let Ok(cookie) = inner.conn.res_query_client_ids(&[spec]) else {
+            return Ok(None);
+        };
+        Ok(cookie.reply().ok().and_then(|reply| {
+            reply
+                .ids
+                .iter()
+                .find(|id| id.spec.mask == ClientIdMask::LOCAL_CLIENT_PID)
+                .and_then(|id| id.value.first().copied())
+        }))
+    }
+
     /// Whether `window` is `ancestor` or lies inside it (an app may give
     /// the focus to a child of its top-level window).
     pub fn is_inside(&self, window: u32, ancestor: u32) -> Result<bool> {
@@ -151,6 +190,91 @@ impl X11 {
         }
         Ok(false)
     }
+}
+
+impl X11 {
+    /// Gives the window the keyboard focus as a window manager does, by
+    /// the input model its `WM_HINTS` and `WM_PROTOCOLS` declare (ICCCM
+    /// 4.1.7): a window that takes input gets `SetInputFocus`, and
+    /// `WM_TAKE_FOCUS` too if it lists it; one that says it takes no input
+    /// but lists `WM_TAKE_FOCUS` (Java's AWT: "globally active") is only
+    /// offered the focus, and moves it itself to the window inside that
+    /// takes keys (its focus proxy), which is waited for. A bare
+    /// `SetInputFocus` on such a frame left the first key a Swing dialog got
+    /// lost. A focus already inside the window is left where it is.
+    pub fn give_focus(&self, window: u32) -> Result<()> {
+        let inner = self.lock();
+        let conn = &inner.conn;
+        let (wm_protocols, wm_take_focus) =
+            (atom(conn, "WM_PROTOCOLS")?, atom(conn, "WM_TAKE_FOCUS")?);
+        let takes_focus = protocol_atoms(conn, window, wm_protocols)?.contains(&wm_take_focus);
+        let takes_input = takes_input(conn, window)?;
+        drop(inner);
+        let focused = self.focused_window()?;
+        let has_it = if takes_input || !takes_focus {
+            self.is_inside(focused, window)?
+        } else {
+            // On the frame itself (as a bare SetInputFocus leaves it) keys go nowhere.
+            focused != window && self.is_inside(focused, window)?
+        };
+        if has_it {
+            return Ok(());
+        }
+        let inner = self.lock();
+        let conn = &inner.conn;
+        if takes_input || !takes_focus {
+            conn.set_input_focus(InputFocus::PARENT, window, x11rb::CURRENT_TIME)
+                .map_err(|e| x_error("focusing a window", e))?;
+        }
+        if takes_focus {
+            let offer = ClientMessageEvent::new(
+                32,
+                window,
+                wm_protocols,
+                [wm_take_focus, x11rb::CURRENT_TIME, 0, 0, 0],
+            );
+            conn.send_event(false, window, EventMask::NO_EVENT, offer)
+                .map_err(|e| x_error("offering a window the focus", e))?;
+        }
+        crate::x11::sync(conn)?;
+        drop(inner);
+        if takes_input || !takes_focus {
+            return Ok(());
+        }
+        // The app moves the focus itself: until it has, keys go nowhere.
+        let deadline = Instant::now() + TAKES_FOCUS_WITHIN;
+        while Instant::now() < deadline {
+            let focused = self.focused_window()?;
+            if focused != window && self.is_inside(focused, window)? {
+                return Ok(());
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        Err(Error::timeout(format!(
+            "X window {window:#x} was offered the focus and did not take it within {} ms",
+            TAKES_FOCUS_WITHIN.as_millis()
+        ))
+        .with_suggestion("the app may be busy; try again once it answers"))
+    }
+}
+
+/// How long a window that moves the focus itself gets to do so.
+const TAKES_FOCUS_WITHIN: Duration = Duration::from_secs(2);
+
+/// Whether the window's `WM_HINTS` say it takes input (the default when it
+/// has no hints, or no input hint).
+fn takes_input(conn: &RustConnection, window: u32) -> Result<bool> {
+    const INPUT_HINT: u32 = 1;
+    let reply = conn
+        .get_property(false, window, AtomEnum::WM_HINTS, AtomEnum::WM_HINTS, 0, 2)
+        .map_err(|e| x_error("reading a window's hints", e))?
+        .reply()
+        .map_err(|e| window_error(window, e))?;
+    let hints: Vec<u32> = reply.value32().map(|v| v.collect()).unwrap_or_default();
+    Ok(match hints.as_slice() {
+        [flags, input, ..] if flags & INPUT_HINT != 0 => *input != 0,
+        _ => true,
+    })
 }
 
 /// A connection of its own, whose events are the caller's alone.

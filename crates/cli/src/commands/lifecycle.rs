@@ -191,14 +191,20 @@ impl Open {
             text.push_str(&crate::commands::observe::window_line(w));
             text.push('\n');
         }
-        text.push_str(if ctx.mcp {
-            "next: the `snapshot` tool with interactive: true\n"
-        } else {
-            "next: `uidrive snapshot -i`\n"
+        // An app with no accessibility tree says so at once (and why).
+        let notice = windows.extra.get("notice").and_then(|n| n.as_str());
+        if let Some(notice) = notice {
+            text.push_str(&format!("notice: {notice}\n"));
+        }
+        text.push_str(match (notice.is_some(), ctx.mcp) {
+            (true, true) => "next: the `screenshot` tool, and input at points\n",
+            (true, false) => "next: `uidrive screenshot FILE`, and input at points\n",
+            (false, true) => "next: the `snapshot` tool with interactive: true\n",
+            (false, false) => "next: `uidrive snapshot -i`\n",
         });
         Ok(Output::new(
             text,
-            json!({"session": ctx.session, "target": target.what, "daemon": target.daemon, "windows": windows.windows}),
+            json!({"session": ctx.session, "target": target.what, "daemon": target.daemon, "windows": windows.windows, "notice": notice}),
         ))
     }
 }

@@ -461,15 +461,21 @@ impl Locator {
                 };
                 if let Some(item) = item {
                     // A popup may still be moving into place: click where
-                    // the item shows in two reads in a row.
-                    if steady.as_ref().is_some_and(|(id, bounds)| *id == item.id && *bounds == item.bounds) {
+                    // the item shows in two reads in a row. By its text and
+                    // place: Java's bridge makes a list's items anew at
+                    // every read, each with another id.
+                    let here = (item.label.clone(), item.bounds);
+                    if steady.as_ref() == Some(&here) {
                         return self.choose(ready.window(), item);
                     }
-                    steady = Some((item.id, item.bounds));
-                    poller.settle()?;
-                    continue;
+                    steady = Some(here);
+                    if !poller.expired() {
+                        poller.settle()?;
+                        continue;
+                    }
+                } else {
+                    steady = None;
                 }
-                steady = None;
                 if poller.expired() {
                     let mut offered = item_texts(&tree, at);
                     for text in popup_item_texts(&tree, &shown_before) {
