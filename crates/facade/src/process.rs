@@ -139,16 +139,15 @@ impl Process {
     }
 
     /// Closes the app as [`platform::close`] does, keeping how it ended: the
-    /// exit code when it ends on SIGTERM, `-9` when it had to be killed.
-    pub fn close(&self, app: &App) -> Result<()> {
-        let grace = platform::CLOSE_GRACE;
-        if self.exit_code(app).is_none() {
-            platform::terminate_pid(self.pid);
-            let deadline = Instant::now() + grace;
-            while self.exit_code(app).is_none() && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
+    /// exit code when it ends when asked or on SIGTERM, `-9` when it had to
+    /// be killed. Answers which step ended it.
+    pub fn close(&self, app: &App) -> Result<platform::Closed> {
+        let closed = match self.exit_code(app) {
+            Some(_) => platform::Closed::Exited,
+            None => platform::end(self.pid, platform::CLOSE_GRACE, || {
+                self.exit_code(app).is_none()
+            }),
+        };
         let killed = self.exit_code(app).is_none();
         app.close()?;
         if killed {
@@ -157,7 +156,7 @@ impl Process {
                 .unwrap_or_else(|p| p.into_inner())
                 .get_or_insert(-libc::SIGKILL);
         }
-        Ok(())
+        Ok(closed)
     }
 }
 
@@ -290,7 +289,7 @@ mod tests {
         let app = App::with_process(Arc::new(MemoryDriver::new()), child);
         let process = Process::of(&app).unwrap();
         assert_eq!(process.wait(&app, Duration::from_secs(5)).unwrap(), 3);
-        process.close(&app).unwrap();
+        assert_eq!(process.close(&app).unwrap(), platform::Closed::Exited);
         assert_eq!(process.exit_code(&app), Some(3), "kept after close");
 
         let child = Command::new("sleep").arg("30").spawn().unwrap();
@@ -298,7 +297,7 @@ mod tests {
         let process = Process::of(&app).unwrap();
         assert_eq!(process.exit_code(&app), None);
         assert!(process.wait(&app, Duration::from_millis(50)).is_err());
-        process.close(&app).unwrap();
+        assert_eq!(process.close(&app).unwrap(), platform::Closed::Terminated);
         assert_eq!(process.exit_code(&app), Some(-libc::SIGTERM));
     }
 }

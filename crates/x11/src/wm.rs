@@ -277,6 +277,18 @@ fn takes_input(conn: &RustConnection, window: u32) -> Result<bool> {
     })
 }
 
+impl X11 {
+    /// Asks every shown window of `pids` to close ([`X11::ask_to_close`]);
+    /// how many take the request.
+    pub fn ask_windows_to_close(&self, pids: &[u32]) -> Result<usize> {
+        let windows = self.shown_windows_of(pids)?;
+        Ok(windows
+            .iter()
+            .filter(|w| self.ask_to_close(w.id).unwrap_or(false))
+            .count())
+    }
+}
+
 /// A connection of its own, whose events are the caller's alone.
 fn connect(display: &str) -> Result<(RustConnection, usize)> {
     RustConnection::connect(Some(display))

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use uidrive_core::trace::{TraceOptions, TraceSummary, Tracing};
 use uidrive_core::SocketDriver;
+use uidrive_facade::Closed;
 
 /// The guide built into the binary.
 pub const SKILL: &str = include_str!("../../SKILL.md");
@@ -223,6 +224,7 @@ impl Command for Close {
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let written = finish_trace(ctx);
         let target = ctx.state.target.take();
+        let mut ended_by = None;
         ctx.forget();
         ctx.ended = true;
         let mut text = match target {
@@ -233,14 +235,19 @@ impl Command for Close {
                 ..
             }) => {
                 daemon::stop(pid, daemon::STOP_GRACE);
-                if let Some(log) = log {
-                    let _ = std::fs::remove_file(log);
-                }
                 for child in &mut ctx.children {
                     let _ = child.wait();
                 }
                 ctx.children.clear();
-                format!("closed session `{}` and stopped {what}", ctx.session)
+                // The daemon writes which step of closing ended the app.
+                ended_by = log.as_deref().and_then(closed_step);
+                if let Some(log) = log {
+                    let _ = std::fs::remove_file(log);
+                }
+                let how = ended_by
+                    .map(|closed| format!(" ({})", closed.describe()))
+                    .unwrap_or_default();
+                format!("closed session `{}` and stopped {what}{how}", ctx.session)
             }
             Some(target) => format!(
                 "closed session `{}`; {} keeps running",
@@ -265,9 +272,18 @@ impl Command for Close {
         };
         Ok(Output::new(
             text,
-            json!({"session": ctx.session, "trace": trace}),
+            json!({"session": ctx.session, "trace": trace, "ended_by": ended_by.map(Closed::as_str)}),
         ))
     }
+}
+
+/// Which step of closing ended the app, as the daemon's log says.
+fn closed_step(log: &Path) -> Option<Closed> {
+    let text = std::fs::read_to_string(log).ok()?;
+    text.lines()
+        .rev()
+        .find_map(|line| line.strip_prefix("UIDRIVE_CLOSED ended_by="))
+        .and_then(|step| Closed::named(step.trim()))
 }
 
 /// Starts the session's trace, staged beside the session's other files
