@@ -164,6 +164,9 @@ pub async fn perform(
     let latency = inner.app.toolkit.action_latency();
     match &params.action {
         Action::Press => {
+            if let Some(done) = crate::qt::press_tree_item(inner, raw).await? {
+                return ok_or_failed(done, &what, "select the row");
+            }
             let index = press_action(&raw.actions).ok_or_else(|| {
                 lacks(&format!(
                     "it offers no press action (its actions: {})",

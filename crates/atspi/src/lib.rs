@@ -46,6 +46,7 @@ mod menu;
 mod no_tree;
 mod peer_pool;
 mod peer_socket;
+mod qt;
 mod ready;
 mod roles;
 mod states;

@@ -1417,6 +1417,12 @@ fn chosen_state(
     if node.value.as_deref().is_some_and(|v| option.matches(v)) {
         return Ok(());
     }
+    // A GTK 3 combo box (wx's Choice is one) has no value: its name is the
+    // text it shows, and its popup's items never read as selected.
+    let shows = node.value.is_none() && node.role == Role::ComboBox;
+    if shows && node.label.as_deref().is_some_and(|l| option.matches(l)) {
+        return Ok(());
+    }
     let inside = items(tree, at);
     let picked: Vec<&Node> = inside
         .iter()
