@@ -6,6 +6,9 @@ import javax.swing.JComboBox;
 import javax.swing.JFrame;
 import javax.swing.JLabel;
 import javax.swing.JList;
+import javax.swing.JMenu;
+import javax.swing.JMenuBar;
+import javax.swing.JMenuItem;
 import javax.swing.JOptionPane;
 import javax.swing.JPanel;
 import javax.swing.JScrollPane;
@@ -13,8 +16,8 @@ import javax.swing.JTextField;
 import javax.swing.SwingUtilities;
 
 /** A Swing window for uidrive's tests: a combo box, a list, a text field,
- * and a button that asks a question in a modal dialog; a label reads what
- * was chosen and answered. */
+ * and a button (and a File > Ask... menu item) that asks a question in a
+ * modal dialog; a label reads what was chosen and answered. */
 public class SwingForm {
     public static void main(String[] args) {
         SwingUtilities.invokeLater(SwingForm::show);
@@ -37,11 +40,19 @@ public class SwingForm {
         JTextField name = new JTextField(12);
         name.getAccessibleContext().setAccessibleName("Name");
         JButton ask = new JButton("Ask");
-        ask.addActionListener(e -> {
+        java.awt.event.ActionListener question = e -> {
             int answer = JOptionPane.showConfirmDialog(frame, "Go on?", "Question",
                     JOptionPane.OK_CANCEL_OPTION);
             status.setText(answer == JOptionPane.OK_OPTION ? "answered OK" : "answered Cancel");
-        });
+        };
+        ask.addActionListener(question);
+        JMenuBar bar = new JMenuBar();
+        JMenu file = new JMenu("File");
+        JMenuItem askItem = new JMenuItem("Ask...");
+        askItem.addActionListener(question);
+        file.add(askItem);
+        bar.add(file);
+        frame.setJMenuBar(bar);
         JPanel form = new JPanel(new GridLayout(0, 1, 4, 4));
         form.add(colour);
         form.add(name);
