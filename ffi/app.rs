@@ -624,7 +624,11 @@ pub unsafe extern "C" fn ud_app_closed_by(app: *const ud_app, out_step: *mut i32
     guard::status(|| {
         let out_step = out(out_step, "out_step")?;
         let handle = handle(app)?;
-        let closed = *handle.state.closed.lock().unwrap_or_else(|p| p.into_inner());
+        let closed = *handle
+            .state
+            .closed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
         *out_step = closed.map_or(crate::enums::UD_CLOSED_NOT_YET, |c| c.code());
         Ok(())
     })

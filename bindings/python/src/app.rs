@@ -277,7 +277,8 @@ impl PyApp {
             }
             None => {
                 let app = self.inner.clone();
-                py.detach(move || uidrive_facade::close(&app)).or_raise(py)?
+                py.detach(move || uidrive_facade::close(&app))
+                    .or_raise(py)?
             }
         };
         Ok(closed.as_str())

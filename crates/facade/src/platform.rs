@@ -313,7 +313,12 @@ fn group_and_descendants(pid: u32) -> Vec<u32> {
         })
         .unwrap_or_default();
     let mut found: Vec<u32> = vec![pid];
-    found.extend(stats.iter().filter(|s| s.2 == pid && s.0 != pid).map(|s| s.0));
+    found.extend(
+        stats
+            .iter()
+            .filter(|s| s.2 == pid && s.0 != pid)
+            .map(|s| s.0),
+    );
     let mut at = 0;
     while at < found.len() {
         let parent = found[at];

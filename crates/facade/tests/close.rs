@@ -15,7 +15,10 @@ fn desktop() -> Desktop {
 fn launch(desktop: &Desktop, argv: &[&str], env: &[(&str, &str)]) -> uidrive_core::App {
     let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
     let options = LaunchOptions {
-        env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        env: env
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         timeout: Some(Duration::from_secs(60)),
         socket_env: None,
     };
@@ -55,10 +58,18 @@ fn tk_that_stays(stubborn: bool) -> String {
 #[test]
 fn an_app_that_stays_open_gets_sigterm_then_sigkill() {
     let desktop = desktop();
-    let stays = launch(&desktop, &["/usr/bin/python3", "-c", &tk_that_stays(false)], &[]);
+    let stays = launch(
+        &desktop,
+        &["/usr/bin/python3", "-c", &tk_that_stays(false)],
+        &[],
+    );
     let closed = uidrive_facade::close_within(&stays, Duration::from_millis(800)).unwrap();
     assert_eq!(closed, Closed::Terminated);
-    let stubborn = launch(&desktop, &["/usr/bin/python3", "-c", &tk_that_stays(true)], &[]);
+    let stubborn = launch(
+        &desktop,
+        &["/usr/bin/python3", "-c", &tk_that_stays(true)],
+        &[],
+    );
     let closed = uidrive_facade::close_within(&stubborn, Duration::from_millis(800)).unwrap();
     assert_eq!(closed, Closed::Killed);
     assert_eq!(
@@ -73,7 +84,8 @@ fn an_app_that_stays_open_gets_sigterm_then_sigkill() {
 /// its main window and no other.
 #[test]
 fn gimp_closes_by_its_window_saves_its_session_and_starts_again_cleanly() {
-    let config = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gimp-{}", std::process::id()));
+    let config =
+        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("gimp-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&config);
     std::fs::create_dir_all(&config).unwrap();
     let env = [("XDG_CONFIG_HOME", config.to_str().unwrap())];
@@ -99,7 +111,11 @@ fn gimp_closes_by_its_window_saves_its_session_and_starts_again_cleanly() {
     main_window(&gimp);
     assert_eq!(uidrive_facade::close(&gimp).unwrap(), Closed::Windows);
     let session = config.join("GIMP/2.10/sessionrc");
-    assert!(session.exists(), "GIMP quit without writing {}", session.display());
+    assert!(
+        session.exists(),
+        "GIMP quit without writing {}",
+        session.display()
+    );
     let again = launch(&desktop, &["gimp"], &env);
     let windows = main_window(&again);
     let titles: Vec<&str> = windows.iter().map(|w| w.title.as_str()).collect();
