@@ -6,7 +6,7 @@ use crate::guard;
 use crate::handles;
 use crate::status::ud_status;
 use std::ffi::c_char;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use uidrive_core::{App, Error, Result};
 use uidrive_facade::process::Process;
 use uidrive_facade::refs::Refs;
@@ -33,6 +33,8 @@ pub(crate) struct AppState {
     refs: Refs,
     /// The process uidrive launched, if any: how it ended, what it wrote.
     process: Option<Arc<Process>>,
+    /// Which step of `ud_app_close` ended the app, once closed.
+    closed: Mutex<Option<uidrive_facade::Closed>>,
 }
 
 impl AppState {
@@ -49,15 +51,18 @@ impl AppState {
         }
     }
 
-    /// Ends what was launched gracefully (TERM, a grace period, then KILL).
+    /// Ends what was launched gracefully (its windows asked to close, then
+    /// TERM, then KILL), keeping which step ended it.
     fn close(&self) -> Result<()> {
         let taken = self.app.write().unwrap_or_else(|p| p.into_inner()).take();
-        match (taken, &self.process) {
+        let closed = match (taken, &self.process) {
             // Keeps how it ended for ud_app_exit_code after the close.
-            (Some(app), Some(process)) => process.close(&app),
-            (Some(app), None) => uidrive_facade::close(&app),
-            (None, _) => Ok(()),
-        }
+            (Some(app), Some(process)) => process.close(&app)?,
+            (Some(app), None) => uidrive_facade::close(&app)?,
+            (None, _) => return Ok(()),
+        };
+        *self.closed.lock().unwrap_or_else(|p| p.into_inner()) = Some(closed);
+        Ok(())
     }
 }
 
@@ -73,6 +78,7 @@ impl ud_app {
                 process,
                 app: RwLock::new(Some(app)),
                 refs: Refs::new(),
+                closed: Mutex::new(None),
             }),
         }
     }
@@ -587,8 +593,11 @@ pub unsafe extern "C" fn ud_app_get_by_ref(
     })
 }
 
-/// Closes the connection and ends the process uidrive launched, if any:
-/// SIGTERM, then SIGKILL if it has not exited after a grace period (3 s).
+/// Closes the connection and ends the process uidrive launched, if any, a
+/// step at a time while it runs: its windows are asked to close (as a
+/// window manager's close button asks), then after a grace period (3 s)
+/// SIGTERM, then after another SIGKILL. `ud_app_closed_by` says which step
+/// ended it.
 /// Waits for calls in flight on other threads. Later calls on the handle
 /// fail with `UD_ERR_DISCONNECTED`; closing twice is fine. The handle itself
 /// stays allocated until `ud_app_free`.
@@ -598,6 +607,31 @@ pub unsafe extern "C" fn ud_app_get_by_ref(
 #[no_mangle]
 pub unsafe extern "C" fn ud_app_close(app: *const ud_app) -> ud_status {
     guard::status(|| handle(app)?.close())
+}
+
+/// Which step of `ud_app_close` ended the app: `UD_CLOSED_WINDOWS` (it
+/// closed when its windows were asked to, as a window manager's close
+/// button asks), `UD_CLOSED_TERMINATED` (SIGTERM, after a grace period),
+/// `UD_CLOSED_KILLED` (SIGKILL, after another), `UD_CLOSED_EXITED` (it had
+/// already exited) or `UD_CLOSED_DETACHED` (uidrive did not launch it);
+/// `UD_CLOSED_NOT_YET` before the handle is closed.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `out_step` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_closed_by(app: *const ud_app, out_step: *mut i32) -> ud_status {
+    zero(out_step);
+    guard::status(|| {
+        let out_step = out(out_step, "out_step")?;
+        let handle = handle(app)?;
+        let closed = *handle
+            .state
+            .closed
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        *out_step = closed.map_or(crate::enums::UD_CLOSED_NOT_YET, |c| c.code());
+        Ok(())
+    })
 }
 
 /// Closes the app (as `ud_app_close`, ignoring its errors) and frees the

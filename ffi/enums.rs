@@ -32,6 +32,19 @@ pub const UD_BUTTON_RIGHT: i32 = 1;
 /// The middle mouse button.
 pub const UD_BUTTON_MIDDLE: i32 = 2;
 
+/// `ud_app_closed_by`: the handle is not closed yet.
+pub const UD_CLOSED_NOT_YET: i32 = 0;
+/// It closed when its windows were asked to close (`WM_DELETE_WINDOW`).
+pub const UD_CLOSED_WINDOWS: i32 = 1;
+/// It ended on SIGTERM after its windows were asked and the grace period passed.
+pub const UD_CLOSED_TERMINATED: i32 = 2;
+/// It ignored both and was killed (SIGKILL).
+pub const UD_CLOSED_KILLED: i32 = 3;
+/// It had already exited.
+pub const UD_CLOSED_EXITED: i32 = 4;
+/// uidrive did not launch it: only the connection was closed.
+pub const UD_CLOSED_DETACHED: i32 = 5;
+
 const ACTIONS: [(i32, Action); 10] = [
     (UD_ACTION_PRESS, Action::Press),
     (UD_ACTION_FOCUS, Action::Focus),

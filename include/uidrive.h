@@ -101,6 +101,36 @@
 #define UD_BUTTON_MIDDLE 2
 
 /**
+ * `ud_app_closed_by`: the handle is not closed yet.
+ */
+#define UD_CLOSED_NOT_YET 0
+
+/**
+ * It closed when its windows were asked to close (`WM_DELETE_WINDOW`).
+ */
+#define UD_CLOSED_WINDOWS 1
+
+/**
+ * It ended on SIGTERM after its windows were asked and the grace period passed.
+ */
+#define UD_CLOSED_TERMINATED 2
+
+/**
+ * It ignored both and was killed (SIGKILL).
+ */
+#define UD_CLOSED_KILLED 3
+
+/**
+ * It had already exited.
+ */
+#define UD_CLOSED_EXITED 4
+
+/**
+ * uidrive did not launch it: only the connection was closed.
+ */
+#define UD_CLOSED_DETACHED 5
+
+/**
  * Text matching for locators and `ud_expect_text`/`ud_expect_value`:
  * case-insensitive, anywhere in the text (a part).
  */
@@ -485,8 +515,11 @@ ud_status ud_app_snapshot_window(const ud_app *app, uint64_t window_id, bool int
 ud_status ud_app_get_by_ref(const ud_app *app, const char *r, ud_locator **out_locator);
 
 /**
- * Closes the connection and ends the process uidrive launched, if any:
- * SIGTERM, then SIGKILL if it has not exited after a grace period (3 s).
+ * Closes the connection and ends the process uidrive launched, if any, a
+ * step at a time while it runs: its windows are asked to close (as a
+ * window manager's close button asks), then after a grace period (3 s)
+ * SIGTERM, then after another SIGKILL. `ud_app_closed_by` says which step
+ * ended it.
  * Waits for calls in flight on other threads. Later calls on the handle
  * fail with `UD_ERR_DISCONNECTED`; closing twice is fine. The handle itself
  * stays allocated until `ud_app_free`.
@@ -495,6 +528,19 @@ ud_status ud_app_get_by_ref(const ud_app *app, const char *r, ud_locator **out_l
  * `app` is NULL or a live handle.
  */
 ud_status ud_app_close(const ud_app *app);
+
+/**
+ * Which step of `ud_app_close` ended the app: `UD_CLOSED_WINDOWS` (it
+ * closed when its windows were asked to, as a window manager's close
+ * button asks), `UD_CLOSED_TERMINATED` (SIGTERM, after a grace period),
+ * `UD_CLOSED_KILLED` (SIGKILL, after another), `UD_CLOSED_EXITED` (it had
+ * already exited) or `UD_CLOSED_DETACHED` (uidrive did not launch it);
+ * `UD_CLOSED_NOT_YET` before the handle is closed.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_step` is NULL or valid for a write.
+ */
+ud_status ud_app_closed_by(const ud_app *app, int32_t *out_step);
 
 /**
  * Closes the app (as `ud_app_close`, ignoring its errors) and frees the

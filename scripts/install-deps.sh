@@ -19,7 +19,16 @@ FONTS=(fonts-dejavu-core)
 COMPAT_APPS=(kcalc featherpad linguist-qt6 firefox-esr chromium libreoffice-writer libreoffice-calc
   libreoffice-gtk3 gnome-text-editor mousepad python3-pyatspi)
 
-PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}")
+# apps whose handlers run modal dialogs in a nested loop (crates/atspi/tests/modal_dialogs.rs:
+# a PyGObject and a wxPython app of tests/apps/, Inkscape, Audacity)
+MODAL_APPS=(python3-gi gir1.2-gtk-3.0 python3-wxgtk4.0 inkscape audacity)
+
+# Java and apps with no accessibility tree (crates/atspi/tests/java.rs, no_tree.rs): javac and
+# jcmd for the Swing app of tests/apps, the JRE's X11 toolkit, Java's ATK bridge, Tk and xterm
+JAVA_AND_NO_TREE=(default-jdk-headless default-jre libatk-wrapper-java libatk-wrapper-java-jni
+  python3-tk xterm)
+
+PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}")
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

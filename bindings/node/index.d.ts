@@ -3,6 +3,12 @@
 
 /// <reference types="node" />
 
+/**
+ * Which step of `App.close` ended the app: its windows closed when asked,
+ * SIGTERM, SIGKILL, it had already exited, or uidrive did not launch it.
+ */
+export type ClosedBy = 'windows' | 'terminated' | 'killed' | 'exited' | 'detached';
+
 // ---------------------------------------------------------------------------
 // The protocol's vocabulary (strings on the wire; a newer server may send others).
 
@@ -365,8 +371,13 @@ export declare class App implements Finders {
   locator(selector: string): Locator;
   timeouts(): Timeouts;
   setTimeouts(timeouts: Partial<Timeouts>): void;
-  /** Ends the process uidrive launched, if any. Closing twice does nothing. */
-  close(): Promise<void>;
+  /**
+   * Ends the process uidrive launched, if any, a step at a time while it
+   * runs: its windows are asked to close (as a window manager's close button
+   * asks), then SIGTERM, then SIGKILL, each after a grace period. Resolves to
+   * which step ended it. Closing twice does nothing.
+   */
+  close(): Promise<ClosedBy>;
 }
 
 /** Where locators start: one window of an app. */

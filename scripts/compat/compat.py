@@ -569,7 +569,8 @@ def report(apps):
         print(f"{a.name:<{width}}  {marks}  {nodes:<23}  {a.seconds:.0f} s")
     print()
     for a in apps:
-        for s in STEPS:
+        # An app's own steps beyond the shared columns (a select) follow them.
+        for s in STEPS + [extra for extra in a.results if extra not in STEPS]:
             ok, detail, _ = a.results[s]
             print(f"{a.name} {s}: {'pass' if ok else 'FAIL'}{': ' + detail if detail else ''}")
     passed = sum(ok for a in apps for ok, _, _ in a.results.values())

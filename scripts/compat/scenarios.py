@@ -6,6 +6,7 @@ function acts through the uidrive CLI and reads the effect back from the tree,
 raising StepFailed when it is not there.
 """
 import os
+import subprocess
 
 from compat import StepFailed
 
@@ -380,6 +381,155 @@ def mousepad(app):
     return [("text", text), ("menu", menu), ("button", button)]
 
 
+# --- Modal dialogs in a nested loop: GTK 3 (PyGObject), wxWidgets, Swing --------------
+# tests/apps: a window whose Ask button and File > Ask... item run a modal
+# question (Gtk.Dialog.run, wx.MessageBox, JOptionPane); a label reads the
+# answer. Before uidrive's calls that run the app's code took a lane of their
+# own, the first real key to such a dialog froze GTK 3 and wx apps for good.
+
+def dialog_window(app, title):
+    return app.wait_until(f"the {title!r} dialog", lambda: [w for w in app.windows() if w["title"] == title])[0]
+
+
+def dialog_gone(app, title):
+    app.wait_until(f"the {title!r} dialog closed", lambda: not [w for w in app.windows() if w["title"] == title])
+
+
+def answered(app, *texts):
+    app.wait_for(f"the label reads {' or '.join(map(repr, texts))}",
+                 lambda els: [e for t in texts for e in app.find("text", t, elements=els)])
+
+
+def modal_app(title, field="role=textField", select=None):
+    """The scenario of a tests/apps modal app whose question is titled `title`."""
+    def scenario(app):
+        def text():
+            app.cli("fill", field, "Ada")
+            app.wait_for("the field reads Ada", lambda els: [
+                e for e in app.find("textField", elements=els) if e.get("value") == "Ada"])
+            return "filled the field, read it back"
+
+        def button():
+            app.cli("press", labelled("button", "Ask"))
+            dialog = dialog_window(app, title)
+            app.elements(dialog["id"])  # the session reads the dialog: its window is the session's
+            app.cli("key", "Enter")
+            dialog_gone(app, title)
+            # The session's window went: a plain snapshot follows the focus back.
+            if not app.find("button", "Ask", elements=app.elements()):
+                raise StepFailed("the snapshot after the dialog closed does not read the main window")
+            # Enter presses the dialog's focused button: OK or Cancel, as the toolkit chose.
+            answered(app, "answered OK", "answered Cancel")
+            return "Ask opens the modal question; a real Enter answers it, and the label reads the answer"
+
+        def menu():
+            app.cli("menu", "File", "Ask...")
+            dialog = dialog_window(app, title)
+            app.cli("press", labelled("button", "Cancel"), "--window", str(dialog["id"]))
+            dialog_gone(app, title)
+            answered(app, "answered Cancel")
+            return "File > Ask... opens it again; its Cancel pressed by action answers it"
+
+        steps = [("text", text), ("button", button), ("menu", menu)]
+        if select:
+            steps.append(("select", lambda: select(app)))
+        return steps
+    return scenario
+
+
+def wx_choice(app):
+    app.cli("select", "role=comboBox", "Blue")
+    answered(app, "chose Blue")
+    return "select Blue on the Choice: the app's label reads chose Blue"
+
+
+def swing_choices(app):
+    app.cli("select", "role=comboBox", "Blue")
+    answered(app, "colour Blue")
+    app.cli("select", labelled("list", "Fruit"), "Cherry")
+    answered(app, "fruit Cherry")
+    return "select Blue on the combo box and Cherry in the list: the app's label reads each"
+
+
+def swing_classes(work):
+    """Compiles the Swing app of tests/apps into the suite's work folder."""
+    out = os.path.join(work, "swing")
+    os.makedirs(out, exist_ok=True)
+    here = os.path.dirname(os.path.abspath(__file__))
+    source = os.path.join(here, "..", "..", "tests", "apps", "SwingForm.java")
+    subprocess.run(["javac", "-d", out, source], check=True)
+
+
+# --- GTK 2: GIMP, a dialog -------------------------------------------------------------
+
+def gimp(app):
+    new_image = "Create a New Image"
+
+    def menu():
+        app.cli("menu", "File", "New...")
+        dialog_window(app, new_image)
+        return f"File > New... opens {new_image!r}"
+
+    def text():
+        dialog = dialog_window(app, new_image)
+        app.cli("fill", labelled("stepper", "Width:"), "300", "--window", str(dialog["id"]))
+        app.wait_for("Width: reads 300", lambda els: [
+            e for e in app.find("stepper", "Width:", elements=els) if e.get("value") == "300"],
+            window=dialog["id"])
+        return "the dialog's Width: filled with 300, read back"
+
+    def button():
+        dialog = dialog_window(app, new_image)
+        app.cli("press", labelled("button", "OK"), "--window", str(dialog["id"]))
+        dialog_gone(app, new_image)
+        app.wait_until("an image window 300 pixels wide",
+                       lambda: [w for w in app.windows() if " 300x" in w["title"]])
+        return "OK: the dialog closes and the image window's title reads 300x1080"
+
+    return [("menu", menu), ("text", text), ("button", button)]
+
+
+# --- Qt 6: Qt Designer, a tree view ------------------------------------------------------
+
+def designer(app):
+    def item(els, label):
+        return [e for e in app.find("cell", label, elements=els)]
+
+    def new_form():
+        return dialog_window(app, "New Form")
+
+    def button():
+        dialog = new_form()
+        # A real click on the tree's item, then its press by action: each
+        # selects that item's row (Qt 6.4 selected the row above).
+        app.cli("click", labelled("cell", "Main Window"), "--window", str(dialog["id"]))
+        app.wait_for("Main Window selected", lambda els: [
+            e for e in item(els, "Main Window") if "selected" in states(e)], window=dialog["id"])
+        app.cli("press", labelled("cell", "Dialog without Buttons"), "--window", str(dialog["id"]))
+        app.wait_for("Dialog without Buttons selected", lambda els: [
+            e for e in item(els, "Dialog without Buttons") if "selected" in states(e)], window=dialog["id"])
+        return "in New Form's tree, a click on Main Window and a press on Dialog without Buttons select their own rows"
+
+    def menu():
+        dialog = new_form()
+        app.cli("press", labelled("button", "Close"), "--window", str(dialog["id"]))
+        dialog_gone(app, "New Form")
+        app.cli("menu", "File", "New...")
+        dialog = new_form()
+        app.cli("press", labelled("button", "Close"), "--window", str(dialog["id"]))
+        dialog_gone(app, "New Form")
+        return "Close answers New Form; File > New... opens it again, and Close answers it again"
+
+    def text():
+        main = app.windows()[0]["id"]
+        app.cli("fill", labelled("textField", "Filter") + " >> nth=1", "Push", "--window", str(main))
+        app.wait_for("a Filter field reads Push", lambda els: [
+            e for e in app.find("textField", "Filter", elements=els) if e.get("value") == "Push"], window=main)
+        return "the Widget Box's Filter field filled with Push, read back"
+
+    return [("button", button), ("menu", menu), ("text", text)]
+
+
 def page_loaded(app):
     app.wait_for("the form's Name field (the page in the tree)", has(app, "textField", "Name"), timeout=30)
 
@@ -397,4 +547,13 @@ APPS = {
     "calc": (office_argv("localc", "lo-calc"), calc, 90000, None),
     "gnome-text-editor": (["gnome-text-editor", "--standalone"], text_editor, 60000, None),
     "mousepad": (["mousepad"], mousepad, 60000, None),
+    "gtk3-modal": (["/usr/bin/python3", "{here}/../../tests/apps/gtk3_modal.py"],
+                   modal_app("Question"), 60000, None),
+    "wx-modal": (["/usr/bin/python3", "{here}/../../tests/apps/wx_modal.py"],
+                 modal_app("Information", select=wx_choice), 60000, None),
+    "swing": (["java", "-cp", "{work}/swing", "SwingForm"],
+              modal_app("Question", field=labelled("textField", "Name"), select=swing_choices), 60000,
+              swing_classes),
+    "gimp": (["gimp", "-n", "-s", "-d", "-f"], gimp, 120000, None),
+    "designer": (["/usr/lib/qt6/bin/designer"], designer, 60000, None),
 }

@@ -303,7 +303,22 @@ int main(void) {
     ud_locator_free(field);
     ud_app_free(dialog);
 
-    ud_app_free(app);           /* SIGTERM, then SIGKILL after a grace period */
+    /* The calculator closes when its window is asked to, as a close button asks. */
+    int32_t step = -1;
+    if (!failed && ud_app_closed_by(app, &step) != UD_OK) failed = fail("ud_app_closed_by");
+    if (!failed && step != UD_CLOSED_NOT_YET) {
+        fprintf(stderr, "calculator: closed_by %d before the close\n", step);
+        failed = 1;
+    }
+    if (!failed && ud_app_close(app) != UD_OK) failed = fail("ud_app_close");
+    if (!failed && ud_app_closed_by(app, &step) != UD_OK) failed = fail("ud_app_closed_by");
+    if (!failed && step != UD_CLOSED_WINDOWS) {
+        fprintf(stderr, "calculator: closed_by %d, not UD_CLOSED_WINDOWS\n", step);
+        failed = 1;
+    } else if (!failed) {
+        printf("the calculator closed when its window was asked to\n");
+    }
+    ud_app_free(app);
     ud_desktop_free(desktop);   /* the registry, the buses, Xvfb, the folder */
 
     /* Nothing of the desktop is left: poll briefly, processes end asynchronously. */

@@ -568,7 +568,13 @@ static void close_and_free(ud_app *app) {
     uint32_t pid = 5;
     EXPECT(ud_app_pid(app, &pid), UD_OK);
     CHECK(pid == 0, "no process of ours for a connected app");
+    int32_t step = -1;
+    EXPECT(ud_app_closed_by(app, &step), UD_OK);
+    CHECK(step == UD_CLOSED_NOT_YET, "not closed yet: %d", step);
     EXPECT(ud_app_close(app), UD_OK);
+    EXPECT(ud_app_closed_by(app, &step), UD_OK);
+    CHECK(step == UD_CLOSED_DETACHED, "a connected app is only let go of: %d", step);
+    EXPECT(ud_app_closed_by(app, NULL), UD_ERR_INVALID_REQUEST);
     char *json = STALE;
     EXPECT(ud_windows(app, &json), UD_ERR_DISCONNECTED);
     CHECK(json == NULL, "cleared");

@@ -300,16 +300,23 @@ impl App {
         finders::by_selector(self.root(), &selector)
     }
 
-    /// Ends the process uidrive launched, if any (SIGTERM, then SIGKILL after
-    /// a grace period). Closing twice does nothing.
-    #[napi(ts_return_type = "Promise<void>")]
+    /// Ends the process uidrive launched, if any, a step at a time while it
+    /// runs: its windows are asked to close (as a window manager's close
+    /// button asks), then SIGTERM, then SIGKILL, each after a grace period.
+    /// Resolves to which step ended it: `"windows"`, `"terminated"`,
+    /// `"killed"`, `"exited"` (it had already) or `"detached"` (uidrive did
+    /// not launch it). Closing twice does nothing.
+    #[napi(ts_return_type = "Promise<ClosedBy>")]
     pub fn close(&self) -> AsyncTask<Job> {
         let app = self.core();
         let process = self.process.clone();
-        task::unit(move || match process {
-            // Keeps how it ended for `app.process.exitCode`.
-            Some(process) => process.close(&app),
-            None => uidrive_facade::close(&app),
+        task::json(move || {
+            let closed = match process {
+                // Keeps how it ended for `app.process.exitCode`.
+                Some(process) => process.close(&app)?,
+                None => uidrive_facade::close(&app)?,
+            };
+            Ok(closed.as_str())
         })
     }
 }

@@ -262,14 +262,26 @@ impl PyApp {
         Ok(())
     }
 
-    /// Ends the process uidrive launched, if any (SIGTERM, then SIGKILL after
-    /// a grace period). Closing twice does nothing.
-    fn close(&self, py: Python<'_>) -> PyResult<()> {
-        match self.process.clone() {
+    /// Ends the process uidrive launched, if any, a step at a time while it
+    /// runs: its windows are asked to close (as a window manager's close
+    /// button asks), then SIGTERM, then SIGKILL, each after a grace period.
+    /// Returns which step ended it: ``"windows"``, ``"terminated"``,
+    /// ``"killed"``, ``"exited"`` (it had already) or ``"detached"`` (uidrive
+    /// did not launch it). Closing twice does nothing (and returns ``"exited"``).
+    fn close(&self, py: Python<'_>) -> PyResult<&'static str> {
+        let closed = match self.process.clone() {
             // Keeps how it ended for ``app.process.returncode``.
-            Some(process) => self.unit_call(py, move |app| process.close(app)),
-            None => self.unit_call(py, uidrive_facade::close),
-        }
+            Some(process) => {
+                let app = self.inner.clone();
+                py.detach(move || process.close(&app)).or_raise(py)?
+            }
+            None => {
+                let app = self.inner.clone();
+                py.detach(move || uidrive_facade::close(&app))
+                    .or_raise(py)?
+            }
+        };
+        Ok(closed.as_str())
     }
 
     fn __enter__(slf: Py<Self>) -> Py<Self> {

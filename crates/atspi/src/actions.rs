@@ -5,11 +5,12 @@ mod typing;
 pub(crate) use typing::send_keys;
 
 use crate::bus::{
-    self, call, ObjRef, IFACE_ACCESSIBLE, IFACE_ACTION, IFACE_COMPONENT, IFACE_TEXT, IFACE_VALUE,
+    self, ObjRef, IFACE_ACCESSIBLE, IFACE_ACTION, IFACE_COMPONENT, IFACE_TEXT, IFACE_VALUE,
 };
 use crate::discovery::TopLevel;
 use crate::driver::Inner;
 use crate::fetch::{fetch_basics, fetch_extras, Ifaces};
+use crate::lanes;
 use crate::roles;
 use crate::states::st;
 use crate::tree::{self, expand_action, id_of, is_range, press_action, Element};
@@ -163,6 +164,9 @@ pub async fn perform(
     let latency = inner.app.toolkit.action_latency();
     match &params.action {
         Action::Press => {
+            if let Some(done) = crate::qt::press_tree_item(inner, raw).await? {
+                return ok_or_failed(done, &what, "select the row");
+            }
             let index = press_action(&raw.actions).ok_or_else(|| {
                 lacks(&format!(
                     "it offers no press action (its actions: {})",
@@ -187,8 +191,8 @@ pub async fn perform(
             if !raw.states.has(st::FOCUSABLE) {
                 return Err(lacks("it is not focusable"));
             }
-            let done: bool =
-                call(&inner.conn, dest, path, IFACE_COMPONENT, "GrabFocus", &()).await?;
+            let done =
+                lanes::call_done(inner, dest, path, IFACE_COMPONENT, "GrabFocus", &()).await?;
             inner.activity.acted(&inner.app.bus, Duration::ZERO);
             ok_or_failed(done, &what, "take the focus")
         }
@@ -247,8 +251,8 @@ pub async fn perform(
                     )));
                 }
             }
-            let replaced: bool = call(
-                &inner.conn,
+            let replaced = lanes::call_done(
+                inner,
                 dest,
                 path,
                 IFACE_TEXT,
@@ -258,15 +262,8 @@ pub async fn perform(
             .await
             .unwrap_or(false);
             let done = replaced
-                || call::<bool, _>(
-                    &inner.conn,
-                    dest,
-                    path,
-                    IFACE_TEXT,
-                    "AddSelection",
-                    &(from, to),
-                )
-                .await?;
+                || lanes::call_done(inner, dest, path, IFACE_TEXT, "AddSelection", &(from, to))
+                    .await?;
             inner.activity.acted(&inner.app.bus, Duration::ZERO);
             ok_or_failed(done, &what, "select the text")
         }
@@ -290,15 +287,9 @@ pub async fn perform(
                 return Err(lacks("it has no place on screen"));
             }
             const ANYWHERE: u32 = 6;
-            let done: bool = call(
-                &inner.conn,
-                dest,
-                path,
-                IFACE_COMPONENT,
-                "ScrollTo",
-                &(ANYWHERE,),
-            )
-            .await?;
+            let done =
+                lanes::call_done(inner, dest, path, IFACE_COMPONENT, "ScrollTo", &(ANYWHERE,))
+                    .await?;
             inner.activity.acted(&inner.app.bus, Duration::ZERO);
             ok_or_failed(done, &what, "scroll into view")
         }
@@ -319,13 +310,14 @@ async fn set_number(inner: &Inner, element: &Element, number: f64) -> Result<()>
         }
     }
     let obj = raw.obj.clone().expect("read elements have their object");
-    bus::set_prop(
-        &inner.conn,
+    let value = zbus::zvariant::Value::from(number);
+    lanes::call::<(), _>(
+        inner,
         &obj.0,
         obj.1.as_str(),
-        IFACE_VALUE,
-        "CurrentValue",
-        zbus::zvariant::Value::from(number),
+        bus::IFACE_PROPERTIES,
+        "Set",
+        &(IFACE_VALUE, "CurrentValue", value),
     )
     .await?;
     inner.activity.acted(&inner.app.bus, Duration::ZERO);
@@ -387,8 +379,8 @@ pub async fn do_action(
     index: usize,
     latency: Duration,
 ) -> Result<()> {
-    let done: bool = call(
-        &inner.conn,
+    let done = lanes::call_done(
+        inner,
         dest,
         path,
         IFACE_ACTION,

@@ -23,7 +23,7 @@ pub const IFACE_EDITABLE_TEXT: &str = "org.a11y.atspi.EditableText";
 pub const IFACE_VALUE: &str = "org.a11y.atspi.Value";
 pub const IFACE_TABLE: &str = "org.a11y.atspi.Table";
 pub const IFACE_TABLE_CELL: &str = "org.a11y.atspi.TableCell";
-const IFACE_PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+pub const IFACE_PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 
 /// Where the session bus and the display are: the caller's overrides first, then the process env.
 pub fn env_value(overrides: &[(String, String)], name: &str) -> Option<String> {
@@ -143,11 +143,12 @@ impl Link {
 /// every driver of the process ([`crate::peer_pool`]). The second is opened
 /// only for toolkits tested safe for bulk reads (GTK's bridges): Firefox
 /// offers the same bridge, but a browser that crashed on reads of an open
-/// menu gets no more calls at once than before.
+/// menu gets no more calls at once than before. Returned with the app's
+/// peer address, where [`crate::lanes`] open their own.
 pub async fn open_peers(
     conn: &Connection,
     app_bus: &str,
-) -> Option<(Connection, Option<Connection>)> {
+) -> Option<(String, Connection, Option<Connection>)> {
     let address: String = call(
         conn,
         app_bus,
@@ -162,7 +163,8 @@ pub async fn open_peers(
         return None;
     }
     // The app's own connection is as safe for bulk reads as the app itself.
-    crate::peer_pool::peers(&address, bulk(conn, app_bus)).await
+    let (walk, fields) = crate::peer_pool::peers(&address, bulk(conn, app_bus)).await?;
+    Some((address, walk, fields))
 }
 
 /// One connection to the app's peer `address`, within 2 s.
@@ -386,26 +388,6 @@ pub async fn get_prop(
     name: &str,
 ) -> Result<OwnedValue> {
     call(conn, dest, path, IFACE_PROPERTIES, "Get", &(iface, name)).await
-}
-
-/// Sets one property of `iface` on the object.
-pub async fn set_prop(
-    conn: &Connection,
-    dest: &str,
-    path: &str,
-    iface: &str,
-    name: &str,
-    value: zbus::zvariant::Value<'_>,
-) -> Result<()> {
-    call::<(), _>(
-        conn,
-        dest,
-        path,
-        IFACE_PROPERTIES,
-        "Set",
-        &(iface, name, value),
-    )
-    .await
 }
 
 /// The app a call went to, for a message: its bus name, or none over a

@@ -479,6 +479,10 @@ pub async fn element_at(
             Err(_) => {}
         }
     }
+    // Qt's trees answer a row above the one under the point (crate::qt).
+    if crate::qt::is_qt(&inner.app) {
+        return crate::qt::deepest_at(inner, &top.obj, x, y).await;
+    }
     crate::visible::deepest_at(&inner.link, inner.app.toolkit, &top.obj, x, y).await
 }
 

@@ -78,6 +78,9 @@ pub(crate) struct Inner {
     pub kept: crate::kept::KeptCache,
     /// The elements a locator's last two reads filled in, asked early by the next.
     pub last_fill: crate::early_fill::LastFill,
+    /// The connections for calls that run the app's code, where it takes
+    /// direct connections (`crate::lanes`).
+    pub lanes: Option<Arc<crate::lanes::Lanes>>,
 }
 
 /// Drives one app's windows through AT-SPI2.
@@ -89,12 +92,15 @@ pub struct AtspiDriver {
 impl AtspiDriver {
     /// Connects to the session bus of `opts.env` (else the process env) and
     /// waits until `find` names the app, for at most `opts.timeout`; or, when
-    /// `watched` names a process, until that process ends (`app_exited`).
+    /// `watched` names a process, until that process ends (`app_exited`);
+    /// or until `give_up` answers an error (an app that will never join the
+    /// bus, `crate::no_tree`).
     pub(crate) fn connect_and_find<F, Fut>(
         opts: &LaunchOptions,
         what: String,
         watched: Option<u32>,
         find: F,
+        mut give_up: impl FnMut() -> Option<Error> + Send + 'static,
     ) -> Result<AtspiDriver>
     where
         F: Fn(Connection) -> Fut + Send + 'static,
@@ -147,6 +153,9 @@ impl AtspiDriver {
                     )
                     .with_suggestion("run the command by hand to see why it exits"));
                 }
+                if let Some(err) = give_up() {
+                    return Err(err);
+                }
                 if tokio::time::Instant::now() >= deadline {
                     let detail = last_error
                         .map(|e| format!(" (last error: {e})"))
@@ -161,7 +170,10 @@ impl AtspiDriver {
             }
         })?;
         let (conn, app, peers) = started;
-        let (peer, fields) = peers.unzip();
+        let lanes = peers
+            .as_ref()
+            .map(|(address, _, _)| crate::lanes::for_app(address));
+        let (peer, fields) = peers.map(|(_, walk, fields)| (walk, fields)).unzip();
         Ok(AtspiDriver {
             inner: Arc::new(Inner {
                 link: bus::Link {
@@ -178,6 +190,7 @@ impl AtspiDriver {
                 known: Default::default(),
                 last_fill: Default::default(),
                 kept: Default::default(),
+                lanes,
             }),
             runtime: Some(runtime),
         })
@@ -185,6 +198,15 @@ impl AtspiDriver {
 
     /// Attaches to the app of process `pid` (or one it started), waiting for its first window.
     pub fn attach_pid(pid: u32, opts: &LaunchOptions) -> Result<AtspiDriver> {
+        AtspiDriver::attach_pid_or(pid, opts, || None)
+    }
+
+    /// [`AtspiDriver::attach_pid`], ending the wait when `give_up` answers an error.
+    pub(crate) fn attach_pid_or(
+        pid: u32,
+        opts: &LaunchOptions,
+        give_up: impl FnMut() -> Option<Error> + Send + 'static,
+    ) -> Result<AtspiDriver> {
         AtspiDriver::connect_and_find(
             opts,
             format!("the app of process {pid}"),
@@ -193,16 +215,23 @@ impl AtspiDriver {
                 let pids = discovery::pid_and_descendants(pid);
                 discovery::find_app_by_pids(&conn, &pids).await
             },
+            give_up,
         )
     }
 
     /// Attaches to the app whose accessible name is `name` (as `gnome-calculator`).
     pub fn attach_name(name: &str, opts: &LaunchOptions) -> Result<AtspiDriver> {
         let wanted = name.to_string();
-        AtspiDriver::connect_and_find(opts, format!("an app named `{name}`"), None, move |conn| {
-            let wanted = wanted.clone();
-            async move { discovery::find_app_by_name(&conn, &wanted).await }
-        })
+        AtspiDriver::connect_and_find(
+            opts,
+            format!("an app named `{name}`"),
+            None,
+            move |conn| {
+                let wanted = wanted.clone();
+                async move { discovery::find_app_by_name(&conn, &wanted).await }
+            },
+            || None,
+        )
     }
 
     /// The process of the app this driver drives.
@@ -222,6 +251,19 @@ impl AtspiDriver {
     #[doc(hidden)]
     pub fn fills_from_early_answers(&self) -> u64 {
         self.inner.last_fill.served()
+    }
+
+    /// How many connections for calls that run the app's code are open,
+    /// and how many of them wait on a handler that may still run
+    /// (`crate::lanes`); none where the app takes no direct connections.
+    #[doc(hidden)]
+    pub fn action_lanes(&self) -> Result<(usize, usize)> {
+        self.run(CALL_LIMIT, |inner| async move {
+            Ok(match &inner.lanes {
+                Some(lanes) => lanes.counts().await,
+                None => (0, 0),
+            })
+        })
     }
 
     /// The app's accessible name, as the registry lists it.

@@ -15,8 +15,11 @@
 //!   shows a window the error says which package and why.
 
 use crate::driver::{AtspiDriver, LaunchOptions};
+use crate::no_tree::NoTreeDriver;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use uidrive_core::Driver;
 use uidrive_core::{Error, ErrorCode, Result};
 
 /// The variables that make every toolkit talk to assistive technology:
@@ -34,6 +37,45 @@ pub fn accessibility_env() -> Vec<(String, String)> {
     .iter()
     .map(|(k, v)| (k.to_string(), v.to_string()))
     .collect()
+}
+
+/// How long an app whose window showed late in the launch's time still gets
+/// to take input ([`AtspiDriver::wait_ready`]).
+const READY_AT_LEAST: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// What turns Java's ATK bridge on in any JVM the launch starts, whatever
+/// starts it (`java -jar`, a launcher script): the bridge's jar on the boot
+/// class path, and the AWT property that loads it. Debian ships the bridge
+/// (libatk-wrapper-java) off.
+const JAVA_BRIDGE_OPTIONS: &str =
+    "-Djavax.accessibility.assistive_technologies=org.GNOME.Accessibility.AtkWrapper";
+
+/// `JAVA_TOOL_OPTIONS` with Java's ATK bridge turned on, after `existing`
+/// (the caller's own options); `None` when the bridge is not installed
+/// (its jar, and its JNI library, which a JVM told to load the bridge
+/// without would fail to start).
+pub fn java_tool_options(existing: Option<&str>) -> Option<String> {
+    let jar = std::path::Path::new(crate::no_tree::JAVA_BRIDGE_JAR);
+    let jni = std::fs::read_dir("/usr/lib")
+        .ok()?
+        .flatten()
+        .any(|dir| dir.path().join("jni/libatk-wrapper.so").exists());
+    if !jar.exists() || !jni {
+        return None;
+    }
+    let ours = format!("-Xbootclasspath/a:{} {JAVA_BRIDGE_OPTIONS}", jar.display());
+    Some(match existing.map(str::trim).filter(|e| !e.is_empty()) {
+        Some(existing) if existing.contains(JAVA_BRIDGE_OPTIONS) => existing.to_string(),
+        Some(existing) => format!("{existing} {ours}"),
+        None => ours,
+    })
+}
+
+/// The variable that turns Java's ATK bridge on for a launch whose
+/// environment is `env` over this process's (see [`java_tool_options`]).
+pub fn java_bridge_env(env: &[(String, String)]) -> Option<(String, String)> {
+    let existing = crate::bus::env_value(env, "JAVA_TOOL_OPTIONS");
+    java_tool_options(existing.as_deref()).map(|v| ("JAVA_TOOL_OPTIONS".to_string(), v))
 }
 
 /// The switch that makes Chromium and Electron expose their pages.
@@ -191,73 +233,146 @@ impl AtspiDriver {
     /// window within `opts.timeout`, it is killed and the error says so; if it
     /// exits first, the error (`app_exited`) comes as soon as it has exited.
     pub fn launch(argv: &[String], opts: &LaunchOptions) -> Result<(AtspiDriver, Child)> {
-        let (program, args) = argv
-            .split_first()
-            .ok_or_else(|| Error::invalid_request("launch needs a command line; argv is empty"))?;
-        let own_desktop = opts.env.iter().any(|(k, _)| k == "DISPLAY");
-        let dir = binary_dir(program, crate::bus::env_value(&opts.env, "PATH").as_deref());
-        let family = family(program, dir.as_deref());
-        let (extra_args, extra_env) = extras(family, args, |name| {
-            crate::bus::env_value(&opts.env, name).is_some()
-        });
-        let mut command = Command::new(program);
-        command.args(args).args(&extra_args).stdin(Stdio::null());
-        // A process group of its own, so that closing the app ends what it
-        // started too (LibreOffice's soffice.bin runs under its launcher).
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
-        if own_desktop {
-            // A desktop of its own: keep the app off the user's Wayland session and a11y bus.
-            for name in uidrive_x11::Desktop::env_removed() {
-                command.env_remove(name);
+        AtspiDriver::launch_ready(argv, opts).map(|(driver, child, _)| (driver, child))
+    }
+
+    /// [`AtspiDriver::launch`], saying how the app was found ready to take
+    /// input and how long that added ([`AtspiDriver::wait_ready`]). An app
+    /// that shows a window but has no accessibility tree is ended, and the
+    /// error (`unsupported`) says why (see [`launch_any`] to drive it anyway).
+    pub fn launch_ready(
+        argv: &[String],
+        opts: &LaunchOptions,
+    ) -> Result<(AtspiDriver, Child, crate::Readiness)> {
+        match launch_any(argv, opts)? {
+            (Launched::Tree(driver, ready), child) => Ok((driver, child, ready)),
+            (Launched::NoTree(driver), mut child) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                Err(driver.why().error())
             }
-            // Qt 6 given the address never registers; the desktop publishes the bus anyway.
-            command.env_remove("AT_SPI_BUS_ADDRESS");
         }
-        let passed = opts
-            .env
-            .iter()
-            .filter(|(k, _)| !(own_desktop && k == "AT_SPI_BUS_ADDRESS"))
-            .cloned();
-        for (key, value) in accessibility_env()
-            .into_iter()
-            .chain(extra_env)
-            .chain(passed)
-        {
-            command.env(key, value);
-        }
-        // Tied to this process: a uidrive that is killed takes the app with it.
-        let mut child = uidrive_core::children::spawn_tied(command).map_err(|e| {
-            Error::failed(format!("could not start `{program}`: {e}"))
-                .with_suggestion("check that the program is installed and on PATH")
-        })?;
-        match AtspiDriver::attach_pid(child.id(), opts) {
-            Ok(driver) => Ok((driver, child)),
-            Err(mut err) => {
-                if let Ok(Some(status)) = child.try_wait() {
-                    err = Error::new(
-                        ErrorCode::AppExited,
-                        format!("`{program}` exited ({status}) before it showed a window"),
-                    )
-                    .with_suggestion("run the command by hand to see why it exits");
-                } else {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                }
-                if family == Family::LibreOffice {
-                    let chosen = crate::bus::env_value(&opts.env, LO_PLUGIN_VAR);
-                    err = office_error(err, lo_plugin_installed(dir.as_deref()), chosen.as_deref());
-                }
-                Err(err)
+    }
+
+    /// Attaches to the app just launched as process `pid`: its tree once it
+    /// takes input ([`AtspiDriver::wait_ready`]), or, when it shows a window
+    /// of a toolkit without accessibility, a driver of what it shows, within
+    /// a moment of the window showing ([`crate::no_tree`]).
+    pub fn attach_launched(pid: u32, opts: &LaunchOptions) -> Result<Launched> {
+        let display = crate::bus::env_value(&opts.env, "DISPLAY");
+        let mut probe = crate::no_tree::Probe::new(display.clone(), pid);
+        let found = probe.found.clone();
+        let started = std::time::Instant::now();
+        match AtspiDriver::attach_pid_or(pid, opts, move || probe.give_up()) {
+            Ok(driver) => {
+                let left = opts.timeout.saturating_sub(started.elapsed());
+                let ready = driver.wait_ready(left.max(READY_AT_LEAST))?;
+                Ok(Launched::Tree(driver, ready))
             }
+            Err(err) => match found.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                Some(why) => {
+                    let display = display.unwrap_or_default();
+                    Ok(Launched::NoTree(Box::new(NoTreeDriver::new(
+                        &display, pid, why,
+                    )?)))
+                }
+                None => Err(err),
+            },
         }
     }
 }
 
-/// Launches `argv` as [`AtspiDriver::launch`] does and wraps it in an App that owns the process.
+/// What a launch reached: the app's tree, or an app that shows windows but
+/// has none.
+pub enum Launched {
+    Tree(AtspiDriver, crate::Readiness),
+    NoTree(Box<NoTreeDriver>),
+}
+
+impl Launched {
+    /// The driver, as an App holds it.
+    pub fn into_driver(self) -> Arc<dyn Driver> {
+        match self {
+            Launched::Tree(driver, _) => Arc::new(driver),
+            Launched::NoTree(driver) => Arc::new(*driver),
+        }
+    }
+}
+
+/// Starts `argv` with accessibility on (and Java's ATK bridge, where it is
+/// installed) and `opts.env` over the process env, and attaches as
+/// [`AtspiDriver::attach_launched`] does. The child is the caller's; if
+/// attaching fails, it is ended and the error says why.
+pub fn launch_any(argv: &[String], opts: &LaunchOptions) -> Result<(Launched, Child)> {
+    let (program, args) = argv
+        .split_first()
+        .ok_or_else(|| Error::invalid_request("launch needs a command line; argv is empty"))?;
+    let own_desktop = opts.env.iter().any(|(k, _)| k == "DISPLAY");
+    let dir = binary_dir(program, crate::bus::env_value(&opts.env, "PATH").as_deref());
+    let family = family(program, dir.as_deref());
+    let (extra_args, extra_env) = extras(family, args, |name| {
+        crate::bus::env_value(&opts.env, name).is_some()
+    });
+    let mut command = Command::new(program);
+    command.args(args).args(&extra_args).stdin(Stdio::null());
+    // A process group of its own, so that closing the app ends what it
+    // started too (LibreOffice's soffice.bin runs under its launcher).
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
+    if own_desktop {
+        // A desktop of its own: keep the app off the user's Wayland session and a11y bus.
+        for name in uidrive_x11::Desktop::env_removed() {
+            command.env_remove(name);
+        }
+        // Qt 6 given the address never registers; the desktop publishes the bus anyway.
+        command.env_remove("AT_SPI_BUS_ADDRESS");
+    }
+    let passed = opts
+        .env
+        .iter()
+        .filter(|(k, _)| !(own_desktop && k == "AT_SPI_BUS_ADDRESS"))
+        .cloned();
+    for (key, value) in accessibility_env()
+        .into_iter()
+        .chain(extra_env)
+        .chain(passed)
+        .chain(java_bridge_env(&opts.env))
+    {
+        command.env(key, value);
+    }
+    // Tied to this process: a uidrive that is killed takes the app with it.
+    let mut child = uidrive_core::children::spawn_tied(command).map_err(|e| {
+        Error::failed(format!("could not start `{program}`: {e}"))
+            .with_suggestion("check that the program is installed and on PATH")
+    })?;
+    match AtspiDriver::attach_launched(child.id(), opts) {
+        Ok(launched) => Ok((launched, child)),
+        Err(mut err) => {
+            if let Ok(Some(status)) = child.try_wait() {
+                err = Error::new(
+                    ErrorCode::AppExited,
+                    format!("`{program}` exited ({status}) before it showed a window"),
+                )
+                .with_suggestion("run the command by hand to see why it exits");
+            } else {
+                let _ = child.kill();
+                let _ = child.wait();
+            }
+            if family == Family::LibreOffice {
+                let chosen = crate::bus::env_value(&opts.env, LO_PLUGIN_VAR);
+                err = office_error(err, lo_plugin_installed(dir.as_deref()), chosen.as_deref());
+            }
+            Err(err)
+        }
+    }
+}
+
+/// Launches `argv` as [`launch_any`] does and wraps it in an App that owns
+/// the process: one that reads the app's tree, or, for an app that has
+/// none, one that drives what it shows ([`NoTreeDriver`]).
 pub fn launch_app(argv: &[String], opts: &LaunchOptions) -> Result<uidrive_core::App> {
-    let (driver, child) = AtspiDriver::launch(argv, opts)?;
+    let (launched, child) = launch_any(argv, opts)?;
     Ok(uidrive_core::App::with_process(
-        std::sync::Arc::new(driver),
+        launched.into_driver(),
         child,
     ))
 }

@@ -38,11 +38,16 @@ mod early_fill;
 mod events;
 mod fetch;
 mod ids;
+mod java;
 mod kept;
+mod lanes;
 mod launch;
 mod menu;
+mod no_tree;
 mod peer_pool;
 mod peer_socket;
+mod qt;
+mod ready;
 mod roles;
 mod states;
 mod stats;
@@ -52,6 +57,10 @@ mod windows;
 
 pub use driver::{AtspiDriver, LaunchOptions};
 pub use ids::element_id;
-pub use launch::{accessibility_env, launch_app};
+pub use launch::{
+    accessibility_env, java_bridge_env, java_tool_options, launch_any, launch_app, Launched,
+};
+pub use no_tree::{NoTree, NoTreeDriver};
+pub use ready::Readiness;
 pub use roles::protocol_role;
 pub use stats::{record_calls, take_recorded_calls, RecordedCalls};

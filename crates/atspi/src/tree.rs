@@ -526,6 +526,9 @@ pub fn to_nodes(
             node
         })
         .collect::<Vec<_>>();
+    if crate::java::is_java(app) {
+        crate::java::list_items(&mut nodes);
+    }
     uidrive_core::naming::name_for_people(&mut nodes);
     (nodes, focus)
 }

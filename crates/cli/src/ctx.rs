@@ -172,9 +172,23 @@ impl Ctx {
         Ok(self.app.as_ref().expect("connected above"))
     }
 
-    /// The window a command uses: the one it names, else the session's, else the focused one.
-    pub fn window(&self, named: Option<u64>) -> Option<u64> {
-        named.or(self.state.window)
+    /// The window a command uses: the one it names, else the session's,
+    /// else the focused one. A session's window that has closed since (a
+    /// dialog answered) is let go of: the command follows the focus back
+    /// to the window that took it.
+    pub fn window(&mut self, named: Option<u64>) -> Option<u64> {
+        if named.is_some() {
+            return named;
+        }
+        let kept = self.state.window?;
+        let open = self.app().ok().map(|app| app.windows());
+        match open {
+            Some(Ok(list)) if !list.windows.iter().any(|w| w.id == kept) => {
+                self.state.window = None;
+                None
+            }
+            _ => Some(kept),
+        }
     }
 
     /// A locator for a target: a ref (checked against the window's tree now,

@@ -104,7 +104,9 @@ pub fn run(args: ServeArgs) -> Result<(), Error> {
     signals.forever().next();
     server.stop();
     if let Some(app) = launched {
-        uidrive_facade::close(&app)?;
+        let closed = uidrive_facade::close(&app)?;
+        // For `uidrive close`, which reads how it ended from this log.
+        eprintln!("UIDRIVE_CLOSED ended_by={}", closed.as_str());
     }
     if let Some(desktop) = desktop {
         desktop.stop();

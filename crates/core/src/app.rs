@@ -201,6 +201,14 @@ impl App {
         Ok(())
     }
 
+    /// The process uidrive launched: `None` when it launched none or
+    /// [`App::close`] has reaped it, else whether it still runs.
+    pub fn process_running(&self) -> Option<bool> {
+        self.process_lock()
+            .as_mut()
+            .map(|child| matches!(child.try_wait(), Ok(None)))
+    }
+
     /// `app_exited` if the process uidrive launched has ended.
     pub fn check_alive(&self) -> Result<()> {
         if let Some(child) = self.process_lock().as_mut() {

@@ -31,6 +31,6 @@ pub mod refs;
 pub mod time;
 
 pub use platform::{
-    attach, close, connect, headless, launch, AttachTarget, Desktop, HeadlessOptions,
-    LaunchOptions, CLOSE_GRACE,
+    attach, close, close_within, connect, headless, launch, AttachTarget, Closed, Desktop,
+    HeadlessOptions, LaunchOptions, CLOSE_GRACE,
 };

@@ -10,7 +10,8 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use uidrive_core::{App, Error, Result};
 
-/// How long [`close`] lets a launched app end on SIGTERM before SIGKILL.
+/// How long [`close`] gives a launched app at each step: to close when its
+/// windows are asked to, then to end on SIGTERM before SIGKILL.
 pub const CLOSE_GRACE: Duration = Duration::from_secs(3);
 
 /// How to launch an app.
@@ -147,35 +148,188 @@ pub fn merge_env(base: &[(String, String)], over: &[(String, String)]) -> Vec<(S
     merged
 }
 
-/// Ends the app: the process uidrive launched gets SIGTERM and
-/// [`CLOSE_GRACE`] to exit (so it can end what it started itself, as
-/// `uidrive serve` ends its desktop), then SIGKILL; it is reaped either way.
-/// An app uidrive did not launch is only disconnected. Closing twice is fine.
-pub fn close(app: &App) -> Result<()> {
+/// Which step of closing ended a launched app.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Closed {
+    /// It ended when its windows were asked to close, as a window
+    /// manager's close button asks (`WM_DELETE_WINDOW`): it could save,
+    /// tidy up and quit as it does for a person.
+    Windows,
+    /// It ended on SIGTERM, after its windows were asked and the grace
+    /// period passed (or it had no window that takes the request).
+    Terminated,
+    /// It ignored both and was killed (SIGKILL).
+    Killed,
+    /// It had already exited.
+    Exited,
+    /// uidrive did not launch it: it was only let go of, and keeps running.
+    Detached,
+}
+
+impl Closed {
+    /// The name front ends give it: `windows`, `terminated`, `killed`,
+    /// `exited` or `detached`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Closed::Windows => "windows",
+            Closed::Terminated => "terminated",
+            Closed::Killed => "killed",
+            Closed::Exited => "exited",
+            Closed::Detached => "detached",
+        }
+    }
+
+    /// The step named `name` ([`Closed::as_str`]).
+    pub fn named(name: &str) -> Option<Closed> {
+        [
+            Closed::Windows,
+            Closed::Terminated,
+            Closed::Killed,
+            Closed::Exited,
+            Closed::Detached,
+        ]
+        .into_iter()
+        .find(|c| c.as_str() == name)
+    }
+
+    /// Its number at the C ABI (`UD_CLOSED_*`; 0 is "not closed yet").
+    pub fn code(self) -> i32 {
+        match self {
+            Closed::Windows => 1,
+            Closed::Terminated => 2,
+            Closed::Killed => 3,
+            Closed::Exited => 4,
+            Closed::Detached => 5,
+        }
+    }
+
+    /// What happened, for people: `closed when its windows were asked to`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Closed::Windows => "it closed when its windows were asked to close",
+            Closed::Terminated => {
+                "it did not close when its windows were asked to, and ended on SIGTERM"
+            }
+            Closed::Killed => "it ignored the close request and SIGTERM, and was killed",
+            Closed::Exited => "it had already exited",
+            Closed::Detached => "uidrive did not launch it: it keeps running",
+        }
+    }
+}
+
+/// Ends the app uidrive launched as a person's desktop would, one step at
+/// a time while it still runs: its windows are asked to close
+/// (`WM_DELETE_WINDOW`), then after [`CLOSE_GRACE`] it gets SIGTERM (so it
+/// can end what it started itself, as `uidrive serve` ends its desktop),
+/// then after another SIGKILL; it is reaped either way. Answers which step
+/// ended it. An app uidrive did not launch is only disconnected. Closing
+/// twice is fine.
+pub fn close(app: &App) -> Result<Closed> {
     close_within(app, CLOSE_GRACE)
 }
 
-/// [`close`] with another grace period.
-pub fn close_within(app: &App, grace: Duration) -> Result<()> {
-    if let Some(pid) = app.pid() {
-        if app.check_alive().is_ok() {
-            terminate(pid);
-            let deadline = Instant::now() + grace;
-            while app.check_alive().is_ok() && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(20));
-            }
+/// [`close`] with another grace period for each step.
+pub fn close_within(app: &App, grace: Duration) -> Result<Closed> {
+    let Some(pid) = app.pid() else {
+        app.close()?;
+        return Ok(Closed::Detached);
+    };
+    let closed = match app.process_running() {
+        Some(true) => end(pid, grace, || app.process_running() == Some(true)),
+        Some(false) => Closed::Exited,
+        // Closed (reaped) before: nothing is signalled, its pid may be another's now.
+        None => {
+            app.close()?;
+            return Ok(Closed::Exited);
         }
-        // What it started and left behind (LibreOffice's soffice.bin under
-        // its launcher), while the process, not yet reaped, keeps its group's id.
-        signal(pid, libc::SIGKILL);
-    }
+    };
+    // What it started and left behind (LibreOffice's soffice.bin under
+    // its launcher), while its group keeps the id.
+    signal(pid, libc::SIGKILL);
     // Reaps the process (SIGKILL first if it is still there).
-    app.close()
+    app.close()?;
+    Ok(closed)
 }
 
-/// Sends SIGTERM to a process uidrive launched.
-pub(crate) fn terminate_pid(pid: u32) {
-    terminate(pid)
+/// The close sequence for the launched process `pid`, which runs while
+/// `alive` says so: windows, SIGTERM, SIGKILL, each given `grace`.
+pub(crate) fn end(pid: u32, grace: Duration, alive: impl Fn() -> bool) -> Closed {
+    let gone_within = |grace: Duration| {
+        let deadline = Instant::now() + grace;
+        while alive() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        !alive()
+    };
+    if ask_windows_to_close(pid) > 0 && gone_within(grace) {
+        return Closed::Windows;
+    }
+    terminate(pid);
+    if gone_within(grace) {
+        return Closed::Terminated;
+    }
+    signal(pid, libc::SIGKILL);
+    Closed::Killed
+}
+
+/// Asks every shown window of the launched process and what it started to
+/// close, on the display the process runs on; how many took the request.
+fn ask_windows_to_close(pid: u32) -> usize {
+    let Some(display) = display_of(pid) else {
+        return 0;
+    };
+    let Ok(x11) = uidrive_x11::X11::connect(&display) else {
+        return 0;
+    };
+    x11.ask_windows_to_close(&group_and_descendants(pid))
+        .unwrap_or(0)
+}
+
+/// The X display in a process's environment.
+fn display_of(pid: u32) -> Option<String> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    environ
+        .split(|b| *b == 0)
+        .find_map(|entry| entry.strip_prefix(b"DISPLAY="))
+        .map(|display| String::from_utf8_lossy(display).into_owned())
+        .filter(|display| !display.is_empty())
+}
+
+/// `pid`, the members of the process group it leads (a launched app leads
+/// one) and every process below any of them.
+fn group_and_descendants(pid: u32) -> Vec<u32> {
+    let stats: Vec<(u32, u32, u32)> = std::fs::read_dir("/proc")
+        .map(|dir| {
+            dir.flatten()
+                .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+                .filter_map(|p| {
+                    let stat = std::fs::read_to_string(format!("/proc/{p}/stat")).ok()?;
+                    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(1);
+                    let ppid = fields.next()?.parse().ok()?;
+                    let pgrp = fields.next()?.parse().ok()?;
+                    Some((p, ppid, pgrp))
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut found: Vec<u32> = vec![pid];
+    found.extend(
+        stats
+            .iter()
+            .filter(|s| s.2 == pid && s.0 != pid)
+            .map(|s| s.0),
+    );
+    let mut at = 0;
+    while at < found.len() {
+        let parent = found[at];
+        for (child, ppid, _) in &stats {
+            if *ppid == parent && !found.contains(child) {
+                found.push(*child);
+            }
+        }
+        at += 1;
+    }
+    found
 }
 
 fn terminate(pid: u32) {
@@ -444,20 +598,24 @@ mod tests {
 
         let (polite, pid) = launch("exec sleep 30");
         let started = Instant::now();
-        close_within(&polite, Duration::from_secs(5)).unwrap();
+        // No window to ask: SIGTERM ends it.
+        let closed = close_within(&polite, Duration::from_secs(5)).unwrap();
+        assert_eq!(closed, Closed::Terminated);
         assert!(started.elapsed() < Duration::from_secs(4), "ended on TERM");
         assert!(gone(pid), "reaped");
 
         let (stubborn, pid) = launch("trap '' TERM; while :; do sleep 0.05; done");
         std::thread::sleep(Duration::from_millis(200)); // let the shell set its trap
         let started = Instant::now();
-        close_within(&stubborn, Duration::from_millis(300)).unwrap();
+        let closed = close_within(&stubborn, Duration::from_millis(300)).unwrap();
+        assert_eq!(closed, Closed::Killed);
         assert!(
             started.elapsed() >= Duration::from_millis(300),
             "given its grace"
         );
         assert!(gone(pid), "killed and reaped");
-        close_within(&stubborn, Duration::from_millis(300)).unwrap();
+        let again = close_within(&stubborn, Duration::from_millis(300)).unwrap();
+        assert_eq!(again, Closed::Exited);
     }
 
     /// What a launched app started (as LibreOffice's launcher starts

@@ -139,16 +139,15 @@ impl Process {
     }
 
     /// Closes the app as [`platform::close`] does, keeping how it ended: the
-    /// exit code when it ends on SIGTERM, `-9` when it had to be killed.
-    pub fn close(&self, app: &App) -> Result<()> {
-        let grace = platform::CLOSE_GRACE;
-        if self.exit_code(app).is_none() {
-            platform::terminate_pid(self.pid);
-            let deadline = Instant::now() + grace;
-            while self.exit_code(app).is_none() && Instant::now() < deadline {
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        }
+    /// exit code when it ends when asked or on SIGTERM, `-9` when it had to
+    /// be killed. Answers which step ended it.
+    pub fn close(&self, app: &App) -> Result<platform::Closed> {
+        let closed = match self.exit_code(app) {
+            Some(_) => platform::Closed::Exited,
+            None => platform::end(self.pid, platform::CLOSE_GRACE, || {
+                self.exit_code(app).is_none()
+            }),
+        };
         let killed = self.exit_code(app).is_none();
         app.close()?;
         if killed {
@@ -157,7 +156,7 @@ impl Process {
                 .unwrap_or_else(|p| p.into_inner())
                 .get_or_insert(-libc::SIGKILL);
         }
-        Ok(())
+        Ok(closed)
     }
 }
 
@@ -182,8 +181,9 @@ fn parse_exit(message: &str) -> Option<ExitCode> {
 
 /// Launches with stdout and stderr captured, through the accessibility
 /// driver: the app is started here (with accessibility switched on as
-/// [`uidrive_atspi::launch_app`] does, but without the extra switches some
-/// browser and office families get there) and attached by pid.
+/// [`uidrive_atspi::launch_app`] does, Java's bridge included, but without
+/// the extra switches some browser and office families get there) and
+/// attached as a launch is ([`uidrive_atspi::AtspiDriver::attach_launched`]).
 pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App, Arc<Process>)> {
     let (program, args) = argv.split_first().ok_or_else(|| {
         Error::invalid_request(
@@ -208,13 +208,16 @@ pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App,
         }
         command.env_remove("AT_SPI_BUS_ADDRESS");
     }
-    for (key, value) in uidrive_atspi::accessibility_env().into_iter().chain(
-        options
-            .env
-            .iter()
-            .filter(|(k, _)| !(own_desktop && k == "AT_SPI_BUS_ADDRESS"))
-            .cloned(),
-    ) {
+    let passed = options
+        .env
+        .iter()
+        .filter(|(k, _)| !(own_desktop && k == "AT_SPI_BUS_ADDRESS"))
+        .cloned();
+    for (key, value) in uidrive_atspi::accessibility_env()
+        .into_iter()
+        .chain(passed)
+        .chain(uidrive_atspi::java_bridge_env(&options.env))
+    {
         command.env(key, value);
     }
     // Tied to this process: a uidrive that is killed takes the app with it.
@@ -228,8 +231,10 @@ pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App,
         env: options.env.clone(),
         timeout: options.timeout.unwrap_or(time::LAUNCH),
     };
-    let driver = match uidrive_atspi::AtspiDriver::attach_pid(child.id(), &attach) {
-        Ok(driver) => driver,
+    // As launching attaches to every app: once it takes input, or at once
+    // to what it shows when it has no accessibility tree.
+    let driver = match uidrive_atspi::AtspiDriver::attach_launched(child.id(), &attach) {
+        Ok(launched) => launched.into_driver(),
         Err(err) => {
             let err = match child.try_wait() {
                 Ok(Some(status)) => Error::new(
@@ -247,7 +252,7 @@ pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App,
         }
     };
     let pid = child.id();
-    let app = App::with_process(Arc::new(driver), child);
+    let app = App::with_process(driver, child);
     Ok((
         app,
         Arc::new(Process {
@@ -285,7 +290,7 @@ mod tests {
         let app = App::with_process(Arc::new(MemoryDriver::new()), child);
         let process = Process::of(&app).unwrap();
         assert_eq!(process.wait(&app, Duration::from_secs(5)).unwrap(), 3);
-        process.close(&app).unwrap();
+        assert_eq!(process.close(&app).unwrap(), platform::Closed::Exited);
         assert_eq!(process.exit_code(&app), Some(3), "kept after close");
 
         let child = Command::new("sleep").arg("30").spawn().unwrap();
@@ -293,7 +298,7 @@ mod tests {
         let process = Process::of(&app).unwrap();
         assert_eq!(process.exit_code(&app), None);
         assert!(process.wait(&app, Duration::from_millis(50)).is_err());
-        process.close(&app).unwrap();
+        assert_eq!(process.close(&app).unwrap(), platform::Closed::Terminated);
         assert_eq!(process.exit_code(&app), Some(-libc::SIGTERM));
     }
 }

@@ -11,6 +11,8 @@
 //! - [`X11::capture_window`] / [`X11::capture_rect`] (`capture.rs`): PNG
 //!   captures, and [`encode_png`].
 //!
+//! - [`X11::ping`] and [`X11::ask_to_close`] (`wm.rs`): what a window
+//!   manager asks of a window (`_NET_WM_PING`, `WM_DELETE_WINDOW`).
 //! - `focus.rs`: on a headless desktop, each top-level window gets the
 //!   keyboard focus when it is shown, as a window manager would give it.
 //!
@@ -24,9 +26,11 @@ mod headless;
 mod input;
 mod keymap;
 mod process;
+mod wm;
 mod x11;
 
 pub use capture::encode_png;
 pub use headless::{Desktop, DesktopOptions};
 pub use input::WHEEL_DIPS_PER_CLICK;
+pub use wm::Ping;
 pub use x11::{Rect, XWindow, X11};

@@ -6,8 +6,7 @@ use std::sync::{Mutex, MutexGuard};
 use x11rb::connection::{Connection, RequestConnection};
 use x11rb::errors::{ConnectionError, ReplyError};
 use x11rb::protocol::xproto::{
-    AtomEnum, ConfigureWindowAux, ConnectionExt as _, InputFocus, MapState, PropMode, StackMode,
-    Window,
+    AtomEnum, ConfigureWindowAux, ConnectionExt as _, MapState, PropMode, StackMode, Window,
 };
 use x11rb::protocol::ErrorKind;
 use x11rb::rust_connection::RustConnection;
@@ -302,9 +301,10 @@ impl X11 {
             &ConfigureWindowAux::new().stack_mode(StackMode::ABOVE),
         )
         .map_err(|e| x_error("raising a window", e))?;
-        conn.set_input_focus(InputFocus::PARENT, window, x11rb::CURRENT_TIME)
-            .map_err(|e| x_error("focusing a window", e))?;
-        sync(conn)
+        sync(conn)?;
+        drop(inner);
+        // As a window manager gives it, by the window's input model (wm.rs).
+        self.give_focus(window)
     }
 
     /// The window that has the keyboard focus (0 for none, 1 for pointer-root).

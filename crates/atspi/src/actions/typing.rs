@@ -5,10 +5,11 @@
 //! `EditableText` does so for HTML inputs).
 
 use super::{describe, ok_or_failed};
-use crate::bus::{call, IFACE_COMPONENT, IFACE_EDITABLE_TEXT, IFACE_TEXT};
+use crate::bus::{IFACE_COMPONENT, IFACE_EDITABLE_TEXT, IFACE_TEXT};
 use crate::discovery::TopLevel;
 use crate::driver::Inner;
 use crate::fetch::read_text;
+use crate::lanes;
 use crate::tree::Element;
 use std::time::{Duration, Instant};
 use uidrive_core::protocol::{InputEvent, KeyChord};
@@ -86,15 +87,7 @@ impl Target<'_> {
         let (dest, path) = self.obj();
         // The window first: an X focus change moves the app's own focus.
         send_keys(self.inner, self.top, Vec::new()).await?;
-        let _: Result<bool> = call(
-            &self.inner.conn,
-            dest,
-            path,
-            IFACE_COMPONENT,
-            "GrabFocus",
-            &(),
-        )
-        .await;
+        let _ = lanes::call_done(self.inner, dest, path, IFACE_COMPONENT, "GrabFocus", &()).await;
         // The focus must have reached the field before the keys do.
         let _ = self
             .inner
@@ -117,8 +110,8 @@ impl Target<'_> {
 pub async fn set_text(target: &Target<'_>, text: &str) -> Result<()> {
     let (dest, path) = target.obj();
     let inner = target.inner;
-    let done: bool = call(
-        &inner.conn,
+    let done = lanes::call_done(
+        inner,
         dest,
         path,
         IFACE_EDITABLE_TEXT,
@@ -189,8 +182,8 @@ pub async fn insert_text(target: &Target<'_>, text: &str) -> Result<()> {
     let (old, caret) = before.map(|t| (Some(t.text), t.caret)).unwrap_or((None, 0));
     let caret = caret.max(0);
     let length = text.len() as i32;
-    let done: bool = call(
-        &inner.conn,
+    let done = lanes::call_done(
+        inner,
         dest,
         path,
         IFACE_EDITABLE_TEXT,
@@ -223,15 +216,7 @@ pub async fn insert_text(target: &Target<'_>, text: &str) -> Result<()> {
             clip(&wanted)
         )));
     }
-    let _: Result<bool> = call(
-        &inner.conn,
-        dest,
-        path,
-        IFACE_TEXT,
-        "SetCaretOffset",
-        &(caret,),
-    )
-    .await;
+    let _ = lanes::call_done(inner, dest, path, IFACE_TEXT, "SetCaretOffset", &(caret,)).await;
     let semantic = if done {
         "after insertText"
     } else {
@@ -280,8 +265,8 @@ pub async fn send_keys(inner: &Inner, top: &TopLevel, events: Vec<InputEvent>) -
 async fn caret_to_end(target: &Target<'_>, text: &str) {
     let (dest, path) = target.obj();
     let end = text.chars().count() as i32;
-    let _: Result<bool> = call(
-        &target.inner.conn,
+    let _ = lanes::call_done(
+        target.inner,
         dest,
         path,
         IFACE_TEXT,

@@ -2,6 +2,8 @@
 
 #![allow(dead_code)]
 
+pub mod java;
+
 use std::process::Child;
 use std::time::{Duration, Instant};
 use uidrive_atspi::{AtspiDriver, LaunchOptions};

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use uidrive_core::trace::{TraceOptions, TraceSummary, Tracing};
 use uidrive_core::SocketDriver;
+use uidrive_facade::Closed;
 
 /// The guide built into the binary.
 pub const SKILL: &str = include_str!("../../SKILL.md");
@@ -201,14 +202,20 @@ impl Open {
             text.push_str(&crate::commands::observe::window_line(w));
             text.push('\n');
         }
-        text.push_str(if ctx.mcp {
-            "next: the `snapshot` tool with interactive: true\n"
-        } else {
-            "next: `uidrive snapshot -i`\n"
+        // An app with no accessibility tree says so at once (and why).
+        let notice = windows.extra.get("notice").and_then(|n| n.as_str());
+        if let Some(notice) = notice {
+            text.push_str(&format!("notice: {notice}\n"));
+        }
+        text.push_str(match (notice.is_some(), ctx.mcp) {
+            (true, true) => "next: the `screenshot` tool, and input at points\n",
+            (true, false) => "next: `uidrive screenshot FILE`, and input at points\n",
+            (false, true) => "next: the `snapshot` tool with interactive: true\n",
+            (false, false) => "next: `uidrive snapshot -i`\n",
         });
         Ok(Output::new(
             text,
-            json!({"session": ctx.session, "target": target.what, "daemon": target.daemon, "windows": windows.windows}),
+            json!({"session": ctx.session, "target": target.what, "daemon": target.daemon, "windows": windows.windows, "notice": notice}),
         ))
     }
 }
@@ -227,6 +234,7 @@ impl Command for Close {
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let written = finish_trace(ctx);
         let target = ctx.state.target.take();
+        let mut ended_by = None;
         // Every daemon serving this session: the one its file names, and
         // any other marked with it (its file damaged, emptied or replaced).
         let named = target.as_ref().and_then(|t| t.daemon);
@@ -275,12 +283,17 @@ impl Command for Close {
         let session = &ctx.session;
         text.push_str(&match (target, stopped) {
             (Some(target), Some((pid, stopped))) => {
+                // The daemon writes which step of closing ended the app.
+                ended_by = target.log.as_deref().and_then(closed_step);
                 if let Some(log) = &target.log {
                     let _ = std::fs::remove_file(log);
                 }
+                let how = ended_by
+                    .map(|closed| format!(", {}", closed.describe()))
+                    .unwrap_or_default();
                 match stopped {
                     daemon::Stopped::Ended { processes } => format!(
-                        "closed session `{session}` and stopped {} (uidrive serve, pid {pid}, and the {} processes under it; none still runs)",
+                        "closed session `{session}` and stopped {} (uidrive serve, pid {pid}, and the {} processes under it; none still runs{how})",
                         target.what,
                         processes.saturating_sub(1)
                     ),
@@ -314,9 +327,18 @@ impl Command for Close {
         };
         Ok(Output::new(
             text,
-            json!({"session": ctx.session, "trace": trace}),
+            json!({"session": ctx.session, "trace": trace, "ended_by": ended_by.map(Closed::as_str)}),
         ))
     }
+}
+
+/// Which step of closing ended the app, as the daemon's log says.
+fn closed_step(log: &Path) -> Option<Closed> {
+    let text = std::fs::read_to_string(log).ok()?;
+    text.lines()
+        .rev()
+        .find_map(|line| line.strip_prefix("UIDRIVE_CLOSED ended_by="))
+        .and_then(|step| Closed::named(step.trim()))
 }
 
 /// Starts the session's trace, staged beside the session's other files

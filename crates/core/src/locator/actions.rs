@@ -459,18 +459,21 @@ impl Locator {
                 };
                 if let Some(item) = item {
                     // A popup may still be moving into place: click where
-                    // the item shows in two reads in a row.
-                    if steady
-                        .as_ref()
-                        .is_some_and(|(id, bounds)| *id == item.id && *bounds == item.bounds)
-                    {
+                    // the item shows in two reads in a row. By its text and
+                    // place: Java's bridge makes a list's items anew at
+                    // every read, each with another id.
+                    let here = (item.label.clone(), item.bounds);
+                    if steady.as_ref() == Some(&here) {
                         return self.choose(ready.window(), item);
                     }
-                    steady = Some((item.id, item.bounds));
-                    poller.settle()?;
-                    continue;
+                    steady = Some(here);
+                    if !poller.expired() {
+                        poller.settle()?;
+                        continue;
+                    }
+                } else {
+                    steady = None;
                 }
-                steady = None;
                 if poller.expired() {
                     return Err(no_option_shows(
                         what,
@@ -1383,6 +1386,12 @@ fn chosen_state(
     let node = &tree.nodes[at];
     if let Some(value) = node.value.as_deref().filter(|v| option.matches(v)) {
         return Ok(format!("it reads {value:?}"));
+    }
+    // A GTK 3 combo box (wx's Choice is one) has no value: its name is the
+    // text it shows, and its popup's items never read as selected.
+    let shows = node.value.is_none() && node.role == Role::ComboBox;
+    if let Some(label) = node.label.as_deref().filter(|l| shows && option.matches(l)) {
+        return Ok(format!("it shows {label:?}"));
     }
     let inside = items(tree, at);
     let picked: Vec<&Node> = inside

@@ -1,0 +1,172 @@
+//! A Swing app (tests/apps/SwingForm.java), launched with nothing but
+//! `java`: launching turns Java's ATK bridge on, and its combo box, list,
+//! text field and modal dialog read and act as a person would use them.
+//! The app's own label says what it got, as a witness.
+
+mod common;
+
+use common::{options, DEADLINE};
+use std::process::Command;
+use std::time::{Duration, Instant};
+use uidrive_core::protocol::{InputEvent, Role, Tree, TreeParams};
+use uidrive_core::{App, Driver};
+use uidrive_x11::Desktop;
+
+fn launch(desktop: &Desktop) -> App {
+    let classes = common::java::compile_swing_form();
+    let argv: Vec<String> = ["java", "-cp", classes.to_str().unwrap(), "SwingForm"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    uidrive_atspi::launch_app(&argv, &options(desktop)).expect("the Swing app launches with a tree")
+}
+
+fn tree(app: &App, window: Option<u64>) -> Tree {
+    app.driver()
+        .tree(&TreeParams { window })
+        .expect("the window reads")
+}
+
+/// Waits until a text element of the main window reads `text`.
+fn reads(app: &App, text: &str) {
+    let started = Instant::now();
+    loop {
+        let tree = tree(app, None);
+        if tree.nodes.iter().any(|n| n.text() == Some(text)) {
+            return;
+        }
+        assert!(started.elapsed() < DEADLINE, "the app never read {text:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn dialog(app: &App) -> u64 {
+    let started = Instant::now();
+    loop {
+        let windows = app.driver().windows().unwrap().windows;
+        if let Some(w) = windows.iter().find(|w| w.title == "Question") {
+            return w.id;
+        }
+        assert!(started.elapsed() < DEADLINE, "no dialog among {windows:?}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn a_swing_form_reads_and_acts_with_the_bridge_launching_turned_on() {
+    let desktop = Desktop::start().expect("a headless desktop starts");
+    let app = launch(&desktop);
+    let form = tree(&app, None);
+    // A JList's items are its items, not plain text.
+    let list = form
+        .nodes
+        .iter()
+        .find(|n| n.role == Role::List && n.label.as_deref() == Some("Fruit"))
+        .expect("the Fruit list")
+        .id;
+    let fruit: Vec<&str> = form
+        .nodes
+        .iter()
+        .filter(|n| n.role == Role::ListItem && n.parent == Some(list))
+        .filter_map(|n| n.label.as_deref())
+        .collect();
+    assert_eq!(fruit, ["Apple", "Banana", "Cherry", "Damson"]);
+    // The combo box ends on the option chosen (the app's label says so).
+    let combo = app.get_by_role(Role::ComboBox, uidrive_core::RoleQuery::any());
+    combo.select_option("Blue").expect("Blue is chosen");
+    reads(&app, "colour Blue");
+    let list = app.get_by_role(Role::List, "Fruit");
+    list.select_option("Cherry").expect("Cherry is chosen");
+    reads(&app, "fruit Cherry");
+    // Real keys reach a Swing field (its frame is offered the focus).
+    app.get_by_role(Role::TextField, "Name")
+        .press_sequentially("Ada", None)
+        .expect("real keys type into the field");
+    // The modal dialog: answered by a real Enter, then by its Cancel action.
+    let ask = app.get_by_role(Role::Button, "Ask");
+    ask.activate().expect("Ask presses while its dialog runs");
+    let question = dialog(&app);
+    app.input(
+        Some(question),
+        vec![InputEvent::Key {
+            key: "Enter".parse().unwrap(),
+        }],
+    )
+    .unwrap();
+    reads(&app, "answered OK");
+    ask.activate().expect("Ask presses again");
+    let question = dialog(&app);
+    app.window(question)
+        .get_by_role(Role::Button, "Cancel")
+        .activate()
+        .expect("Cancel presses");
+    reads(&app, "answered Cancel");
+    app.check_alive().expect("the app still runs");
+    app.close().unwrap();
+}
+
+/// The app's resident memory, after its JVM collected its garbage (the
+/// bridge frees what it made for an element only when the element's Java
+/// object is collected).
+fn collected_rss(pid: u32) -> i64 {
+    let gc = Command::new("jcmd")
+        .args([&pid.to_string(), "GC.run"])
+        .output()
+        .expect("jcmd runs (Debian: default-jdk-headless)");
+    assert!(
+        gc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&gc.stderr)
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS")
+}
+
+#[test]
+fn reading_a_java_app_again_and_again_grows_it_no_more_than_pyatspi_walks() {
+    let desktop = Desktop::start().expect("a headless desktop starts");
+    let app = launch(&desktop);
+    let pid = app.pid().expect("launched");
+    let walk = || {
+        let script = format!(
+            "{}/../../scripts/compat/atspi_walk.py",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let done = Command::new("timeout")
+            .args(["30", "/usr/bin/python3", &script, &pid.to_string()])
+            .envs(desktop.env())
+            .output()
+            .expect("pyatspi's walk runs");
+        assert!(
+            done.status.success(),
+            "{}",
+            String::from_utf8_lossy(&done.stderr)
+        );
+    };
+    // Both warm up first: the bridge's own tables, the JVM's.
+    for _ in 0..5 {
+        tree(&app, None);
+        walk();
+    }
+    let before = collected_rss(pid);
+    for _ in 0..20 {
+        tree(&app, None);
+    }
+    let ours = collected_rss(pid) - before;
+    for _ in 0..20 {
+        walk();
+    }
+    let theirs = collected_rss(pid) - before - ours;
+    eprintln!("20 reads: uidrive +{ours} kB, pyatspi +{theirs} kB");
+    // Before, 20 to 60 reads grew the app by 22-50 MB.
+    assert!(
+        ours <= theirs.max(0) + 4 * 1024,
+        "20 uidrive reads grew the app by {ours} kB, 20 pyatspi walks by {theirs} kB"
+    );
+    app.close().unwrap();
+}
