@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test of uidrive on a fresh Debian machine: installs what it needs,
 # then checks formatting and lints, builds the whole workspace once, and runs
-# the Rust, C, Go, Python, Node and MCP suites on that one build, then the
+# the Rust, C, Go, Python, Node and MCP suites on that one build and the
 # compatibility suite (scripts/compat: Qt 5 and 6, Firefox, Chromium,
-# LibreOffice, GTK 4/libadwaita and GTK 3 apps, each on its own desktop). Each suite
+# LibreOffice, GTK 4/libadwaita, GTK 3, wx and Java apps, each on its own
+# desktop), the Rust tests in one lane and the others in a second. Each suite
 # starts its own private headless desktop (Xvfb, D-Bus session bus, AT-SPI
 # bus) where it drives real apps.
 #
@@ -100,11 +101,68 @@ export RUSTC_WORKSPACE_WRAPPER="$clippy_driver"
 run "cargo fmt" cargo fmt --all -- --check
 run "cargo build (every crate, once, linted by clippy)" cargo build --workspace --all-targets --locked "${features[@]}"
 run "clippy" no_warnings
-run "cargo test" cargo test --workspace --locked "${features[@]}"
-for suite in tests/c_abi/run.sh bindings/python/test.sh bindings/node/test.sh crates/cli/tests/mcp.sh scripts/compat/run.sh; do
-  if [ -f "$suite" ]; then
-    run "$suite" bash "$root/$suite"
-  fi
+run "cargo test --doc" cargo test --workspace --doc --locked "${features[@]}"
+
+# The rest runs in two lanes at once, as the suites mostly wait on real apps:
+# the Rust test binaries in one, the C, Python, Node, MCP and compatibility
+# suites in the other. The binaries are run directly, not by `cargo test`,
+# which would hold the build directory's lock while they run and keep the
+# other lane's (fresh) cargo builds waiting. Each lane writes its own log,
+# added to the main one when both have ended.
+bins="$root/target/test-binaries.tsv"
+cargo test --workspace --locked "${features[@]}" --no-run --message-format=json 2>>"$log" |
+  python3 -c '
+import json, os, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["profile"]["test"] and m.get("executable"):
+        print(os.path.dirname(m["manifest_path"]) + "\t" + m["executable"])
+' >"$bins"
+
+# Runs every test binary from its package's directory, as cargo would.
+rust_tests() {
+  local dir exe bad=0
+  while IFS=$'\t' read -r dir exe; do
+    echo "     Running $exe"
+    if ! (cd "$dir" && CARGO_MANIFEST_DIR="$dir" "$exe"); then
+      echo "FAILED: $exe"
+      bad=1
+    fi
+  done <"$bins"
+  return "$bad"
+}
+
+lane() {
+  local name=$1
+  shift
+  local lane_log="$root/target/test-$name.log"
+  : >"$lane_log"
+  (
+    log=$lane_log
+    passed=0 failed=0 failures=()
+    for suite in "$@"; do
+      case $suite in
+        rust) run "cargo test" rust_tests ;;
+        *) [ -f "$suite" ] && run "$suite" bash "$root/$suite" ;;
+      esac
+    done
+    for f in "${failures[@]}"; do echo "failed: $f"; done >"$lane_log.failed"
+    echo "$passed" >"$lane_log.passed"
+  ) >/dev/null 2>&1
+  grep -E '^--- ' "$lane_log" || true
+}
+lane rust rust &
+rust_lane=$!
+lane suites tests/c_abi/run.sh bindings/python/test.sh bindings/node/test.sh crates/cli/tests/mcp.sh scripts/compat/run.sh &
+suites_lane=$!
+wait "$rust_lane" "$suites_lane" || true
+for name in rust suites; do
+  cat "$root/target/test-$name.log" | tee -a "$log"
+  passed=$((passed + $(cat "$root/target/test-$name.log.passed")))
+  while read -r _ suite; do
+    failed=$((failed + 1))
+    failures+=("$suite")
+  done <"$root/target/test-$name.log.failed"
 done
 run "one compilation per crate" compiled_once
 
