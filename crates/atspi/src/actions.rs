@@ -51,7 +51,7 @@ async fn read_one(inner: &Inner, obj: &ObjRef, window: &ObjRef) -> Result<Option
     let link = &inner.link;
     // The element and its chain of parents are asked side by side.
     let (raw, inside) = tokio::join!(
-        fetch_basics(link, obj, None, None),
+        fetch_basics(link, obj, None, None, inner.profile.cells()),
         inside(inner, obj, window)
     );
     let mut raw = match raw {

@@ -49,6 +49,8 @@ pub(crate) struct Inner {
     /// The way reads take: a peer connection to the app where it has one.
     pub link: bus::Link,
     pub app: AppRef,
+    /// What the app may be asked and what of its answers may be kept.
+    pub profile: crate::profile::Profile,
     pub ids: WindowIds,
     pub activity: Arc<Activity>,
     pub env: Vec<(String, String)>,
@@ -151,6 +153,7 @@ impl AtspiDriver {
                     fields: fields.flatten(),
                 },
                 conn,
+                profile: crate::profile::Profile::of(&app),
                 app,
                 ids: WindowIds::default(),
                 activity,
@@ -421,7 +424,10 @@ impl Inner {
         // objects of cells that leave the screen): then the table is asked again.
         let mut again = true;
         let mut elements = loop {
-            let Some(cell) = crate::visible::cell_at(&self.link, &table, row, col).await? else {
+            let Some(cell) =
+                crate::visible::cell_at(&self.link, &table, (row, col), self.profile.cells())
+                    .await?
+            else {
                 return Ok(Vec::new());
             };
             let read = tree::read_elements_with(

@@ -420,6 +420,7 @@ pub async fn fetch_basics(
     obj: &ObjRef,
     cached: Option<&CachedItem>,
     prefetched: Option<&Vec<ObjRef>>,
+    cells: visible::CellsKept,
 ) -> Result<RawNode> {
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
@@ -486,7 +487,8 @@ pub async fn fetch_basics(
                     .and_then(|v| i32::try_from(v).ok())
                     .unwrap_or(count)
             };
-            let (children, count) = visible::visible_children(link, obj, node.ifaces, asked).await;
+            let (children, count) =
+                visible::visible_children(link, obj, node.ifaces, asked, cells).await;
             Ok((children, true, count))
         } else if count == 0 {
             Ok((Vec::new(), false, count))
@@ -496,7 +498,8 @@ pub async fn fetch_basics(
                 .map(|c| (c, false, count))
         } else {
             let (children, count) =
-                visible::visible_children(link, obj, node.ifaces, std::future::ready(count)).await;
+                visible::visible_children(link, obj, node.ifaces, std::future::ready(count), cells)
+                    .await;
             Ok((children, true, count))
         }
     };

@@ -20,25 +20,24 @@
 //! Any event of the app drops the kept answer, whatever element it is about,
 //! and so does any action the driver sends; no answer is kept while an
 //! action's effect is still awaited (GTK 4 runs a `DoAction` about 250 ms
-//! after answering it). An answer serves for at most [`KEEP_FOR`] after it
-//! was asked, which bounds how long a change the app failed to announce can
-//! go unseen. Values, text, actions and bounds are not in the cache: every
-//! read asks them.
+//! after answering it). Nothing is kept for a time: an answer serves until
+//! the app says something changed, and an app whose toolkit does not announce
+//! its changes has none kept ([`crate::profile::CacheKept`]). Values, text,
+//! actions and bounds are not in the cache: every read asks them, and so are
+//! the cells of views that manage their descendants (GTK 3 tree views, Qt
+//! item views), which change without an event when they sort or filter.
 //!
 //! [`Toolkit::announces_every_change`]: crate::discovery::Toolkit::announces_every_change
 
 use crate::bus::ObjRef;
 use crate::discovery::{root_children, ROOT};
 use crate::fetch::{cache_items, CacheItems};
+use crate::profile::CacheKept;
 use crate::stats;
 use crate::tree::Element;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 use uidrive_core::Result;
-
-/// How long after it was asked a kept answer may serve a read.
-const KEEP_FOR: Duration = Duration::from_secs(1);
 
 /// The last cache answer of one app, and whether it may serve the next read.
 #[derive(Default)]
@@ -57,7 +56,6 @@ struct Kept {
     items: Arc<CacheItems>,
     /// What had happened when the answer was asked.
     before: Changes,
-    asked: Instant,
 }
 
 /// How many events the app sent and how many actions the driver sent.
@@ -70,21 +68,16 @@ struct Changes {
 impl KeptCache {
     /// The kept answer, if it may serve a read made after `now_seen`; a
     /// round trip must still prove no event is on its way.
-    fn usable(&self, now_seen: Changes, now: Instant) -> Option<Arc<CacheItems>> {
+    fn usable(&self, now_seen: Changes) -> Option<Arc<CacheItems>> {
         let kept = self.kept.lock().unwrap();
         kept.as_ref()
             .filter(|k| k.before == now_seen)
-            .filter(|k| now.duration_since(k.asked) < KEEP_FOR)
             .map(|k| k.items.clone())
     }
 
     /// Keeps a fresh answer, asked after `before`.
-    fn keep(&self, items: Arc<CacheItems>, before: Changes, asked: Instant) {
-        *self.kept.lock().unwrap() = Some(Kept {
-            items,
-            before,
-            asked,
-        });
+    fn keep(&self, items: Arc<CacheItems>, before: Changes) {
+        *self.kept.lock().unwrap() = Some(Kept { items, before });
     }
 
     /// Drops `items` if it is the kept answer.
@@ -118,7 +111,7 @@ impl crate::driver::Inner {
         let before = self.changes();
         let kept = self
             .keeps_cache()
-            .then(|| self.kept.usable(before, Instant::now()))
+            .then(|| self.kept.usable(before))
             .flatten();
         let Some(items) = kept else {
             let (children, items) = tokio::join!(root_children(link, app), self.ask_cache());
@@ -140,7 +133,7 @@ impl crate::driver::Inner {
     /// Asks the app's cache, and keeps the answer where it may serve later
     /// reads: not while an action's effect is still awaited.
     async fn ask_cache(&self) -> Arc<CacheItems> {
-        let (before, asked) = (self.changes(), Instant::now());
+        let before = self.changes();
         let keep = self.keeps_cache() && self.activity.awaiting_until(&self.app.bus).is_none();
         let items = cache_items(&self.link, &self.app.bus);
         let items = if self.bridge_to_tell() {
@@ -156,7 +149,7 @@ impl crate::driver::Inner {
         };
         let items = Arc::new(items);
         if keep && !items.is_empty() {
-            self.kept.keep(items.clone(), before, asked);
+            self.kept.keep(items.clone(), before);
         }
         items
     }
@@ -186,17 +179,20 @@ impl crate::driver::Inner {
     /// counted, and the app sends one for every change to what its cache
     /// holds, GTK's bridge once it has learnt that this driver listens.
     fn keeps_cache(&self) -> bool {
-        let announces = self.app.toolkit.announces_every_change()
-            || (self.app.behind_gtk_bridge()
-                && self.kept.registration_known.load(Ordering::Relaxed));
+        let announces = match self.profile.cache_kept {
+            CacheKept::Never => false,
+            CacheKept::UntilEvent => true,
+            CacheKept::UntilEventOnceRegistered => {
+                self.kept.registration_known.load(Ordering::Relaxed)
+            }
+        };
         announces && self.activity.listening()
     }
 
     /// Whether the app is behind GTK's bridge and not yet known to have
     /// learnt that this driver listens.
     fn bridge_to_tell(&self) -> bool {
-        self.app.behind_gtk_bridge()
-            && !self.app.toolkit.announces_every_change()
+        self.profile.cache_kept == CacheKept::UntilEventOnceRegistered
             && !self.kept.registration_known.load(Ordering::Relaxed)
     }
 
@@ -242,33 +238,27 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_serves_until_an_event_an_action_or_its_age() {
+    fn an_answer_serves_until_an_event_or_an_action() {
         let kept = KeptCache::default();
-        let t0 = Instant::now();
-        let usable = |events, actions, at| kept.usable(seen(events, actions), at).is_some();
-        assert!(!usable(0, 0, t0), "nothing kept yet");
-        kept.keep(items(96), seen(3, 1), t0);
-        let served = kept.usable(seen(3, 1), t0 + Duration::from_millis(10));
+        let usable = |events, actions| kept.usable(seen(events, actions)).is_some();
+        assert!(!usable(0, 0), "nothing kept yet");
+        kept.keep(items(96), seen(3, 1));
+        let served = kept.usable(seen(3, 1));
         assert_eq!(served.map(|i| i.len()), Some(96), "nothing happened since");
-        assert!(!usable(4, 1, t0), "the app sent an event since");
-        assert!(!usable(3, 2, t0), "the driver acted since");
-        assert!(!usable(3, 1, t0 + KEEP_FOR), "too old");
+        assert!(!usable(4, 1), "the app sent an event since");
+        assert!(!usable(3, 2), "the driver acted since");
     }
 
     #[test]
     fn a_read_drops_only_the_answer_it_used() {
         let kept = KeptCache::default();
-        let t0 = Instant::now();
         let (older, newer) = (items(8), items(96));
-        kept.keep(newer.clone(), seen(0, 0), t0);
+        kept.keep(newer.clone(), seen(0, 0));
         kept.drop_answer(&older);
-        assert!(
-            kept.usable(seen(0, 0), t0).is_some(),
-            "a newer answer stays"
-        );
+        assert!(kept.usable(seen(0, 0)).is_some(), "a newer answer stays");
         kept.drop_answer(&newer);
         assert!(
-            kept.usable(seen(0, 0), t0).is_none(),
+            kept.usable(seen(0, 0)).is_none(),
             "the answer used is dropped"
         );
     }

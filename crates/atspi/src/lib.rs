@@ -43,6 +43,7 @@ mod launch;
 mod menu;
 mod peer_pool;
 mod peer_socket;
+mod profile;
 mod roles;
 mod states;
 mod stats;

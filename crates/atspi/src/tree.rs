@@ -9,6 +9,7 @@ use crate::fetch::{
     FetchPlan, Ifaces, RawNode, Turn, Turns, NOWHERE,
 };
 use crate::ids::element_id;
+use crate::profile::Profile;
 use crate::roles;
 use crate::states::{protocol_states, st};
 use crate::stats;
@@ -90,13 +91,6 @@ async fn walk_and_fetch(
 pub struct Lean {
     pub elements: Vec<Element>,
     cached: Vec<bool>,
-}
-
-/// Whether the app is read lean for a locator: apps behind GTK's bridges
-/// (GTK 3 and 4, LibreOffice), whose cache gives role, name and states at
-/// once. Other toolkits are read whole, as their read policy says.
-pub fn reads_lean(app: &AppRef) -> bool {
-    app.behind_gtk_bridge()
 }
 
 /// The window's elements as walking it gives them: role, name, states,
@@ -195,9 +189,9 @@ pub struct LeanWindow {
 
 impl crate::driver::Inner {
     /// The window's elements with role, name, states and place only, as a
-    /// tree, for an app read lean ([`reads_lean`]); `None` for the others.
+    /// tree, for an app read lean ([`Profile::lean`]); `None` for the others.
     pub async fn lean_tree(&self, wanted: Option<u64>) -> Result<Option<(Tree, LeanWindow)>> {
-        if !reads_lean(&self.app) || crate::desktop::shows_popover(self) {
+        if !self.profile.lean || crate::desktop::shows_popover(self) {
             return Ok(None);
         }
         let started = std::time::Instant::now();
@@ -282,6 +276,7 @@ async fn walk(
     let mut read: Vec<(Option<usize>, usize, RawNode, bool)> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     let mut pending = FuturesUnordered::new();
+    let cells = Profile::of(app).cells();
     let fetch = |obj: ObjRef, parent: Option<usize>, position: usize| {
         let cached = if obj.0 == app.bus {
             cache.get(obj.1.as_str())
@@ -290,7 +285,7 @@ async fn walk(
         };
         let children = cached.and_then(|_| prefetched.get(obj.1.as_str()));
         async move {
-            let node = fetch_basics(link, &obj, cached, children).await;
+            let node = fetch_basics(link, &obj, cached, children, cells).await;
             (parent, position, node, cached.is_some())
         }
     };
@@ -392,26 +387,9 @@ fn restore_stack_pages(node: &mut RawNode, cache: &CacheItems) {
     node.children = children;
 }
 
-/// What reads of the app's elements ask for.
+/// What reads of the app's elements ask for ([`Profile::fetch`]).
 pub fn plan_for(app: &AppRef) -> FetchPlan {
-    FetchPlan {
-        extents_need: match app.toolkit {
-            Toolkit::Gtk4 => Some(st::VISIBLE),
-            Toolkit::Other if app.behind_gtk_bridge() => Some(st::SHOWING),
-            Toolkit::Other => None,
-        },
-        boxes_nest: app.toolkit == Toolkit::Gtk4,
-        actions: match app.toolkit {
-            Toolkit::Gtk4 => ActionsRead::WithBox,
-            Toolkit::Other => ActionsRead::WithState(st::SHOWING),
-        },
-        ids: app.has_ids(),
-        coords: if app.toolkit.window_relative_extents() {
-            1
-        } else {
-            0
-        },
-    }
+    Profile::of(app).fetch
 }
 
 /// The objects behind the element ids of earlier reads, with the window each was in.

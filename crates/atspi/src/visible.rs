@@ -23,6 +23,16 @@ const BATCH: i32 = 64;
 /// Extents and hit tests relative to the window: every toolkit answers them alike.
 const WINDOW_COORDS: u32 = 1;
 
+/// Whether a table's cells asked by place are kept by place for later reads
+/// ([`crate::profile::Profile::cells_by_place`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CellsKept {
+    /// Asked again at every read: the object at a place changes with the view.
+    No,
+    /// Kept: the app makes a new object at every ask, bound to its place.
+    ByPlace,
+}
+
 /// Whether all of an element's children may be asked for.
 pub fn walkable(states: StateSet, child_count: i32) -> bool {
     !states.has(st::MANAGES_DESCENDANTS) && (0..=MAX_CHILDREN).contains(&child_count)
@@ -37,6 +47,7 @@ pub async fn visible_children(
     obj: &ObjRef,
     ifaces: Ifaces,
     child_count: impl std::future::Future<Output = i32>,
+    cells: CellsKept,
 ) -> (Vec<ObjRef>, i32) {
     if !ifaces.has(Ifaces::COMPONENT) {
         return (Vec::new(), child_count.await);
@@ -54,7 +65,7 @@ pub async fn visible_children(
         return (Vec::new(), child_count);
     };
     let found = match size {
-        Some(size) => table_cells(link, obj, area, size).await,
+        Some(size) => table_cells(link, obj, area, size, cells).await,
         None => list_items(link, obj, area, child_count).await,
     };
     let mut out: Vec<ObjRef> = Vec::with_capacity(found.len());
@@ -213,7 +224,9 @@ pub fn place_of(cell: &ObjRef) -> Option<(i32, i32)> {
 pub async fn ask_again(link: &Link, cell: &ObjRef) -> Option<ObjRef> {
     let (table, row, col) = cells().place_of.get(cell).cloned()?;
     forget_cell(cell);
-    cell_object(link, &table, row, col).await.ok()
+    cell_object(link, &table, (row, col), CellsKept::ByPlace)
+        .await
+        .ok()
 }
 
 /// The cell of `table` at (`row`, `col`), from 0: asked of the table once,
@@ -221,14 +234,14 @@ pub async fn ask_again(link: &Link, cell: &ObjRef) -> Option<ObjRef> {
 pub async fn cell_at(
     link: &Link,
     table: &ObjRef,
-    row: i32,
-    col: i32,
+    (row, col): (i32, i32),
+    cells: CellsKept,
 ) -> uidrive_core::Result<Option<ObjRef>> {
     let (rows, cols) = table_size(link, table).await;
     if row >= rows || col >= cols {
         return Ok(None);
     }
-    let cell = cell_object(link, table, row, col).await?;
+    let cell = cell_object(link, table, (row, col), cells).await?;
     Ok(Some(cell).filter(|cell| !bus::is_null(cell)))
 }
 
@@ -246,15 +259,27 @@ async fn table_size(link: &Link, table: &ObjRef) -> (i32, i32) {
     tokio::join!(int("NRows"), int("NColumns"))
 }
 
-/// `GetAccessibleAt` through the cells already asked for.
+/// `GetAccessibleAt`, through the cells already asked for where they are kept.
 async fn cell_object(
     link: &Link,
     table: &ObjRef,
-    row: i32,
-    col: i32,
+    (row, col): (i32, i32),
+    cells_kept: CellsKept,
 ) -> uidrive_core::Result<ObjRef> {
     let (conn, dest) = link.route(&table.0);
     let path = table.1.as_str();
+    if cells_kept == CellsKept::No {
+        let cell = call::<ObjRef, _>(
+            conn,
+            dest,
+            path,
+            IFACE_TABLE,
+            "GetAccessibleAt",
+            &(row, col),
+        )
+        .await?;
+        return Ok(with_bus(cell, table));
+    }
     let key = (
         conn.server_guid().to_string(),
         table.0.clone(),
@@ -333,7 +358,13 @@ pub async fn deepest_at(
 
 /// A table's cells between the cells at its top-left and bottom-right
 /// corners, with the headers of those columns; `size` is its (rows, columns).
-async fn table_cells(link: &Link, obj: &ObjRef, area: Area, size: (i32, i32)) -> Vec<ObjRef> {
+async fn table_cells(
+    link: &Link,
+    obj: &ObjRef,
+    area: Area,
+    size: (i32, i32),
+    kept: CellsKept,
+) -> Vec<ObjRef> {
     let (x, y, w, h) = area;
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
@@ -366,7 +397,7 @@ async fn table_cells(link: &Link, obj: &ObjRef, area: Area, size: (i32, i32)) ->
         call::<ObjRef, _>(conn, dest, path, IFACE_TABLE, "GetColumnHeader", &(col,)).await
     });
     let cells = (row0..=row1)
-        .flat_map(|row| (col0..=col1).map(move |col| cell_object(link, obj, row, col)));
+        .flat_map(|row| (col0..=col1).map(move |col| cell_object(link, obj, (row, col), kept)));
     let (headers, cells) = tokio::join!(join_all(headers), join_all(cells));
     headers
         .into_iter()
