@@ -51,7 +51,7 @@ async fn read_one(inner: &Inner, obj: &ObjRef, window: &ObjRef) -> Result<Option
     let link = &inner.link;
     // The element and its chain of parents are asked side by side.
     let (raw, inside) = tokio::join!(
-        fetch_basics(link, obj, None, None, inner.profile.cells()),
+        fetch_basics(link, obj, None, None, inner.profile.views()),
         inside(inner, obj, window)
     );
     let mut raw = match raw {
@@ -172,7 +172,8 @@ pub async fn perform(
             do_action(inner, dest, path, index, latency).await
         }
         Action::Expand | Action::Collapse => {
-            if !raw.states.has(st::EXPANDABLE) {
+            let opens = params.action == Action::Expand && tree::opens_popup(&raw);
+            if !raw.states.has(st::EXPANDABLE) && !opens {
                 return Err(lacks("it does not expand or collapse"));
             }
             let want_expanded = params.action == Action::Expand;

@@ -425,7 +425,7 @@ impl Inner {
         let mut again = true;
         let mut elements = loop {
             let Some(cell) =
-                crate::visible::cell_at(&self.link, &table, (row, col), self.profile.cells())
+                crate::visible::cell_at(&self.link, &table, (row, col), self.profile.views())
                     .await?
             else {
                 return Ok(Vec::new());

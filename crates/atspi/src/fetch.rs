@@ -420,7 +420,7 @@ pub async fn fetch_basics(
     obj: &ObjRef,
     cached: Option<&CachedItem>,
     prefetched: Option<&Vec<ObjRef>>,
-    cells: visible::CellsKept,
+    views: visible::Views,
 ) -> Result<RawNode> {
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
@@ -488,7 +488,7 @@ pub async fn fetch_basics(
                     .unwrap_or(count)
             };
             let (children, count) =
-                visible::visible_children(link, obj, node.ifaces, asked, cells).await;
+                visible::visible_children(link, obj, node.ifaces, asked, views).await;
             Ok((children, true, count))
         } else if count == 0 {
             Ok((Vec::new(), false, count))
@@ -498,7 +498,7 @@ pub async fn fetch_basics(
                 .map(|c| (c, false, count))
         } else {
             let (children, count) =
-                visible::visible_children(link, obj, node.ifaces, std::future::ready(count), cells)
+                visible::visible_children(link, obj, node.ifaces, std::future::ready(count), views)
                     .await;
             Ok((children, true, count))
         }

@@ -7,7 +7,7 @@
 use crate::discovery::{AppRef, Toolkit};
 use crate::fetch::{ActionsRead, FetchPlan};
 use crate::states::st;
-use crate::visible::CellsKept;
+use crate::visible::Views;
 
 /// How far the app's cache answer (`Cache.GetItems`) may be kept between reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -61,12 +61,11 @@ impl Profile {
 }
 
 impl Profile {
-    /// How a read keeps the cells it asks of a table by place.
-    pub fn cells(&self) -> CellsKept {
-        if self.cells_by_place {
-            CellsKept::ByPlace
-        } else {
-            CellsKept::No
+    /// How a read asks the children on screen of a view too big to walk.
+    pub fn views(&self) -> Views {
+        Views {
+            keep_cells: self.cells_by_place,
+            coords: self.fetch.coords,
         }
     }
 }

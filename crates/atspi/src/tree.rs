@@ -276,7 +276,7 @@ async fn walk(
     let mut read: Vec<(Option<usize>, usize, RawNode, bool)> = Vec::new();
     let mut seen: HashSet<String> = HashSet::new();
     let mut pending = FuturesUnordered::new();
-    let cells = Profile::of(app).cells();
+    let views = Profile::of(app).views();
     let fetch = |obj: ObjRef, parent: Option<usize>, position: usize| {
         let cached = if obj.0 == app.bus {
             cache.get(obj.1.as_str())
@@ -285,7 +285,7 @@ async fn walk(
         };
         let children = cached.and_then(|_| prefetched.get(obj.1.as_str()));
         async move {
-            let node = fetch_basics(link, &obj, cached, children, cells).await;
+            let node = fetch_basics(link, &obj, cached, children, views).await;
             (parent, position, node, cached.is_some())
         }
     };
@@ -504,6 +504,11 @@ pub fn to_nodes(
             node
         })
         .collect::<Vec<_>>();
+    for (index, element) in elements.iter().enumerate() {
+        if only_selects_in_popup(elements, element) {
+            nodes[index].actions.retain(|a| *a != Action::Press);
+        }
+    }
     uidrive_core::naming::name_for_people(&mut nodes);
     (nodes, focus)
 }
@@ -666,6 +671,19 @@ fn is_class_name(name: &str) -> bool {
     })
 }
 
+/// Whether the element is an item of a combo box's popup list whose only
+/// action is Qt's `Toggle`: that selects the item (it reads `selected`)
+/// without choosing it, and the popup stays open; a click chooses it.
+fn only_selects_in_popup(elements: &[Element], element: &Element) -> bool {
+    let up = |e: &Element| e.parent.map(|p| &elements[p]);
+    let in_combo = up(element)
+        .and_then(up)
+        .is_some_and(|combo| combo.raw.role == 11); // combo box
+    in_combo
+        && element.raw.actions.len() == 1
+        && element.raw.actions[0].eq_ignore_ascii_case("toggle")
+}
+
 /// The actions an element really offers, from its interfaces, states and action names.
 pub fn offered_actions(element: &Element) -> Vec<Action> {
     let raw = &element.raw;
@@ -691,7 +709,9 @@ pub fn offered_actions(element: &Element) -> Vec<Action> {
         out.push(Action::Increment);
         out.push(Action::Decrement);
     }
-    if raw.states.has(st::EXPANDABLE) && expand_action(&raw.actions).is_some() {
+    if opens_popup(raw) {
+        out.push(Action::Expand);
+    } else if raw.states.has(st::EXPANDABLE) && expand_action(&raw.actions).is_some() {
         out.push(if raw.states.has(st::EXPANDED) {
             Action::Collapse
         } else {
@@ -727,15 +747,27 @@ pub fn press_action(actions: &[String]) -> Option<usize> {
         .find_map(|want| actions.iter().position(|a| a.eq_ignore_ascii_case(want)))
 }
 
+/// Whether the element is a closed combo box that opens its popup by an
+/// action of its own: Qt's `ShowMenu` (Qt sets no EXPANDABLE state, and a
+/// click at an editable combo's centre lands in its text field).
+pub fn opens_popup(raw: &RawNode) -> bool {
+    raw.role == 11 // combo box
+        && !raw.states.has(st::EXPANDED)
+        && raw.actions.iter().any(|a| a.eq_ignore_ascii_case(SHOW_MENU))
+}
+
+const SHOW_MENU: &str = "ShowMenu";
+
 /// The index of the action that expands or collapses the element, if it has one.
 pub fn expand_action(actions: &[String]) -> Option<usize> {
-    const EXPAND: [&str; 6] = [
+    const EXPAND: [&str; 7] = [
         "expand or contract",
         "expand or collapse",
         "expand",
         "collapse",
         "toggle",
         "activate",
+        SHOW_MENU,
     ];
     EXPAND
         .iter()
