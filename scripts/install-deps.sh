@@ -18,8 +18,10 @@ FONTS=(fonts-dejavu-core)
 # pyatspi, the peer whose walk it compares node counts with
 COMPAT_APPS=(kcalc featherpad linguist-qt6 firefox-esr chromium libreoffice-writer libreoffice-calc
   libreoffice-gtk3 gnome-text-editor mousepad python3-pyatspi)
+# apps whose reads go stale, scale or embed (crates/atspi/tests/fresh_reads.rs, scaled.rs)
+FRESH_READ_APPS=(gnome-system-monitor okular epiphany-browser)
 
-PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}")
+PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}" "${FRESH_READ_APPS[@]}")
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

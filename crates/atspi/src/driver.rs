@@ -51,6 +51,8 @@ pub(crate) struct Inner {
     pub app: AppRef,
     /// What the app may be asked and what of its answers may be kept.
     pub profile: crate::profile::Profile,
+    /// Each window's scale between the app's pixels and the X server's.
+    pub scales: crate::scale::Scales,
     pub ids: WindowIds,
     pub activity: Arc<Activity>,
     pub env: Vec<(String, String)>,
@@ -154,6 +156,7 @@ impl AtspiDriver {
                 },
                 conn,
                 profile: crate::profile::Profile::of(&app),
+                scales: Default::default(),
                 app,
                 ids: WindowIds::default(),
                 activity,
@@ -396,7 +399,7 @@ impl Inner {
         let (id, top) = (found.id, found.top);
         crate::desktop::place_popovers(self, &top, &mut elements).await;
         self.known.remember(&elements, &top.obj);
-        let (nodes, focus) = tree::to_nodes(&elements, &self.app, (top.extents.0, top.extents.1));
+        let (nodes, focus) = tree::to_nodes(&elements, &self.app, self.frame_of(&top));
         crate::stats::note(|| format!("tree done in {:?}", started.elapsed()));
         Ok(Tree {
             window: id,
@@ -456,7 +459,7 @@ impl Inner {
             cell.in_scroller = true;
         }
         self.known.remember(&elements, &top.obj);
-        let (mut nodes, _) = tree::to_nodes(&elements, &self.app, (top.extents.0, top.extents.1));
+        let (mut nodes, _) = tree::to_nodes(&elements, &self.app, self.frame_of(&top));
         if let Some(cell) = nodes.first_mut() {
             cell.parent = Some(params.table);
         }
@@ -587,7 +590,10 @@ impl Driver for AtspiDriver {
         let (wanted, x, y) = (params.window, params.x, params.y);
         self.run(CALL_LIMIT, move |inner| async move {
             let (_, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
-            crate::desktop::element_at(&inner, &top, x.round() as i32, y.round() as i32).await
+            // The point in the app's own pixels ([`crate::scale`]).
+            let scale = inner.scale_of(&top);
+            let (x, y) = ((x / scale).round() as i32, (y / scale).round() as i32);
+            crate::desktop::element_at(&inner, &top, x, y).await
         })
     }
 

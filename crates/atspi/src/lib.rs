@@ -45,6 +45,7 @@ mod peer_pool;
 mod peer_socket;
 mod profile;
 mod roles;
+mod scale;
 mod states;
 mod stats;
 mod tree;

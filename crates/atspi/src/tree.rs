@@ -11,6 +11,7 @@ use crate::fetch::{
 use crate::ids::element_id;
 use crate::profile::Profile;
 use crate::roles;
+use crate::scale::Frame;
 use crate::states::{protocol_states, st};
 use crate::stats;
 use futures_util::future::join_all;
@@ -181,7 +182,7 @@ pub async fn fill(
 pub struct LeanWindow {
     pub id: u64,
     pub top: ObjRef,
-    pub origin: (i32, i32),
+    pub frame: Frame,
     pub lean: Lean,
     /// The fields asked beside the structure, for the fill.
     early: Early,
@@ -219,10 +220,12 @@ impl crate::driver::Inner {
             crate::bus::strict(async { Ok(self.last_fill.ask(link, fill_plan(app)).await) });
         let (structure, early) = tokio::join!(structure, early);
         let (found, cache, extents, lean) = structure?;
+        let mut top = found.top.clone();
+        top.extents = extents;
         let window = LeanWindow {
             id: found.id,
             top: found.top.obj.clone(),
-            origin: (extents.0, extents.1),
+            frame: self.frame_of(&top),
             lean,
             early: early.unwrap_or_default(),
         };
@@ -240,7 +243,7 @@ impl crate::driver::Inner {
     }
 
     fn tree_of(&self, window: &LeanWindow) -> Tree {
-        let (nodes, focus) = to_nodes(&window.lean.elements, &self.app, window.origin);
+        let (nodes, focus) = to_nodes(&window.lean.elements, &self.app, window.frame);
         Tree {
             window: window.id,
             focus,
@@ -465,7 +468,7 @@ fn in_tree_order<T>(read: Vec<(Option<usize>, usize, RawNode, T)>) -> Vec<(Eleme
 pub fn to_nodes(
     elements: &[Element],
     app: &AppRef,
-    window_origin: (i32, i32),
+    frame: Frame,
 ) -> (Vec<Node>, Option<ElementId>) {
     let ids: Vec<ElementId> = elements.iter().map(|e| id_of(&e.raw)).collect();
     let names: HashMap<String, &str> = elements
@@ -493,7 +496,7 @@ pub fn to_nodes(
                 ids[index],
                 element.parent.map(|p| ids[p]),
                 app.toolkit,
-                window_origin,
+                frame,
                 &names,
             );
             if app.toolkit == Toolkit::Gtk4 {
@@ -518,7 +521,7 @@ fn to_node(
     id: ElementId,
     parent: Option<ElementId>,
     toolkit: Toolkit,
-    origin: (i32, i32),
+    frame: Frame,
     names: &HashMap<String, &str>,
 ) -> Node {
     let raw = &element.raw;
@@ -575,18 +578,20 @@ fn to_node(
         let (dx, dy) = if toolkit.window_relative_extents() {
             (0, 0)
         } else {
-            origin
+            frame.origin
         };
         // A window being unmapped can answer a place near i32::MIN: where
         // its elements are on it is then not known. (In floating point, as
         // no difference of two places may overflow.)
         let placed = dx > NOWHERE && dy > NOWHERE;
         (placed && is_box((x, y, w, h))).then(|| {
+            // In device pixels, as the X server counts them ([`crate::scale`]).
+            let k = frame.scale;
             Bounds::new(
-                f64::from(x) - f64::from(dx),
-                f64::from(y) - f64::from(dy),
-                f64::from(w),
-                f64::from(h),
+                (f64::from(x) - f64::from(dx)) * k,
+                (f64::from(y) - f64::from(dy)) * k,
+                f64::from(w) * k,
+                f64::from(h) * k,
             )
         })
     });
@@ -832,7 +837,7 @@ mod tests {
                 ElementId(1),
                 None,
                 Toolkit::Other,
-                origin,
+                Frame::unscaled(origin),
                 &HashMap::new(),
             )
             .bounds
