@@ -470,6 +470,8 @@ pub fn to_nodes(
     app: &AppRef,
     frame: Frame,
 ) -> (Vec<Node>, Option<ElementId>) {
+    let replaced = with_embedded_text(elements);
+    let elements = replaced.as_deref().unwrap_or(elements);
     let ids: Vec<ElementId> = elements.iter().map(|e| id_of(&e.raw)).collect();
     let names: HashMap<String, &str> = elements
         .iter()
@@ -564,12 +566,18 @@ fn to_node(
     }
     node.label = Some(label).filter(|l| !l.is_empty());
     let number = raw.value.and_then(|v| v.now).map(format_number);
-    node.value = if roles::is_spreadsheet_cell(raw.role, raw.ifaces.has(Ifaces::VALUE)) {
-        // What the cell shows, as a person reads it: its Value is 0 for a
-        // text and for an empty cell alike (the number stays in `now`).
-        text_value.filter(|t| !t.is_empty())
+    let spreadsheet = roles::is_spreadsheet_cell(raw.role, raw.ifaces.has(Ifaces::VALUE));
+    // What the screen shows: an element whose text is empty has no value,
+    // whatever number it answers (Calc's Value is 0 for an empty cell and
+    // a text cell alike: a cell's value is its text).
+    let shown = |text: Option<String>| text.filter(|t| !t.is_empty());
+    node.value = if spreadsheet {
+        shown(text_value.clone())
     } else if roles::has_text_value(raw.role) || raw.ifaces.has(Ifaces::EDITABLE_TEXT) {
-        text_value.or(number)
+        match text_value {
+            Some(text) => shown(Some(text)),
+            None => number,
+        }
     } else {
         number
     };
@@ -606,7 +614,9 @@ fn to_node(
         node.states.push(State::Offscreen);
     }
     node.actions = offered_actions(element);
-    if let Some(v) = raw.value {
+    // An empty cell's 0 is not a number it shows.
+    let empty_cell = spreadsheet && node.value.is_none();
+    if let Some(v) = raw.value.filter(|_| !empty_cell) {
         node.min = v.min;
         node.max = v.max;
         node.now = v.now;
@@ -652,6 +662,75 @@ fn to_node(
         .map(|o| element_id(&o.0, o.1.as_str()))
         .collect();
     node
+}
+
+/// AT-SPI's object replacement character: where a text holds an embedded
+/// object (Gecko writes one for every child of a paragraph, a link, a field).
+const OBJECT_MARK: char = '\u{FFFC}';
+
+/// The elements with each object replacement character of a name or text
+/// replaced by the text of the embedded object it stands for (the element's
+/// children, in order, as Gecko's hypertext counts them), or dropped where
+/// that object shows no text; `None` when no element has one.
+fn with_embedded_text(elements: &[Element]) -> Option<Vec<Element>> {
+    let marked = |e: &Element| {
+        e.raw.name.contains(OBJECT_MARK)
+            || e.raw
+                .text
+                .as_ref()
+                .is_some_and(|t| t.text.contains(OBJECT_MARK))
+    };
+    if !elements.iter().any(marked) {
+        return None;
+    }
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); elements.len()];
+    for (index, element) in elements.iter().enumerate() {
+        if let Some(parent) = element.parent {
+            children[parent].push(index);
+        }
+    }
+    // Children come after their parent: the deepest are replaced first.
+    let mut out = elements.to_vec();
+    for index in (0..out.len()).rev() {
+        if !marked(&out[index]) {
+            continue;
+        }
+        let texts: Vec<String> = children[index]
+            .iter()
+            .map(|&child| shown_text(&out[child].raw))
+            .collect();
+        let raw = &mut out[index].raw;
+        raw.name = replace_marks(&raw.name, &texts);
+        if let Some(text) = raw.text.as_mut() {
+            text.text = replace_marks(&text.text, &texts);
+        }
+    }
+    Some(out)
+}
+
+/// What an embedded object shows as text: its text, else its name.
+fn shown_text(raw: &RawNode) -> String {
+    raw.text
+        .as_ref()
+        .map(|t| t.text.replace(OBJECT_MARK, ""))
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| raw.name.replace(OBJECT_MARK, ""))
+}
+
+/// `text` with its n-th object mark replaced by `objects[n]` (dropped past the end).
+fn replace_marks(text: &str, objects: &[String]) -> String {
+    let mut next = objects.iter();
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c == OBJECT_MARK {
+            if let Some(object) = next.next() {
+                out.push_str(object);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// GTK 4.8 names an element without a name after its widget class
@@ -819,6 +898,78 @@ mod tests {
         assert_eq!(gtk4_label("Undo", Some("Undo")), None);
         assert!(!is_class_name("Gtkfoo") && !is_class_name("Gtk Button"));
         assert_eq!(format_number(0.5), "0.5");
+    }
+
+    #[test]
+    fn object_marks_take_the_embedded_objects_text_or_go() {
+        let element = |name: &str, text: Option<&str>, parent| Element {
+            raw: RawNode {
+                name: name.into(),
+                text: text.map(|t| crate::fetch::TextInfo {
+                    text: t.into(),
+                    ..Default::default()
+                }),
+                ..RawNode::default()
+            },
+            parent,
+            in_scroller: false,
+        };
+        let elements = vec![
+            element("", Some("Read \u{FFFC} and \u{FFFC}\u{FFFC}"), None),
+            element("the terms", None, Some(0)),
+            element("", Some("\u{FFFC}"), Some(0)),
+            element("", None, Some(2)),
+        ];
+        let replaced = with_embedded_text(&elements).expect("marks replaced");
+        let text = |at: usize| replaced[at].raw.text.as_ref().unwrap().text.clone();
+        assert_eq!(text(0), "Read the terms and ");
+        assert_eq!(text(2), "");
+        assert!(with_embedded_text(&elements[1..2]).is_none());
+    }
+
+    #[test]
+    fn an_empty_text_is_no_value_and_an_empty_cells_zero_no_number() {
+        let node = |role, ifaces, text: &str| {
+            let element = Element {
+                raw: RawNode {
+                    role,
+                    ifaces,
+                    text: Some(crate::fetch::TextInfo {
+                        text: text.into(),
+                        ..Default::default()
+                    }),
+                    value: Some(crate::fetch::ValueInfo {
+                        now: Some(0.0),
+                        ..Default::default()
+                    }),
+                    ..RawNode::default()
+                },
+                parent: None,
+                in_scroller: false,
+            };
+            let frame = Frame::unscaled((0, 0));
+            to_node(
+                &element,
+                ElementId(1),
+                None,
+                Toolkit::Other,
+                frame,
+                &HashMap::new(),
+            )
+        };
+        let cell_ifaces = Ifaces::from_names(&["org.a11y.atspi.Value", "org.a11y.atspi.Text"]);
+        let empty_cell = node(56, cell_ifaces, ""); // table cell
+        assert_eq!((empty_cell.value, empty_cell.now), (None, None));
+        let zero = node(56, cell_ifaces, "0");
+        assert_eq!((zero.value.as_deref(), zero.now), (Some("0"), Some(0.0)));
+        let field = node(61, Ifaces::from_names(&["org.a11y.atspi.EditableText"]), "");
+        assert_eq!(field.value, None, "an empty field");
+        let typed = node(
+            61,
+            Ifaces::from_names(&["org.a11y.atspi.EditableText"]),
+            "Ada",
+        );
+        assert_eq!(typed.value.as_deref(), Some("Ada"));
     }
 
     #[test]
