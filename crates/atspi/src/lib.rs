@@ -41,6 +41,7 @@ mod ids;
 mod kept;
 mod launch;
 mod menu;
+mod one_widget;
 mod peer_pool;
 mod peer_socket;
 mod profile;

@@ -502,7 +502,8 @@ pub fn to_nodes(
                 &names,
             );
             if app.toolkit == Toolkit::Gtk4 {
-                if let Some(label) = gtk4_label(&element.raw.name, child_label[index]) {
+                let raw = &element.raw;
+                if let Some(label) = gtk4_label(raw.role, &raw.name, child_label[index]) {
                     node.label = label;
                 }
             }
@@ -515,6 +516,7 @@ pub fn to_nodes(
         }
     }
     uidrive_core::naming::name_for_people(&mut nodes);
+    crate::one_widget::merge_doubles(&mut nodes, &mut focus);
     (nodes, focus)
 }
 
@@ -736,8 +738,9 @@ fn replace_marks(text: &str, objects: &[String]) -> String {
 /// GTK 4.8 names an element without a name after its widget class
 /// (`GtkButton`), and runs a button's label into its name twice (`7 7`):
 /// the label child's text is the better label in both cases.
-fn gtk4_label(name: &str, child_label: Option<&str>) -> Option<Option<String>> {
-    let class_name = is_class_name(name);
+fn gtk4_label(role: u32, name: &str, child_label: Option<&str>) -> Option<Option<String>> {
+    // GTK 4.8 names every notebook tab "Tab"; its label child reads Info or Source.
+    let class_name = is_class_name(name) || (role == 37 && name == "Tab"); // page tab
     let doubled = child_label.is_some_and(|c| !c.is_empty() && name == format!("{c} {c}"));
     if !(class_name || doubled) {
         return None;
@@ -892,10 +895,22 @@ mod tests {
             Some(1)
         );
         assert_eq!(format_number(42.0), "42");
-        assert_eq!(gtk4_label("7 7", Some("7")), Some(Some("7".into())));
-        assert_eq!(gtk4_label("GtkButton", Some("π")), Some(Some("π".into())));
-        assert_eq!(gtk4_label("AdwGizmo", None), Some(None));
-        assert_eq!(gtk4_label("Undo", Some("Undo")), None);
+        assert_eq!(gtk4_label(32, "7 7", Some("7")), Some(Some("7".into())));
+        assert_eq!(
+            gtk4_label(32, "GtkButton", Some("π")),
+            Some(Some("π".into()))
+        );
+        assert_eq!(gtk4_label(32, "AdwGizmo", None), Some(None));
+        assert_eq!(gtk4_label(32, "Undo", Some("Undo")), None);
+        assert_eq!(
+            gtk4_label(37, "Tab", Some("Info")),
+            Some(Some("Info".into()))
+        );
+        assert_eq!(
+            gtk4_label(32, "Tab", Some("Info")),
+            None,
+            "a button named Tab"
+        );
         assert!(!is_class_name("Gtkfoo") && !is_class_name("Gtk Button"));
         assert_eq!(format_number(0.5), "0.5");
     }
