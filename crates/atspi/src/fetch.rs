@@ -734,13 +734,8 @@ async fn fetch_details(conn: &Connection, dest: &str, path: &str, node: &mut Raw
         if !want_text {
             return None;
         }
-        read_text(
-            conn,
-            dest,
-            path,
-            editable || node.states.has(st::SELECTABLE_TEXT),
-        )
-        .await
+        let selection = editable || node.states.has(st::SELECTABLE_TEXT);
+        read_text_parts(conn, dest, path, selection, editable).await
     };
     let value = async {
         if !ifaces.has(Ifaces::VALUE) || !roles::has_range_value(role) {
@@ -893,6 +888,18 @@ pub async fn read_text(
     path: &str,
     with_selection: bool,
 ) -> Option<TextInfo> {
+    read_text_parts(conn, dest, path, with_selection, true).await
+}
+
+/// As [`read_text`], the caret only `with_caret`: WebKitGTK's web process
+/// crashes when asked the caret of a label while the caret is in a field.
+async fn read_text_parts(
+    conn: &Connection,
+    dest: &str,
+    path: &str,
+    with_selection: bool,
+    with_caret: bool,
+) -> Option<TextInfo> {
     // The selection is asked only of an element that has one: WebKitGTK's
     // web process crashes on `GetSelection(0)` of a label while the
     // selection (a caret) is in a field of the page.
@@ -910,13 +917,12 @@ pub async fn read_text(
             .await
             .ok()
     };
-    let props = bus::get_props(
-        conn,
-        dest,
-        path,
-        IFACE_TEXT,
-        &["CharacterCount", "CaretOffset"],
-    );
+    let asked: &[&str] = if with_caret {
+        &["CharacterCount", "CaretOffset"]
+    } else {
+        &["CharacterCount"]
+    };
+    let props = bus::get_props(conn, dest, path, IFACE_TEXT, asked);
     let (props, selection) = tokio::join!(props, selection);
     let props = props.ok()?;
     let count = prop_f64(&props, "CharacterCount").unwrap_or(0.0) as i32;

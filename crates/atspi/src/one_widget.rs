@@ -46,6 +46,9 @@ pub fn merge_doubles(nodes: &mut Vec<Node>, focus: &mut Option<ElementId>) {
         if node.bounds.is_none() {
             node.bounds = inner_node.bounds;
         }
+        // So a count of the app's objects (a pyatspi walk) still adds up.
+        node.extra
+            .insert("joined".into(), serde_json::Value::Bool(true));
         gone[inner] = true;
     }
     let mut at = 0;
@@ -148,6 +151,7 @@ mod tests {
         assert_eq!(nodes[1].parent, Some(ElementId(1)), "in the outer's place");
         assert_eq!(nodes[1].actions, [Action::Press]);
         assert!(nodes[1].has_state(&State::Checked));
+        assert_eq!(nodes[1].extra["joined"], true);
         assert_eq!(nodes[2].parent, Some(ElementId(3)));
     }
 
