@@ -510,6 +510,9 @@ pub fn to_nodes(
             node
         })
         .collect::<Vec<_>>();
+    if app.toolkit.sets_showing() {
+        hide_inside_hidden(elements, &mut nodes);
+    }
     for (index, element) in elements.iter().enumerate() {
         if only_selects_in_popup(elements, element) {
             nodes[index].actions.retain(|a| *a != Action::Press);
@@ -756,6 +759,26 @@ fn is_class_name(name: &str) -> bool {
                 && rest.chars().all(|c| c.is_ascii_alphanumeric())
         })
     })
+}
+
+/// Marks offscreen every element inside a hidden menu: SHOWING means the
+/// element and all its ancestors are shown, but Gecko and WebKit keep it on
+/// the items of a closed menu (a `<select>`'s options in Epiphany, a menu
+/// bar's menus in Thunderbird and Firefox) while the menu itself is hidden,
+/// so they read as controls a person could use. Only menus hide what they
+/// hold here: other containers may lack SHOWING while what they hold shows
+/// (WebKit's root scroll pane, GTK 3's socket for an embedded page).
+fn hide_inside_hidden(elements: &[Element], nodes: &mut [Node]) {
+    let mut hides = vec![false; nodes.len()];
+    for index in 1..nodes.len() {
+        let offscreen = nodes[index].states.contains(&State::Offscreen);
+        let in_hidden_menu = elements[index].parent.is_some_and(|p| p > 0 && hides[p]);
+        if in_hidden_menu && !offscreen {
+            nodes[index].states.push(State::Offscreen);
+        }
+        let menu = matches!(elements[index].raw.role, 33 | 41); // menu, popup menu
+        hides[index] = in_hidden_menu || (menu && offscreen);
+    }
 }
 
 /// Whether the element is an item of a combo box's popup list whose only
