@@ -264,7 +264,8 @@ class App:
             self.daemon = json.load(f)["target"]["daemon"]
         for pid in descendants(self.daemon):
             env = environ(pid)
-            if "AT_SPI_BUS_ADDRESS" in env and "DISPLAY" in env:
+            # Not a process that has a bus of its own (WebKit's web process, behind a proxy).
+            if "AT_SPI_BUS_ADDRESS" in env and "DISPLAY" in env and "webkitgtk" not in env["AT_SPI_BUS_ADDRESS"]:
                 self.desktop_env = {k: env[k] for k in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS",
                                                           "AT_SPI_BUS_ADDRESS", "XDG_RUNTIME_DIR")}
                 break
