@@ -172,7 +172,7 @@ pub async fn perform(
             do_action(inner, dest, path, index, latency).await
         }
         Action::Expand | Action::Collapse => {
-            let opens = params.action == Action::Expand && tree::opens_popup(&raw);
+            let opens = params.action == Action::Expand && tree::opens_popup(raw);
             if !raw.states.has(st::EXPANDABLE) && !opens {
                 return Err(lacks("it does not expand or collapse"));
             }

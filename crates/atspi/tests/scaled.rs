@@ -93,11 +93,9 @@ fn qt_at_scale_1_5_clicks_land_and_captures_show_the_element() {
     let check = find(&tree, Role::CheckBox, label, |_| true).clone();
     assert!(!check.has_state(&State::Checked));
     let before = capture(&app);
-    let bounds = check.bounds.clone().expect("the check box has bounds");
+    let bounds = check.bounds.expect("the check box has bounds");
     assert!(inside(&before, &bounds), "{bounds:?} inside the capture");
-    let window = app.driver.windows().unwrap().windows[0]
-        .content_bounds
-        .clone();
+    let window = app.driver.windows().unwrap().windows[0].content_bounds;
     assert_eq!(
         (f64::from(before.width), f64::from(before.height)),
         (window.width, window.height),
@@ -127,7 +125,7 @@ fn gtk3_at_scale_2_a_click_lands_on_the_button() {
     let tree = app.tree();
     let ok = find(&tree, Role::Button, "OK", |_| true).clone();
     let shot = capture(&app);
-    let bounds = ok.bounds.clone().expect("OK has bounds");
+    let bounds = ok.bounds.expect("OK has bounds");
     assert!(inside(&shot, &bounds), "{bounds:?} inside the capture");
     // Twice the size AT-SPI answers, as the X server shows it.
     assert!(bounds.width > 100.0, "{bounds:?} in device pixels");
