@@ -10,8 +10,12 @@
 //!   roles, names and states, and GTK 3 is read over its direct peer socket.
 //!   The peer connections to an app are opened once per process and shared
 //!   by its drivers: GTK's bridge keeps every one it accepted for good.
-//!   A GTK app's cache answer is kept for the next read while the app
-//!   announces no change (`kept`). While answers arrive on a peer socket,
+//!   What an app may be asked and what of its answers may be kept is
+//!   decided once, when the driver finds it (`profile`). A GTK app's cache
+//!   answer is kept for the next read until the app announces any change
+//!   (`kept`); a view's cells are asked again at every read except in
+//!   LibreOffice (`visible`). Bounds are in the X server's pixels for apps
+//!   that scale themselves (`scale`). While answers arrive on a peer socket,
 //!   the thread reading it polls rather than sleeps between them (`awake`).
 //!   A locator's read asks the fields of the elements the last two filled
 //!   in beside its structure, not after it (`early_fill`).
