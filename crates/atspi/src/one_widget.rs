@@ -66,11 +66,11 @@ pub fn merge_doubles(nodes: &mut Vec<Node>, focus: &mut Option<ElementId>) {
     }
 }
 
-/// What a person can do to the element, beyond giving it the focus.
+/// Whether a person can operate the element: it takes the focus or offers
+/// an action. The focus counts so that a locator's lean read, which knows
+/// states but not yet action names, joins the same elements as a full read.
 fn actionable(node: &Node) -> bool {
-    node.actions
-        .iter()
-        .any(|a| !matches!(a, Action::Focus | Action::ScrollIntoView))
+    node.actions.iter().any(|a| *a != Action::ScrollIntoView)
 }
 
 fn same_widget(outer: &Node, inner: &Node) -> bool {
