@@ -8,7 +8,7 @@
 //! its children.
 
 use std::collections::HashMap;
-use uidrive_core::protocol::{Action, ElementId, Node, Role};
+use uidrive_core::protocol::{Action, ElementId, Node, Role, State};
 
 /// Merges each element whose only actionable descendant is the same widget
 /// (same name, and same role or a combo box's button) into one; the focus
@@ -33,10 +33,16 @@ pub fn merge_doubles(nodes: &mut Vec<Node>, focus: &mut Option<ElementId>) {
                 node.actions.push(action);
             }
         }
+        // Shown when either part is (a lean read leaves the outer one's box unasked).
+        let shown = !node.states.contains(&State::Offscreen)
+            || !inner_node.states.contains(&State::Offscreen);
         for state in inner_node.states {
             if !node.states.contains(&state) {
                 node.states.push(state);
             }
+        }
+        if shown {
+            node.states.retain(|s| *s != State::Offscreen);
         }
         if node.description.is_none() {
             node.description = inner_node.description;
@@ -66,11 +72,11 @@ pub fn merge_doubles(nodes: &mut Vec<Node>, focus: &mut Option<ElementId>) {
     }
 }
 
-/// Whether a person can operate the element: it takes the focus or offers
-/// an action. The focus counts so that a locator's lean read, which knows
-/// states but not yet action names, joins the same elements as a full read.
+/// Whether a person can operate the element: it takes the focus. Action
+/// names are not asked: a locator's lean read knows states but not yet
+/// action names, and it must join the same elements as a full read.
 fn actionable(node: &Node) -> bool {
-    node.actions.iter().any(|a| *a != Action::ScrollIntoView)
+    node.actions.contains(&Action::Focus)
 }
 
 fn same_widget(outer: &Node, inner: &Node) -> bool {
@@ -119,7 +125,6 @@ fn doubles(nodes: &[Node]) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use uidrive_core::protocol::State;
 
     fn node(id: u64, parent: Option<u64>, role: Role, label: &str, actions: &[Action]) -> Node {
         Node {
@@ -138,19 +143,36 @@ mod tests {
         let mut nodes = vec![
             node(1, None, Role::Group, "", &[]),
             node(2, Some(1), Role::Button, "Basic", &[]),
-            node(3, Some(2), Role::Button, "Basic", &[Action::Press]),
+            node(
+                3,
+                Some(2),
+                Role::Button,
+                "Basic",
+                &[Action::Press, Action::Focus],
+            ),
             node(4, Some(3), Role::Text, "Basic", &[]),
-            node(5, Some(1), Role::Button, "Undo", &[Action::Press]),
+            node(
+                5,
+                Some(1),
+                Role::Button,
+                "Undo",
+                &[Action::Press, Action::Focus],
+            ),
         ];
         nodes[2].states.push(State::Checked);
+        nodes[1].states.push(State::Offscreen); // its box not asked
         let mut focus = Some(ElementId(2));
         merge_doubles(&mut nodes, &mut focus);
         assert_eq!(focus, Some(ElementId(3)), "the focus follows");
         let ids: Vec<u64> = nodes.iter().map(|n| n.id.0).collect();
         assert_eq!(ids, [1, 3, 4, 5], "the outer element, under the inner's id");
         assert_eq!(nodes[1].parent, Some(ElementId(1)), "in the outer's place");
-        assert_eq!(nodes[1].actions, [Action::Press]);
+        assert_eq!(nodes[1].actions, [Action::Press, Action::Focus]);
         assert!(nodes[1].has_state(&State::Checked));
+        assert!(
+            !nodes[1].has_state(&State::Offscreen),
+            "shown, as its inner part is"
+        );
         assert_eq!(nodes[1].extra["joined"], true);
         assert_eq!(nodes[2].parent, Some(ElementId(3)));
     }
@@ -159,19 +181,25 @@ mod tests {
     fn a_combo_box_takes_its_buttons_actions_and_others_stay_apart() {
         let mut nodes = vec![
             node(1, None, Role::ComboBox, "Text", &[]),
-            node(2, Some(1), Role::Button, "Text", &[Action::Press]),
+            node(
+                2,
+                Some(1),
+                Role::Button,
+                "Text",
+                &[Action::Press, Action::Focus],
+            ),
             // Two controls inside one group with the same name: both stay.
             node(3, None, Role::Button, "Open", &[]),
-            node(4, Some(3), Role::Button, "Open", &[Action::Press]),
-            node(5, Some(3), Role::Button, "Open", &[Action::Press]),
+            node(4, Some(3), Role::Button, "Open", &[Action::Focus]),
+            node(5, Some(3), Role::Button, "Open", &[Action::Focus]),
             // Another name: not the same widget.
             node(6, None, Role::Button, "Menu", &[]),
-            node(7, Some(6), Role::Button, "Close", &[Action::Press]),
+            node(7, Some(6), Role::Button, "Close", &[Action::Focus]),
         ];
         merge_doubles(&mut nodes, &mut None);
         let ids: Vec<u64> = nodes.iter().map(|n| n.id.0).collect();
         assert_eq!(ids, [2, 3, 4, 5, 6, 7]);
         assert_eq!(nodes[0].role, Role::ComboBox);
-        assert_eq!(nodes[0].actions, [Action::Press]);
+        assert_eq!(nodes[0].actions, [Action::Press, Action::Focus]);
     }
 }
