@@ -9,7 +9,7 @@ use crate::bus::{
 };
 use crate::discovery::TopLevel;
 use crate::driver::Inner;
-use crate::fetch::{fetch_basics, fetch_extras, Ifaces};
+use crate::fetch::Ifaces;
 use crate::roles;
 use crate::states::st;
 use crate::tree::{self, expand_action, id_of, is_range, press_action, Element};
@@ -48,12 +48,8 @@ pub async fn act(inner: &Inner, params: &ActParams) -> Result<()> {
 
 /// Reads one element, if it is still inside `window`.
 async fn read_one(inner: &Inner, obj: &ObjRef, window: &ObjRef) -> Result<Option<Element>> {
-    let link = &inner.link;
     // The element and its chain of parents are asked side by side.
-    let (raw, inside) = tokio::join!(
-        fetch_basics(link, obj, None, None, inner.profile.views()),
-        inside(inner, obj, window)
-    );
+    let (raw, inside) = tokio::join!(inner.element_basics(obj), inside(inner, obj, window));
     let mut raw = match raw {
         Ok(raw) => raw,
         Err(e) if e.code == ErrorCode::NoElement => return Ok(None),
@@ -62,12 +58,7 @@ async fn read_one(inner: &Inner, obj: &ObjRef, window: &ObjRef) -> Result<Option
     if raw.states.has(st::DEFUNCT) || !inside? {
         return Ok(None);
     }
-    // One element alone: its actions are read even when it is hidden.
-    let plan = crate::fetch::FetchPlan {
-        actions: crate::fetch::ActionsRead::All,
-        ..tree::plan_for(&inner.app)
-    };
-    fetch_extras(link, &mut raw, false, plan, Default::default()).await;
+    inner.element_fields(&mut raw).await;
     Ok(Some(Element {
         raw,
         parent: None,

@@ -59,10 +59,11 @@ pub(crate) struct Inner {
     pub xlink: crate::desktop::XLink,
     /// The elements of earlier reads, so `act` can read one alone.
     pub known: tree::Known,
-    /// The app's last cache answer, for the next read while the app announces no change.
-    pub kept: crate::kept::KeptCache,
-    /// The elements a locator's last two reads filled in, asked early by the next.
-    pub last_fill: crate::early_fill::LastFill,
+    /// What a read keeps for the next (the app's cache answer while it
+    /// announces no change, what to ask early).
+    pub kept: crate::kept::Kept,
+    /// The one limit on a read's calls in flight to the app.
+    pub gate: Arc<crate::gate::Gate>,
 }
 
 /// Drives one app's windows through AT-SPI2.
@@ -147,6 +148,7 @@ impl AtspiDriver {
         })?;
         let (conn, app, peers) = started;
         let (peer, fields) = peers.unzip();
+        let profile = crate::profile::Profile::of(&app);
         Ok(AtspiDriver {
             inner: Arc::new(Inner {
                 link: bus::Link {
@@ -155,7 +157,8 @@ impl AtspiDriver {
                     fields: fields.flatten(),
                 },
                 conn,
-                profile: crate::profile::Profile::of(&app),
+                gate: crate::gate::of_app(app.pid, &app.bus, profile.in_flight),
+                profile,
                 scales: Default::default(),
                 app,
                 ids: WindowIds::default(),
@@ -163,7 +166,6 @@ impl AtspiDriver {
                 env: opts.env.clone(),
                 xlink: Default::default(),
                 known: Default::default(),
-                last_fill: Default::default(),
                 kept: Default::default(),
             }),
             runtime: Some(runtime),
@@ -208,7 +210,15 @@ impl AtspiDriver {
     /// beside its structure (the elements the read before filled in).
     #[doc(hidden)]
     pub fn fills_from_early_answers(&self) -> u64 {
-        self.inner.last_fill.served()
+        self.inner.kept.fields_served()
+    }
+
+    /// The limit on a read's calls in flight to the app (its profile's),
+    /// and the most that were in flight at once so far.
+    #[doc(hidden)]
+    pub fn calls_in_flight(&self) -> (usize, usize) {
+        let gate = &self.inner.gate;
+        (gate.limit(), gate.most_in_flight())
     }
 
     /// The app's accessible name, as the registry lists it.
@@ -375,95 +385,6 @@ impl Inner {
     pub fn x_window(&self, top: &discovery::TopLevel) -> Option<uidrive_x11::XWindow> {
         let x11 = self.x11().ok()?;
         crate::desktop::x_window_for(&x11, self.app.pid, top).ok()
-    }
-
-    /// Reads the window's tree as the protocol answers it.
-    pub async fn tree(&self, wanted: Option<u64>) -> Result<Tree> {
-        let started = std::time::Instant::now();
-        // The cache does not depend on the window: it is read while the window is found.
-        let link = &self.link;
-        let mut found = bus::strict(windows::resolve_for_read(self, wanted)).await?;
-        let cache = std::mem::take(&mut found.cache);
-        crate::stats::note(|| {
-            format!(
-                "window found and {} cache items read in {:?}",
-                cache.len(),
-                started.elapsed()
-            )
-        });
-        let mut elements =
-            tree::read_elements_with(link, &self.app, &found.top.obj, &cache, &found.children)
-                .await?;
-        self.check_cache_answer(&cache, &elements);
-        found.top.extents = found.window_box(link, &self.app, elements.first()).await;
-        let (id, top) = (found.id, found.top);
-        crate::desktop::place_popovers(self, &top, &mut elements).await;
-        self.known.remember(&elements, &top.obj);
-        let (nodes, focus) = tree::to_nodes(&elements, &self.app, self.frame_of(&top));
-        crate::stats::note(|| format!("tree done in {:?}", started.elapsed()));
-        Ok(Tree {
-            window: id,
-            focus,
-            nodes,
-            announcements: None,
-            extra: Default::default(),
-        })
-    }
-
-    /// A table's cell by its place (from 1), asked of the table, with the
-    /// elements inside it: how a cell of a table too big to read whole is found.
-    pub async fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
-        let (_, top) = windows::resolve(&self.link, &self.app, &self.ids, params.window).await?;
-        let table = self.known.get(params.table, &top.obj).ok_or_else(|| {
-            Error::new(
-                ErrorCode::StaleRef,
-                format!("no table {} in the window's last read", params.table),
-            )
-            .with_suggestion("read the window again (`tree`) and give a table's id from it")
-        })?;
-        let place = |n: i64| i32::try_from(n - 1).unwrap_or(i32::MAX);
-        let (row, col) = (place(params.row), place(params.column));
-        // The cell asked for earlier may have gone since (Calc drops the
-        // objects of cells that leave the screen): then the table is asked again.
-        let mut again = true;
-        let mut elements = loop {
-            let Some(cell) =
-                crate::visible::cell_at(&self.link, &table, (row, col), self.profile.views())
-                    .await?
-            else {
-                return Ok(Vec::new());
-            };
-            let read = tree::read_elements_with(
-                &self.link,
-                &self.app,
-                &cell,
-                &Default::default(),
-                &Default::default(),
-            )
-            .await;
-            let gone = match &read {
-                Ok(elements) => elements
-                    .first()
-                    .is_none_or(|e| e.raw.states.has(crate::states::st::DEFUNCT)),
-                Err(e) => e.code == ErrorCode::NoElement,
-            };
-            if gone && again {
-                crate::visible::forget_cell(&cell);
-                again = false;
-                continue;
-            }
-            break read?;
-        };
-        // A table too big to read whole scrolls to show any of its cells.
-        if let Some(cell) = elements.first_mut() {
-            cell.in_scroller = true;
-        }
-        self.known.remember(&elements, &top.obj);
-        let (mut nodes, _) = tree::to_nodes(&elements, &self.app, self.frame_of(&top));
-        if let Some(cell) = nodes.first_mut() {
-            cell.parent = Some(params.table);
-        }
-        Ok(nodes)
     }
 
     /// Whether the app sent no event since `before` (a count of

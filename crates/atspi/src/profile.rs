@@ -1,11 +1,12 @@
 //! What the driver knows of an app, decided once when the app is found: its
-//! toolkit, which calls are safe to ask it, and what its cache and events can
-//! be trusted for. Every read asks the profile rather than the toolkit's name,
-//! so what an app may be asked, and what may be kept of its answers, is said
-//! in one place (docs/apps.md has the measurements behind each field).
+//! toolkit, which calls are safe to ask it, how many at once, and what its
+//! cache and events can be trusted for. The read planner ([`crate::plan`])
+//! asks the profile rather than the toolkit's name, so what an app may be
+//! asked, and what may be kept of its answers, is said in one place
+//! (docs/apps.md has the measurements behind each field).
 
 use crate::discovery::{AppRef, Toolkit};
-use crate::fetch::{ActionsRead, FetchPlan};
+use crate::plan::{ActionsRead, FieldRules};
 use crate::states::st;
 use crate::visible::Views;
 
@@ -39,8 +40,15 @@ pub struct Profile {
     /// first and the other fields only of its candidates (apps behind GTK's
     /// bridge, whose cache answers the first part in one call).
     pub lean: bool,
+    /// Whether the cache's items place each element among its parent's
+    /// children, so that the children of a cached element are known
+    /// without asking (GTK's bridges).
+    pub cache_places_children: bool,
     /// What each element is asked beyond the basics.
-    pub fetch: FetchPlan,
+    pub fields: FieldRules,
+    /// How many of a read's calls may be in flight to the app at once
+    /// ([`crate::gate`]).
+    pub in_flight: usize,
 }
 
 impl Profile {
@@ -55,7 +63,9 @@ impl Profile {
             cache_kept,
             cells_by_place: is_libreoffice(&app.name),
             lean: gtk_bridge,
-            fetch: fetch_plan(app),
+            cache_places_children: gtk_bridge,
+            fields: field_rules(app),
+            in_flight: in_flight(app),
         }
     }
 }
@@ -65,7 +75,7 @@ impl Profile {
     pub fn views(&self) -> Views {
         Views {
             keep_cells: self.cells_by_place,
-            coords: self.fetch.coords,
+            coords: self.fields.coords,
         }
     }
 }
@@ -76,8 +86,8 @@ fn is_libreoffice(name: &str) -> bool {
     name.starts_with("soffice") || name.starts_with("libreoffice")
 }
 
-fn fetch_plan(app: &AppRef) -> FetchPlan {
-    FetchPlan {
+fn field_rules(app: &AppRef) -> FieldRules {
+    FieldRules {
         extents_need: match app.toolkit {
             Toolkit::Gtk4 => Some(st::VISIBLE),
             Toolkit::Other if app.behind_gtk_bridge() => Some(st::SHOWING),
@@ -95,6 +105,17 @@ fn fetch_plan(app: &AppRef) -> FetchPlan {
             0
         },
     }
+}
+
+/// How many of a read's calls may be in flight to the app at once.
+fn in_flight(_app: &AppRef) -> usize {
+    if let Some(limit) = std::env::var("UIDRIVE_ATSPI_IN_FLIGHT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return limit;
+    }
+    64
 }
 
 #[cfg(test)]
