@@ -18,17 +18,22 @@ FONTS=(fonts-dejavu-core)
 # pyatspi, the peer whose walk it compares node counts with
 COMPAT_APPS=(kcalc featherpad linguist-qt6 firefox-esr chromium libreoffice-writer libreoffice-calc
   libreoffice-gtk3 gnome-text-editor mousepad python3-pyatspi)
+# apps whose reads go stale, scale or embed (crates/atspi/tests/fresh_reads.rs, scaled.rs)
+FRESH_READ_APPS=(gnome-system-monitor okular epiphany-browser)
 
 # apps whose handlers run modal dialogs in a nested loop (crates/atspi/tests/modal_dialogs.rs:
 # a PyGObject and a wxPython app of tests/apps/, Inkscape, Audacity)
 MODAL_APPS=(python3-gi gir1.2-gtk-3.0 python3-wxgtk4.0 inkscape audacity)
+# GTK 2 and Qt 6 apps of the compatibility suite and the close tests: GIMP (a dialog, its
+# session saved on a graceful close) and Qt Designer 6 (a tree view)
+MORE_COMPAT_APPS=(gimp designer-qt6)
 
 # Java and apps with no accessibility tree (crates/atspi/tests/java.rs, no_tree.rs): javac and
 # jcmd for the Swing app of tests/apps, the JRE's X11 toolkit, Java's ATK bridge, Tk and xterm
 JAVA_AND_NO_TREE=(default-jdk-headless default-jre libatk-wrapper-java libatk-wrapper-java-jni
   python3-tk xterm)
 
-PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}")
+PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}" "${FRESH_READ_APPS[@]}" "${MORE_COMPAT_APPS[@]}")
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

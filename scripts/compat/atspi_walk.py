@@ -72,8 +72,15 @@ class Walk:
         self.nodes = 0
         self.limited = 0
         self.defunct = 0
+        # An object listed under two parents (Qt lists a menu's shared actions in the
+        # toolbar button's menu too) is one element: counted once, as uidrive reads it
+        # (paths: an embedded page's are its process's own, WebKit's unique ids).
+        self.seen = set()
 
     def visit(self, node, depth):
+        if node.path in self.seen:
+            return
+        self.seen.add(node.path)
         states = node.getState()
         if depth > 0 and states.contains(pyatspi.STATE_DEFUNCT):
             self.defunct += 1

@@ -530,11 +530,181 @@ def designer(app):
     return [("button", button), ("menu", menu), ("text", text)]
 
 
+# --- GTK 3 tree view: gnome-system-monitor ----------------------------------------------
+
+def column(els, header):
+    """The texts of the process list's cells under `header`, top to bottom (headers come in
+    column order; cells carry their column)."""
+    headers = [e for e in els if e.get("role") == "columnHeader"]
+    at = [h.get("label") for h in headers].index(header) + 1
+    cells = [e for e in els if e.get("role") == "cell" and e.get("colIndex") == at]
+    return [e.get("label") or "" for e in sorted(cells, key=lambda e: e.get("rowIndex", 0))]
+
+
+def system_monitor(app):
+    # A GTK 3 tree view sorts and filters its rows without an event for them: each step
+    # passes only when a read after the change shows what the screen shows.
+    def button():
+        app.cli("click", labelled("columnHeader", "ID"))
+        app.wait_for("the rows sorted by PID from PID 1", lambda els: (
+            (pids := [int(p) for p in column(els, "ID") if p.isdigit()])[:1] == [1]
+            and pids == sorted(pids)))
+        app.cli("click", labelled("columnHeader", "ID"))
+        app.wait_for("the rows sorted by PID, highest first", lambda els: (
+            len(pids := [int(p) for p in column(els, "ID") if p.isdigit()]) > 1
+            and pids == sorted(pids, reverse=True) and pids[0] > 1))
+        return "clicked the ID header twice: rows read back from PID 1 up, then highest first"
+
+    def text():
+        own = "gnome-system-monitor"
+        # The search matches command lines too: uidrive's own, which launched the app, stays.
+        others = {n for n in column(app.tree(), "Process Name") if n and n not in (own, "uidrive")}
+        if not others:
+            raise StepFailed("no other process's row before the search")
+        app.cli("key", "Ctrl+f")
+        app.cli("type", own, "--into", labelled("textField", "Search"))
+
+        def filtered(els):
+            names = [n for n in column(els, "Process Name") if n]
+            return own in names and not others.intersection(names) and column(els, "ID")
+
+        app.wait_for(f"the rows filtered to {own}", filtered)
+        return f"searched {own!r}: its row reads back (with its PID), the {len(others)} other rows shown are gone"
+
+    def menu():
+        app.cli("key", "Escape")  # out of the search
+        app.cli("press", labelled("toggleButton", "Menu"))
+        app.cli("press", labelled("button", "Preferences"))
+        dialog = app.wait_until("the Preferences window", lambda: [
+            w for w in app.windows() if w["title"] == "Preferences"])[0]
+        interval = app.wait_for("the update interval in Preferences", lambda els: [
+            e for e in els if e.get("role") == "stepper"], window=dialog["id"])[0]
+        app.cli("key", "--window", str(dialog["id"]), "Escape")
+        app.wait_until("the Preferences window gone", lambda: not [
+            w for w in app.windows() if w["title"] == "Preferences"])
+        app.elements(1)  # back to the main window
+        return f"Menu > Preferences: a window with the update interval ({interval.get('value')} s); Escape closes it"
+
+    return [("button", button), ("text", text), ("menu", menu)]
+
+
+# --- KDE Frameworks (Qt 5): okular -------------------------------------------------------
+
+def pdf_page(work):
+    """A one-page PDF for Okular to show."""
+    stream = b"BT /F1 24 Tf 72 700 Td (uidrive test page) Tj ET"
+    objects = [
+        b"<< /Type /Catalog /Pages 2 0 R >>",
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> >>",
+        b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream),
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+    ]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % at for at in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    with open(os.path.join(work, "page.pdf"), "wb") as f:
+        f.write(out)
+
+
+def okular(app):
+    def zoom(els):
+        return next((e.get("label") for e in els if e.get("role") == "comboBox"
+                     and (e.get("label") or "").endswith(("%", "Fit Width", "Fit Page", "Auto Fit"))), None)
+
+    def popup_items(els):
+        return [e for e in els if e.get("role") == "listItem" and (e.get("label") or "").endswith("%")
+                and "offscreen" not in states(e)]
+
+    def button():
+        # A real click: at Xvfb's own 100 dpi Okular scaled itself and this click opened the
+        # zoom drop-down instead.
+        before = zoom(app.tree())
+        app.cli("click", labelled("button", "Zoom In"))
+        app.wait_for(f"the zoom changed from {before}", lambda els: zoom(els) not in (None, before))
+        if popup_items(app.tree()):
+            raise StepFailed("the zoom drop-down opened")
+        return f"a real click on Zoom In: zoom {before} -> {zoom(app.tree())}, the drop-down stays shut"
+
+    def text():
+        field = "Enter at least 3 letters to filter pages"
+        app.cli("type", "uidrive", "--into", labelled("textField", field))
+        app.wait_for("the thumbnail filter reads uidrive", lambda els: [
+            e for e in app.find("textField", field, elements=els) if e.get("value") == "uidrive"])
+        return "typed into the thumbnail filter, read it back"
+
+    def menu():
+        app.cli("menu", "Settings", "Configure Okular...")
+        dialog = app.wait_until("the Configure dialog", lambda: [
+            w for w in app.windows() if w["title"].startswith("Configure")])[0]
+        window = str(dialog["id"])
+        box = labelled("checkBox", "Show scrollbars")
+
+        def scrollbars(els):
+            return [e for e in app.find("checkBox", "Show scrollbars", elements=els)]
+
+        was = "checked" in states(app.wait_for("the dialog's Show scrollbars", scrollbars, window=dialog["id"])[0])
+        app.cli("click", "--window", window, box)
+        app.wait_for("Show scrollbars toggled by a real click", lambda els: [
+            e for e in scrollbars(els) if ("checked" in states(e)) != was], window=dialog["id"])
+        app.cli("click", "--window", window, labelled("button", "Cancel"))
+        app.wait_until("the dialog gone", lambda: not [
+            w for w in app.windows() if w["title"].startswith("Configure")])
+        app.elements(1)  # back to the document's window for the next step
+        return "Settings > Configure Okular...: a real click toggles Show scrollbars, Cancel closes the dialog"
+
+    return [("button", button), ("text", text), ("menu", menu)]
+
+
+# --- WebKitGTK: epiphany (the page runs in another process) --------------------------------
+
+def epiphany(app):
+    def text():
+        app.cli("fill", labelled("textField", "Name"), "Ada")
+        app.wait_for("the Name field reads Ada", lambda els: [
+            e for e in app.find("textField", "Name", elements=els) if e.get("value") == "Ada"])
+        return "filled Name in the page (WebKit's web process), read Ada back"
+
+    def button():
+        shown_options = [e for e in app.elements() if e.get("role") == "menuItem"
+                         and e.get("label") in ("Small", "Medium", "Large")]
+        if shown_options:
+            raise StepFailed(f"the closed Size list's options are listed as controls: {shown_options}")
+        app.cli("check", labelled("checkBox", "Gift wrap"))
+        app.cli("press", labelled("button", "Send order"))
+        app.wait_for("the page's result text", lambda els: [
+            e for e in els if "Sent: Ada, Small, gift" in ((e.get("label") or "") + (e.get("value") or ""))])
+        return "checked Gift wrap, pressed Send order: page reads 'Sent: Ada, Small, gift'"
+
+    def zoom(els):
+        return [e.get("label") for e in els if e.get("role") == "button"
+                and (e.get("label") or "").endswith("%")]
+
+    def menu():
+        main_menu = labelled("toggleButton", "Menu") + " >> nth=1"  # the first is the bookmarks'
+        app.cli("press", main_menu)
+        app.wait_for("the main menu's zoom level 100%", lambda els: zoom(els) == ["100%"])
+        app.cli("press", labelled("button", "Zoom In"))
+        app.cli("key", "Escape")
+        app.cli("press", main_menu)
+        app.wait_for("the zoom level 110% when the menu opens again", lambda els: zoom(els) == ["110%"])
+        app.cli("key", "Escape")
+        return "Menu > Zoom In: the menu reads 110% when it opens again"
+
+    return [("text", text), ("button", button), ("menu", menu)]
+
+
 def page_loaded(app):
     app.wait_for("the form's Name field (the page in the tree)", has(app, "textField", "Name"), timeout=30)
 
 
-READY = {"firefox": page_loaded, "chromium": page_loaded}
+READY = {"firefox": page_loaded, "chromium": page_loaded, "epiphany": page_loaded}
 
 APPS = {
     "kcalc": (["kcalc"], kcalc, 60000, None),
@@ -556,4 +726,7 @@ APPS = {
               swing_classes),
     "gimp": (["gimp", "-n", "-s", "-d", "-f"], gimp, 120000, None),
     "designer": (["/usr/lib/qt6/bin/designer"], designer, 60000, None),
+    "system-monitor": (["gnome-system-monitor"], system_monitor, 60000, None),
+    "okular": (["okular", "{work}/page.pdf"], okular, 60000, pdf_page),
+    "epiphany": (["epiphany", "--private-instance", FORM], epiphany, 90000, None),
 }

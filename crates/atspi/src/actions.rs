@@ -9,7 +9,7 @@ use crate::bus::{
 };
 use crate::discovery::TopLevel;
 use crate::driver::Inner;
-use crate::fetch::{fetch_basics, fetch_extras, Ifaces};
+use crate::fetch::Ifaces;
 use crate::lanes;
 use crate::roles;
 use crate::states::st;
@@ -49,12 +49,8 @@ pub async fn act(inner: &Inner, params: &ActParams) -> Result<()> {
 
 /// Reads one element, if it is still inside `window`.
 async fn read_one(inner: &Inner, obj: &ObjRef, window: &ObjRef) -> Result<Option<Element>> {
-    let link = &inner.link;
     // The element and its chain of parents are asked side by side.
-    let (raw, inside) = tokio::join!(
-        fetch_basics(link, obj, None, None),
-        inside(inner, obj, window)
-    );
+    let (raw, inside) = tokio::join!(inner.element_basics(obj), inside(inner, obj, window));
     let mut raw = match raw {
         Ok(raw) => raw,
         Err(e) if e.code == ErrorCode::NoElement => return Ok(None),
@@ -63,12 +59,7 @@ async fn read_one(inner: &Inner, obj: &ObjRef, window: &ObjRef) -> Result<Option
     if raw.states.has(st::DEFUNCT) || !inside? {
         return Ok(None);
     }
-    // One element alone: its actions are read even when it is hidden.
-    let plan = crate::fetch::FetchPlan {
-        actions: crate::fetch::ActionsRead::All,
-        ..tree::plan_for(&inner.app)
-    };
-    fetch_extras(link, &mut raw, false, plan, Default::default()).await;
+    inner.element_fields(&mut raw).await;
     Ok(Some(Element {
         raw,
         parent: None,
@@ -176,7 +167,8 @@ pub async fn perform(
             do_action(inner, dest, path, index, latency).await
         }
         Action::Expand | Action::Collapse => {
-            if !raw.states.has(st::EXPANDABLE) {
+            let opens = params.action == Action::Expand && tree::opens_popup(raw);
+            if !raw.states.has(st::EXPANDABLE) && !opens {
                 return Err(lacks("it does not expand or collapse"));
             }
             let want_expanded = params.action == Action::Expand;

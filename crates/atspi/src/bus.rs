@@ -239,6 +239,8 @@ where
     R: for<'d> serde::Deserialize<'d> + zbus::zvariant::Type,
     B: serde::Serialize + DynamicType,
 {
+    // A read's calls wait for a place at the app's gate (crate::gate).
+    let _place = crate::gate::place().await;
     // Boxed: a read joins hundreds of calls, and each held inline would make
     // every future around it kilobytes larger, moved and copied as it goes.
     let answer = Box::pin(call_once(conn, dest, path, iface, method, body)).await;

@@ -287,7 +287,7 @@ pub async fn top_level_box(
     obj: &ObjRef,
 ) -> (i32, i32, i32, i32) {
     let (conn, dest) = link.route(&app.bus);
-    let coords = crate::tree::plan_for(app).coords;
+    let coords = crate::profile::Profile::of(app).fields.coords;
     bus::get_extents(conn, dest, obj.1.as_str(), coords)
         .await
         .unwrap_or_default()

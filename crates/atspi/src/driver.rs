@@ -68,16 +68,21 @@ pub(crate) struct Inner {
     /// The way reads take: a peer connection to the app where it has one.
     pub link: bus::Link,
     pub app: AppRef,
+    /// What the app may be asked and what of its answers may be kept.
+    pub profile: crate::profile::Profile,
+    /// Each window's scale between the app's pixels and the X server's.
+    pub scales: crate::scale::Scales,
     pub ids: WindowIds,
     pub activity: Arc<Activity>,
     pub env: Vec<(String, String)>,
     pub xlink: crate::desktop::XLink,
     /// The elements of earlier reads, so `act` can read one alone.
     pub known: tree::Known,
-    /// The app's last cache answer, for the next read while the app announces no change.
-    pub kept: crate::kept::KeptCache,
-    /// The elements a locator's last two reads filled in, asked early by the next.
-    pub last_fill: crate::early_fill::LastFill,
+    /// What a read keeps for the next (the app's cache answer while it
+    /// announces no change, what to ask early).
+    pub kept: crate::kept::Kept,
+    /// The one limit on a read's calls in flight to the app.
+    pub gate: Arc<crate::gate::Gate>,
     /// The connections for calls that run the app's code, where it takes
     /// direct connections (`crate::lanes`).
     pub lanes: Option<Arc<crate::lanes::Lanes>>,
@@ -174,6 +179,7 @@ impl AtspiDriver {
             .as_ref()
             .map(|(address, _, _)| crate::lanes::for_app(address));
         let (peer, fields) = peers.map(|(_, walk, fields)| (walk, fields)).unzip();
+        let profile = crate::profile::Profile::of(&app);
         Ok(AtspiDriver {
             inner: Arc::new(Inner {
                 link: bus::Link {
@@ -182,13 +188,15 @@ impl AtspiDriver {
                     fields: fields.flatten(),
                 },
                 conn,
+                gate: crate::gate::of_app(app.pid, &app.bus, profile.in_flight),
+                profile,
+                scales: Default::default(),
                 app,
                 ids: WindowIds::default(),
                 activity,
                 env: opts.env.clone(),
                 xlink: Default::default(),
                 known: Default::default(),
-                last_fill: Default::default(),
                 kept: Default::default(),
                 lanes,
             }),
@@ -250,7 +258,15 @@ impl AtspiDriver {
     /// beside its structure (the elements the read before filled in).
     #[doc(hidden)]
     pub fn fills_from_early_answers(&self) -> u64 {
-        self.inner.last_fill.served()
+        self.inner.kept.fields_served()
+    }
+
+    /// The limit on a read's calls in flight to the app (its profile's),
+    /// and the most that were in flight at once so far.
+    #[doc(hidden)]
+    pub fn calls_in_flight(&self) -> (usize, usize) {
+        let gate = &self.inner.gate;
+        (gate.limit(), gate.most_in_flight())
     }
 
     /// How many connections for calls that run the app's code are open,
@@ -430,92 +446,6 @@ impl Inner {
     pub fn x_window(&self, top: &discovery::TopLevel) -> Option<uidrive_x11::XWindow> {
         let x11 = self.x11().ok()?;
         crate::desktop::x_window_for(&x11, self.app.pid, top).ok()
-    }
-
-    /// Reads the window's tree as the protocol answers it.
-    pub async fn tree(&self, wanted: Option<u64>) -> Result<Tree> {
-        let started = std::time::Instant::now();
-        // The cache does not depend on the window: it is read while the window is found.
-        let link = &self.link;
-        let mut found = bus::strict(windows::resolve_for_read(self, wanted)).await?;
-        let cache = std::mem::take(&mut found.cache);
-        crate::stats::note(|| {
-            format!(
-                "window found and {} cache items read in {:?}",
-                cache.len(),
-                started.elapsed()
-            )
-        });
-        let mut elements =
-            tree::read_elements_with(link, &self.app, &found.top.obj, &cache, &found.children)
-                .await?;
-        self.check_cache_answer(&cache, &elements);
-        found.top.extents = found.window_box(link, &self.app, elements.first()).await;
-        let (id, top) = (found.id, found.top);
-        crate::desktop::place_popovers(self, &top, &mut elements).await;
-        self.known.remember(&elements, &top.obj);
-        let (nodes, focus) = tree::to_nodes(&elements, &self.app, (top.extents.0, top.extents.1));
-        crate::stats::note(|| format!("tree done in {:?}", started.elapsed()));
-        Ok(Tree {
-            window: id,
-            focus,
-            nodes,
-            announcements: None,
-            extra: Default::default(),
-        })
-    }
-
-    /// A table's cell by its place (from 1), asked of the table, with the
-    /// elements inside it: how a cell of a table too big to read whole is found.
-    pub async fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
-        let (_, top) = windows::resolve(&self.link, &self.app, &self.ids, params.window).await?;
-        let table = self.known.get(params.table, &top.obj).ok_or_else(|| {
-            Error::new(
-                ErrorCode::StaleRef,
-                format!("no table {} in the window's last read", params.table),
-            )
-            .with_suggestion("read the window again (`tree`) and give a table's id from it")
-        })?;
-        let place = |n: i64| i32::try_from(n - 1).unwrap_or(i32::MAX);
-        let (row, col) = (place(params.row), place(params.column));
-        // The cell asked for earlier may have gone since (Calc drops the
-        // objects of cells that leave the screen): then the table is asked again.
-        let mut again = true;
-        let mut elements = loop {
-            let Some(cell) = crate::visible::cell_at(&self.link, &table, row, col).await? else {
-                return Ok(Vec::new());
-            };
-            let read = tree::read_elements_with(
-                &self.link,
-                &self.app,
-                &cell,
-                &Default::default(),
-                &Default::default(),
-            )
-            .await;
-            let gone = match &read {
-                Ok(elements) => elements
-                    .first()
-                    .is_none_or(|e| e.raw.states.has(crate::states::st::DEFUNCT)),
-                Err(e) => e.code == ErrorCode::NoElement,
-            };
-            if gone && again {
-                crate::visible::forget_cell(&cell);
-                again = false;
-                continue;
-            }
-            break read?;
-        };
-        // A table too big to read whole scrolls to show any of its cells.
-        if let Some(cell) = elements.first_mut() {
-            cell.in_scroller = true;
-        }
-        self.known.remember(&elements, &top.obj);
-        let (mut nodes, _) = tree::to_nodes(&elements, &self.app, (top.extents.0, top.extents.1));
-        if let Some(cell) = nodes.first_mut() {
-            cell.parent = Some(params.table);
-        }
-        Ok(nodes)
     }
 
     /// Whether the app sent no event since `before` (a count of
@@ -742,7 +672,10 @@ impl Driver for AtspiDriver {
         let (wanted, x, y) = (params.window, params.x, params.y);
         self.run(CALL_LIMIT, move |inner| async move {
             let (_, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
-            crate::desktop::element_at(&inner, &top, x.round() as i32, y.round() as i32).await
+            // The point in the app's own pixels ([`crate::scale`]).
+            let scale = inner.scale_of(&top);
+            let (x, y) = ((x / scale).round() as i32, (y / scale).round() as i32);
+            crate::desktop::element_at(&inner, &top, x, y).await
         })
     }
 

@@ -1,101 +1,135 @@
-//! The app's cache kept from one read to the next, while the app announces no change.
+//! What one read of an app keeps for the next: the app's cache answer,
+//! while the app announces no change, and two guesses of what the next
+//! read will ask (the planner, [`crate::plan`], decides what to do with them).
 //!
-//! GTK's apps answer `Cache.GetItems` with the whole cache, on the path of
-//! every read: 1–2 ms of a 12 ms read of gnome-calculator, 8–12 ms of a 30 ms
-//! read of gtk4-demo, about 2 ms of gtk3-widget-factory's. They also send an
-//! event for every change to what that answer holds (children, name,
-//! description, states): GTK 4 whether or not anyone listens
-//! ([`Toolkit::announces_every_change`]), GTK's bridge (GTK 3, LibreOffice)
-//! for the events a client registered for, which this driver did when it
-//! connected. So while the app has sent no event since an answer was asked,
-//! and a round trip over the bus proves none is on its way, the answer still
-//! holds and the next read takes it.
+//! **The cache answer.** GTK's apps answer `Cache.GetItems` with the whole
+//! cache, on the path of every read: 1–2 ms of a 12 ms read of
+//! gnome-calculator, 8–12 ms of a 30 ms read of gtk4-demo, about 2 ms of
+//! gtk3-widget-factory's. They also send an event for every change to what
+//! that answer holds (children, name, description, states): GTK 4 whether
+//! or not anyone listens, GTK's bridge (GTK 3, LibreOffice) for the events
+//! a client registered for, which this driver did when it connected. So
+//! while the app has sent no event since an answer was asked, and a round
+//! trip over the bus proves none is on its way, the answer still holds and
+//! the next read takes it. GTK's bridge learns of a registration from the
+//! registry's signal, which the registry sends before it answers the
+//! registration: a call over the bus made after that answer reaches the
+//! app behind the signal. So an answer from the bridge is kept only once
+//! such a round trip has been answered before it was asked.
 //!
-//! GTK's bridge learns of a registration from the registry's signal, which
-//! the registry sends before it answers the registration: a call over the
-//! bus made after that answer reaches the app behind the signal. So an
-//! answer from the bridge is kept only once such a round trip has been
-//! answered before it was asked.
+//! Any event of the app drops the kept answer, whatever element it is
+//! about, and so does any action the driver sends; no answer is kept while
+//! an action's effect is still awaited. Nothing is kept for a time, and an
+//! app whose toolkit does not announce its changes has none kept
+//! ([`crate::profile::CacheKept`]).
 //!
-//! Any event of the app drops the kept answer, whatever element it is about,
-//! and so does any action the driver sends; no answer is kept while an
-//! action's effect is still awaited (GTK 4 runs a `DoAction` about 250 ms
-//! after answering it). An answer serves for at most [`KEEP_FOR`] after it
-//! was asked, which bounds how long a change the app failed to announce can
-//! go unseen. Values, text, actions and bounds are not in the cache: every
-//! read asks them.
-//!
-//! [`Toolkit::announces_every_change`]: crate::discovery::Toolkit::announces_every_change
+//! **The guesses** are not answers: they name what to ask early, and what
+//! is asked early is asked during the read that takes it. The cached
+//! elements whose children the last read had to ask (those the cache's
+//! places do not give) are asked again beside the cache; the elements the
+//! last two fills of a locator's read named are asked their fields beside
+//! the structure (an `expect` after a click reads the element the click
+//! just found, and a test that alternates two locators reads two sets by
+//! turns).
 
-use crate::bus::ObjRef;
-use crate::discovery::{root_children, ROOT};
-use crate::fetch::{cache_items, CacheItems};
-use crate::stats;
+use crate::fetch::{CacheItems, RawNode};
+use crate::plan::MOST_GUESSED;
 use crate::tree::Element;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
-use uidrive_core::Result;
 
-/// How long after it was asked a kept answer may serve a read.
-const KEEP_FOR: Duration = Duration::from_secs(1);
-
-/// The last cache answer of one app, and whether it may serve the next read.
+/// What reads of one app keep for the next.
 #[derive(Default)]
-pub struct KeptCache {
-    kept: Mutex<Option<Kept>>,
-    /// How many reads a kept answer served.
-    served: AtomicU64,
+pub struct Kept {
+    cache: Mutex<Option<KeptCache>>,
+    /// How many reads a kept cache answer served.
+    cache_served: AtomicU64,
     /// Whether a round trip over the bus, made after this driver registered
     /// for events, has been answered: GTK's bridge then sends them.
     registration_known: AtomicBool,
-    /// The cached elements whose children the last read asked.
+    /// The cached elements whose children the last read had to ask.
     children_asked: Mutex<Vec<String>>,
+    /// The elements the last two fills named, as the walk gave them, and
+    /// whether each came from the cache; the last fill's first.
+    fills: Mutex<[Vec<(RawNode, bool)>; 2]>,
+    /// How many elements took fields asked early.
+    fields_served: AtomicU64,
 }
 
-struct Kept {
+struct KeptCache {
     items: Arc<CacheItems>,
     /// What had happened when the answer was asked.
     before: Changes,
-    asked: Instant,
 }
 
 /// How many events the app sent and how many actions the driver sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Changes {
-    events: u64,
-    actions: u64,
+pub struct Changes {
+    pub events: u64,
+    pub actions: u64,
 }
 
-impl KeptCache {
-    /// The kept answer, if it may serve a read made after `now_seen`; a
-    /// round trip must still prove no event is on its way.
-    fn usable(&self, now_seen: Changes, now: Instant) -> Option<Arc<CacheItems>> {
-        let kept = self.kept.lock().unwrap();
+impl Kept {
+    /// The kept cache answer, if nothing happened since it was asked
+    /// (`now` is what has happened so far); a round trip must still prove
+    /// no event is on its way.
+    pub fn cache(&self, now: Changes) -> Option<Arc<CacheItems>> {
+        let kept = self.cache.lock().unwrap();
         kept.as_ref()
-            .filter(|k| k.before == now_seen)
-            .filter(|k| now.duration_since(k.asked) < KEEP_FOR)
+            .filter(|k| k.before == now)
             .map(|k| k.items.clone())
     }
 
-    /// Keeps a fresh answer, asked after `before`.
-    fn keep(&self, items: Arc<CacheItems>, before: Changes, asked: Instant) {
-        *self.kept.lock().unwrap() = Some(Kept {
-            items,
-            before,
-            asked,
-        });
+    /// Keeps a cache answer asked after `before`.
+    pub fn keep_cache(&self, items: Arc<CacheItems>, before: Changes) {
+        *self.cache.lock().unwrap() = Some(KeptCache { items, before });
     }
 
     /// Drops `items` if it is the kept answer.
-    fn drop_answer(&self, items: &Arc<CacheItems>) {
-        let mut kept = self.kept.lock().unwrap();
+    pub fn drop_cache(&self, items: &Arc<CacheItems>) {
+        let mut kept = self.cache.lock().unwrap();
         if kept.as_ref().is_some_and(|k| Arc::ptr_eq(&k.items, items)) {
             *kept = None;
         }
     }
 
-    /// The cached elements whose children the last read asked.
+    /// After a read with the cache answer `items`, of an app that adds
+    /// elements to its cache as reads first reach them (GTK 4): an answer
+    /// that lacks an element the read reached is not kept, so the next read
+    /// asks a fresh one that holds it and spares the calls that asked it.
+    /// (GTK's bridge adds only the elements the app announces, and never a
+    /// table's cells, so a fresh answer from it holds no more.)
+    pub fn check_cache(&self, items: &Arc<CacheItems>, bus_name: &str, elements: &[Element]) {
+        let lacks = |e: &Element| {
+            e.raw
+                .obj
+                .as_ref()
+                .is_some_and(|o| o.0 == bus_name && !items.contains_key(o.1.as_str()))
+        };
+        if elements.iter().any(lacks) {
+            self.drop_cache(items);
+        }
+    }
+
+    pub fn served_from_cache(&self) {
+        self.cache_served.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// How many reads a kept cache answer served so far.
+    pub fn reads_served(&self) -> u64 {
+        self.cache_served.load(Ordering::Relaxed)
+    }
+
+    pub fn registration_known(&self) -> bool {
+        self.registration_known.load(Ordering::Relaxed)
+    }
+
+    pub fn learnt_registration(&self) {
+        self.registration_known.store(true, Ordering::Relaxed);
+    }
+
+    /// The cached elements whose children the last read had to ask.
     pub fn children_asked(&self) -> Vec<String> {
         self.children_asked.lock().unwrap().clone()
     }
@@ -104,119 +138,49 @@ impl KeptCache {
         *self.children_asked.lock().unwrap() = paths;
     }
 
-    /// How many reads a kept answer served so far.
-    pub fn reads_served(&self) -> u64 {
-        self.served.load(Ordering::Relaxed)
-    }
-}
-
-impl crate::driver::Inner {
-    /// The app root's children and the app's cache, for a read: the kept
-    /// cache answer where it still holds, else the cache asked beside the children.
-    pub async fn roots_and_cache(&self) -> (Result<Vec<ObjRef>>, Arc<CacheItems>) {
-        let (link, app) = (&self.link, &self.app);
-        let before = self.changes();
-        let kept = self
-            .keeps_cache()
-            .then(|| self.kept.usable(before, Instant::now()))
-            .flatten();
-        let Some(items) = kept else {
-            let (children, items) = tokio::join!(root_children(link, app), self.ask_cache());
-            return (children, items);
-        };
-        let root = self.root();
-        let (children, quiet) = tokio::join!(
-            root_children(link, app),
-            self.quiet_since(&root, before.events)
-        );
-        if quiet.unwrap_or(false) {
-            self.kept.served.fetch_add(1, Ordering::Relaxed);
-            stats::count("GetItems kept");
-            return (children, items);
+    /// Remembers the elements a fill named, as the walk gave them: none of
+    /// a fill of more than [`MOST_GUESSED`].
+    pub fn remember_fill(&self, mut elements: Vec<(RawNode, bool)>) {
+        if elements.len() > MOST_GUESSED {
+            elements.clear();
         }
-        (children, self.ask_cache().await)
+        let mut last = self.fills.lock().unwrap();
+        last[1] = std::mem::replace(&mut last[0], elements);
     }
 
-    /// Asks the app's cache, and keeps the answer where it may serve later
-    /// reads: not while an action's effect is still awaited.
-    async fn ask_cache(&self) -> Arc<CacheItems> {
-        let (before, asked) = (self.changes(), Instant::now());
-        let keep = self.keeps_cache() && self.activity.awaiting_until(&self.app.bus).is_none();
-        let items = cache_items(&self.link, &self.app.bus);
-        let items = if self.bridge_to_tell() {
-            // Not kept: the bridge may not know yet that this driver listens.
-            let root = self.root();
-            let (items, told) = tokio::join!(items, self.quiet_since(&root, before.events));
-            if told.is_ok() {
-                self.kept.registration_known.store(true, Ordering::Relaxed);
-            }
-            items
-        } else {
-            items.await
-        };
-        let items = Arc::new(items);
-        if keep && !items.is_empty() {
-            self.kept.keep(items.clone(), before, asked);
-        }
-        items
+    /// The elements the last two fills named, each once, as the later fill named it.
+    pub fn last_fills(&self) -> Vec<(RawNode, bool)> {
+        let mut seen = HashSet::new();
+        self.fills
+            .lock()
+            .unwrap()
+            .iter()
+            .flatten()
+            .filter(|(node, _)| {
+                node.obj
+                    .as_ref()
+                    .is_some_and(|obj| seen.insert(obj.clone()))
+            })
+            .cloned()
+            .collect()
     }
 
-    /// After a read with the cache answer `items`: an answer that lacks an
-    /// element the read reached is not kept. GTK 4 adds elements to its
-    /// cache as reads first reach them, so a fresh answer holds them and
-    /// spares the next read the calls that asked them. (GTK's bridge adds
-    /// only the elements the app announces, and never a table's cells, so a
-    /// fresh answer from it holds no more.)
-    pub fn check_cache_answer(&self, items: &Arc<CacheItems>, elements: &[Element]) {
-        if !self.app.toolkit.announces_every_change() {
-            return;
-        }
-        let lacks = |e: &Element| {
-            e.raw
-                .obj
-                .as_ref()
-                .is_some_and(|o| o.0 == self.app.bus && !items.contains_key(o.1.as_str()))
-        };
-        if elements.iter().any(lacks) {
-            self.kept.drop_answer(items);
-        }
+    /// Counts `elements` that took fields asked early.
+    pub fn served_early(&self, elements: usize) {
+        self.fields_served
+            .fetch_add(elements as u64, Ordering::Relaxed);
     }
 
-    /// Whether this app's cache answers may be kept: the events are still
-    /// counted, and the app sends one for every change to what its cache
-    /// holds, GTK's bridge once it has learnt that this driver listens.
-    fn keeps_cache(&self) -> bool {
-        let announces = self.app.toolkit.announces_every_change()
-            || (self.app.behind_gtk_bridge()
-                && self.kept.registration_known.load(Ordering::Relaxed));
-        announces && self.activity.listening()
-    }
-
-    /// Whether the app is behind GTK's bridge and not yet known to have
-    /// learnt that this driver listens.
-    fn bridge_to_tell(&self) -> bool {
-        self.app.behind_gtk_bridge()
-            && !self.app.toolkit.announces_every_change()
-            && !self.kept.registration_known.load(Ordering::Relaxed)
-    }
-
-    /// The app's root object: a cheap call on it is a round trip.
-    fn root(&self) -> ObjRef {
-        let path = ROOT.try_into().expect("a valid object path");
-        (self.app.bus.clone(), path)
-    }
-
-    fn changes(&self) -> Changes {
-        Changes {
-            events: self.activity.events_seen(&self.app.bus),
-            actions: self.activity.actions_sent(),
-        }
+    /// How many elements took fields asked early so far.
+    pub fn fields_served(&self) -> u64 {
+        self.fields_served.load(Ordering::Relaxed)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::discovery::ROOT;
     use crate::fetch::CachedItem;
 
     fn items(n: usize) -> Arc<CacheItems> {
@@ -242,34 +206,57 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_serves_until_an_event_an_action_or_its_age() {
-        let kept = KeptCache::default();
-        let t0 = Instant::now();
-        let usable = |events, actions, at| kept.usable(seen(events, actions), at).is_some();
-        assert!(!usable(0, 0, t0), "nothing kept yet");
-        kept.keep(items(96), seen(3, 1), t0);
-        let served = kept.usable(seen(3, 1), t0 + Duration::from_millis(10));
+    fn an_answer_serves_until_an_event_or_an_action() {
+        let kept = Kept::default();
+        let usable = |events, actions| kept.cache(seen(events, actions)).is_some();
+        assert!(!usable(0, 0), "nothing kept yet");
+        kept.keep_cache(items(96), seen(3, 1));
+        let served = kept.cache(seen(3, 1));
         assert_eq!(served.map(|i| i.len()), Some(96), "nothing happened since");
-        assert!(!usable(4, 1, t0), "the app sent an event since");
-        assert!(!usable(3, 2, t0), "the driver acted since");
-        assert!(!usable(3, 1, t0 + KEEP_FOR), "too old");
+        assert!(!usable(4, 1), "the app sent an event since");
+        assert!(!usable(3, 2), "the driver acted since");
     }
 
     #[test]
     fn a_read_drops_only_the_answer_it_used() {
-        let kept = KeptCache::default();
-        let t0 = Instant::now();
+        let kept = Kept::default();
         let (older, newer) = (items(8), items(96));
-        kept.keep(newer.clone(), seen(0, 0), t0);
-        kept.drop_answer(&older);
+        kept.keep_cache(newer.clone(), seen(0, 0));
+        kept.drop_cache(&older);
+        assert!(kept.cache(seen(0, 0)).is_some(), "a newer answer stays");
+        kept.drop_cache(&newer);
         assert!(
-            kept.usable(seen(0, 0), t0).is_some(),
-            "a newer answer stays"
-        );
-        kept.drop_answer(&newer);
-        assert!(
-            kept.usable(seen(0, 0), t0).is_none(),
+            kept.cache(seen(0, 0)).is_none(),
             "the answer used is dropped"
         );
+    }
+
+    #[test]
+    fn the_last_two_fills_are_guessed_each_element_once() {
+        let kept = Kept::default();
+        let node = |path: &str| {
+            let obj = (":1.1".to_string(), path.try_into().unwrap());
+            (
+                RawNode {
+                    obj: Some(obj),
+                    ..RawNode::default()
+                },
+                true,
+            )
+        };
+        kept.remember_fill(vec![node("/a"), node("/b")]);
+        kept.remember_fill(vec![node("/b"), node("/c")]);
+        let paths: Vec<String> = kept
+            .last_fills()
+            .iter()
+            .map(|(n, _)| n.obj.as_ref().unwrap().1.to_string())
+            .collect();
+        assert_eq!(paths, ["/b", "/c", "/a"]);
+        kept.remember_fill(
+            (0..=MOST_GUESSED)
+                .map(|i| node(&format!("/n{i}")))
+                .collect(),
+        );
+        assert_eq!(kept.last_fills().len(), 2, "a fill too big to guess");
     }
 }

@@ -5,16 +5,19 @@
 //! - [`AtspiDriver`] implements [`uidrive_core::Driver`]: launch a command
 //!   line with accessibility on ([`AtspiDriver::launch`], [`launch_app`]), or
 //!   attach to a running app by pid or by accessible name.
-//! - `tree` walks the window's children first, then asks every element's
-//!   fields with all calls in flight at once; the toolkit's cache supplies
-//!   roles, names and states, and GTK 3 is read over its direct peer socket.
-//!   The peer connections to an app are opened once per process and shared
-//!   by its drivers: GTK's bridge keeps every one it accepted for good.
-//!   A GTK app's cache answer is kept for the next read while the app
-//!   announces no change (`kept`). While answers arrive on a peer socket,
-//!   the thread reading it polls rather than sleeps between them (`awake`).
-//!   A locator's read asks the fields of the elements the last two filled
-//!   in beside its structure, not after it (`early_fill`).
+//! - A tree read is planned, then made. `plan` decides every call a read
+//!   makes from the app's `profile` (what it may be asked and what of its
+//!   answers may be kept), what is asked and what earlier reads kept; `exec`
+//!   makes the calls, the window's children first, then every element's
+//!   fields, all through the app's `gate`, the one limit on calls in flight.
+//!   GTK 3 is read over its direct peer socket; the peer connections to an
+//!   app are opened once per process and shared by its drivers (GTK's
+//!   bridge keeps every one it accepted for good). A GTK app's cache answer
+//!   is kept for the next read until the app announces any change (`kept`);
+//!   a view's cells are asked again at every read except in LibreOffice
+//!   (`visible`). Bounds are in the X server's pixels for apps that scale
+//!   themselves (`scale`). While answers arrive on a peer socket, the thread
+//!   reading it polls rather than sleeps between them (`awake`).
 //! - `idle` listens to the app's accessibility events (not bounds changes) and
 //!   answers once any late action (GTK 4's `DoAction`) showed its effect and
 //!   a round trip to the app saw no event arrive.
@@ -34,9 +37,10 @@ mod bus;
 mod desktop;
 mod discovery;
 mod driver;
-mod early_fill;
 mod events;
+mod exec;
 mod fetch;
+mod gate;
 mod ids;
 mod java;
 mod kept;
@@ -44,11 +48,15 @@ mod lanes;
 mod launch;
 mod menu;
 mod no_tree;
+mod one_widget;
 mod peer_pool;
 mod peer_socket;
+mod plan;
+mod profile;
 mod qt;
 mod ready;
 mod roles;
+mod scale;
 mod states;
 mod stats;
 mod tree;

@@ -154,7 +154,8 @@ async fn place_in_tree(inner: &Inner, tree: &ObjRef, hit: &ObjRef) -> Option<Obj
         call::<i32, _>(conn, dest, path, IFACE_TABLE, "GetRowAtIndex", &at),
         call::<i32, _>(conn, dest, path, IFACE_TABLE, "GetColumnAtIndex", &at),
     );
-    crate::visible::cell_at(&inner.link, tree, row.ok()?, col.ok()?)
+    let views = inner.profile.views();
+    crate::visible::cell_at(&inner.link, tree, (row.ok()?, col.ok()?), views)
         .await
         .ok()
         .flatten()

@@ -20,8 +20,21 @@ pub const MAX_CHILDREN: i32 = 5_000;
 const MAX_VISIBLE: usize = 2_000;
 /// How many list items are asked at once while looking for the end of the screen.
 const BATCH: i32 = 64;
-/// Extents and hit tests relative to the window: every toolkit answers them alike.
+/// Hit tests relative to the window, for [`deepest_at`].
 const WINDOW_COORDS: u32 = 1;
+
+/// How the children on screen are read, as the app's profile says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Views {
+    /// Whether a table's cells asked by place are kept by place for later
+    /// reads ([`crate::profile::Profile::cells_by_place`]); else each read
+    /// asks again, as the object at a place changes with the view.
+    pub keep_cells: bool,
+    /// The coordinates boxes and hit tests are asked in, one kind for all
+    /// ([`crate::fetch::FetchPlan::coords`]): Qt 5 answers nonsense in
+    /// window coordinates for a popup's list (a negative height).
+    pub coords: u32,
+}
 
 /// Whether all of an element's children may be asked for.
 pub fn walkable(states: StateSet, child_count: i32) -> bool {
@@ -37,6 +50,7 @@ pub async fn visible_children(
     obj: &ObjRef,
     ifaces: Ifaces,
     child_count: impl std::future::Future<Output = i32>,
+    views: Views,
 ) -> (Vec<ObjRef>, i32) {
     if !ifaces.has(Ifaces::COMPONENT) {
         return (Vec::new(), child_count.await);
@@ -48,14 +62,14 @@ pub async fn visible_children(
             None
         }
     };
-    let (child_count, area, size) = tokio::join!(child_count, extents(link, obj), size);
+    let (child_count, area, size) = tokio::join!(child_count, extents(link, obj, views), size);
     let area = area.filter(|a| a.2 > 0 && a.3 > 0);
     let (Some(area), true) = (area, child_count != 0) else {
         return (Vec::new(), child_count);
     };
     let found = match size {
-        Some(size) => table_cells(link, obj, area, size).await,
-        None => list_items(link, obj, area, child_count).await,
+        Some(size) => table_cells(link, obj, area, size, views).await,
+        None => list_items(link, obj, area, child_count, views).await,
     };
     let mut out: Vec<ObjRef> = Vec::with_capacity(found.len());
     for obj in found {
@@ -68,15 +82,15 @@ pub async fn visible_children(
 
 type Area = (i32, i32, i32, i32);
 
-async fn extents(link: &Link, obj: &ObjRef) -> Option<Area> {
+async fn extents(link: &Link, obj: &ObjRef, views: Views) -> Option<Area> {
     let (conn, dest) = link.route(&obj.0);
-    bus::get_extents(conn, dest, obj.1.as_str(), WINDOW_COORDS)
+    bus::get_extents(conn, dest, obj.1.as_str(), views.coords)
         .await
         .ok()
 }
 
 /// The child the hit test finds under the point.
-async fn hit_child(link: &Link, obj: &ObjRef, x: i32, y: i32) -> Option<ObjRef> {
+async fn hit_child(link: &Link, obj: &ObjRef, (x, y): (i32, i32), views: Views) -> Option<ObjRef> {
     let (conn, dest) = link.route(&obj.0);
     let hit: ObjRef = call(
         conn,
@@ -84,7 +98,7 @@ async fn hit_child(link: &Link, obj: &ObjRef, x: i32, y: i32) -> Option<ObjRef> 
         obj.1.as_str(),
         IFACE_COMPONENT,
         "GetAccessibleAtPoint",
-        &(x, y, WINDOW_COORDS),
+        &(x, y, views.coords),
     )
     .await
     .ok()
@@ -108,8 +122,8 @@ async fn index_in_parent(link: &Link, obj: &ObjRef) -> Option<i32> {
 }
 
 /// The child under the point, and its place among the element's children.
-async fn child_at(link: &Link, obj: &ObjRef, x: i32, y: i32) -> Option<i32> {
-    let hit = hit_child(link, obj, x, y).await?;
+async fn child_at(link: &Link, obj: &ObjRef, point: (i32, i32), views: Views) -> Option<i32> {
+    let hit = hit_child(link, obj, point, views).await?;
     index_in_parent(link, &hit).await.filter(|i| *i >= 0)
 }
 
@@ -120,10 +134,10 @@ async fn place_under(
     link: &Link,
     table: &ObjRef,
     columns: i32,
-    x: i32,
-    y: i32,
+    point: (i32, i32),
+    views: Views,
 ) -> Option<Option<(i32, i32)>> {
-    let hit = hit_child(link, table, x, y).await?;
+    let hit = hit_child(link, table, point, views).await?;
     let Some(index) = index_in_parent(link, &hit).await else {
         return Some(None);
     };
@@ -213,7 +227,7 @@ pub fn place_of(cell: &ObjRef) -> Option<(i32, i32)> {
 pub async fn ask_again(link: &Link, cell: &ObjRef) -> Option<ObjRef> {
     let (table, row, col) = cells().place_of.get(cell).cloned()?;
     forget_cell(cell);
-    cell_object(link, &table, row, col).await.ok()
+    cell_object(link, &table, (row, col), true).await.ok()
 }
 
 /// The cell of `table` at (`row`, `col`), from 0: asked of the table once,
@@ -221,14 +235,14 @@ pub async fn ask_again(link: &Link, cell: &ObjRef) -> Option<ObjRef> {
 pub async fn cell_at(
     link: &Link,
     table: &ObjRef,
-    row: i32,
-    col: i32,
+    (row, col): (i32, i32),
+    views: Views,
 ) -> uidrive_core::Result<Option<ObjRef>> {
     let (rows, cols) = table_size(link, table).await;
     if row >= rows || col >= cols {
         return Ok(None);
     }
-    let cell = cell_object(link, table, row, col).await?;
+    let cell = cell_object(link, table, (row, col), views.keep_cells).await?;
     Ok(Some(cell).filter(|cell| !bus::is_null(cell)))
 }
 
@@ -246,15 +260,27 @@ async fn table_size(link: &Link, table: &ObjRef) -> (i32, i32) {
     tokio::join!(int("NRows"), int("NColumns"))
 }
 
-/// `GetAccessibleAt` through the cells already asked for.
+/// `GetAccessibleAt`, through the cells already asked for where they are kept.
 async fn cell_object(
     link: &Link,
     table: &ObjRef,
-    row: i32,
-    col: i32,
+    (row, col): (i32, i32),
+    keep: bool,
 ) -> uidrive_core::Result<ObjRef> {
     let (conn, dest) = link.route(&table.0);
     let path = table.1.as_str();
+    if !keep {
+        let cell = call::<ObjRef, _>(
+            conn,
+            dest,
+            path,
+            IFACE_TABLE,
+            "GetAccessibleAt",
+            &(row, col),
+        )
+        .await?;
+        return Ok(with_bus(cell, table));
+    }
     let key = (
         conn.server_guid().to_string(),
         table.0.clone(),
@@ -333,7 +359,13 @@ pub async fn deepest_at(
 
 /// A table's cells between the cells at its top-left and bottom-right
 /// corners, with the headers of those columns; `size` is its (rows, columns).
-async fn table_cells(link: &Link, obj: &ObjRef, area: Area, size: (i32, i32)) -> Vec<ObjRef> {
+async fn table_cells(
+    link: &Link,
+    obj: &ObjRef,
+    area: Area,
+    size: (i32, i32),
+    views: Views,
+) -> Vec<ObjRef> {
     let (x, y, w, h) = area;
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
@@ -342,8 +374,8 @@ async fn table_cells(link: &Link, obj: &ObjRef, area: Area, size: (i32, i32)) ->
         return Vec::new();
     }
     let (top_left, bottom_right) = tokio::join!(
-        place_under(link, obj, cols, x + 1, y + 1),
-        place_under(link, obj, cols, x + w - 2, y + h - 2),
+        place_under(link, obj, cols, (x + 1, y + 1), views),
+        place_under(link, obj, cols, (x + w - 2, y + h - 2), views),
     );
     // Nothing under the top-left corner: the grid from its start. A cell
     // there (or at the far corner) whose place is unknown: none are read, as
@@ -365,8 +397,9 @@ async fn table_cells(link: &Link, obj: &ObjRef, area: Area, size: (i32, i32)) ->
     let headers = (col0..=col1).map(|col| async move {
         call::<ObjRef, _>(conn, dest, path, IFACE_TABLE, "GetColumnHeader", &(col,)).await
     });
-    let cells = (row0..=row1)
-        .flat_map(|row| (col0..=col1).map(move |col| cell_object(link, obj, row, col)));
+    let cells = (row0..=row1).flat_map(|row| {
+        (col0..=col1).map(move |col| cell_object(link, obj, (row, col), views.keep_cells))
+    });
     let (headers, cells) = tokio::join!(join_all(headers), join_all(cells));
     headers
         .into_iter()
@@ -378,11 +411,19 @@ async fn table_cells(link: &Link, obj: &ObjRef, area: Area, size: (i32, i32)) ->
 
 /// A list's items from the first one on screen, a batch at a time, until
 /// they leave the element's box.
-async fn list_items(link: &Link, obj: &ObjRef, area: Area, child_count: i32) -> Vec<ObjRef> {
+async fn list_items(
+    link: &Link,
+    obj: &ObjRef,
+    area: Area,
+    child_count: i32,
+    views: Views,
+) -> Vec<ObjRef> {
     let (x, y, w, h) = area;
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
-    let start = child_at(link, obj, x + 1, y + 1).await.unwrap_or(0);
+    let start = child_at(link, obj, (x + 1, y + 1), views)
+        .await
+        .unwrap_or(0);
     let end = if child_count > 0 {
         child_count
     } else {
@@ -405,7 +446,7 @@ async fn list_items(link: &Link, obj: &ObjRef, area: Area, child_count: i32) -> 
             .await
             .ok()?;
             let child = with_bus(child, obj);
-            let place = extents(link, &child).await;
+            let place = extents(link, &child, views).await;
             Some((child, place))
         });
         let mut any_inside = false;

@@ -325,9 +325,10 @@ fn batch(agent: &mut dyn Agent, steps: &[(&[&str], Value)]) -> String {
 fn calculator(agent: &mut dyn Agent) {
     open(agent, "gnome-calculator");
     let seen = controls(agent);
-    // The mode menu button: select on its inner, named button.
+    // The mode menu button: GTK 4's button and the toggle inside it read as one element.
     let mode = refs_of(&seen, r#"\[button\] "Basic""#);
-    let inner = mode.last().expect("the mode button").clone();
+    assert_eq!(mode.len(), 1, "one mode button: {mode:?}");
+    let inner = mode[0].clone();
     let diff = agent.run(step(
         &["select", &inner, "Advanced", "--settle"],
         "select",

@@ -278,6 +278,9 @@ impl Desktop {
             ))
             // -noreset: keep the root window's properties when the last client leaves.
             .args(["-nolisten", "tcp", "-noreset", "+extension", "XTEST"])
+            // A normal screen: at Xvfb's own 100 dpi, KDE Frameworks apps
+            // scale themselves by 100/96 and answer unscaled bounds.
+            .args(["-dpi", "96"])
             .env("XDG_RUNTIME_DIR", self.runtime_dir());
         pipe.pass_to(&mut command);
         let log = self.log("xvfb");
