@@ -260,7 +260,8 @@ impl AtspiDriver {
     /// a moment of the window showing ([`crate::no_tree`]).
     pub fn attach_launched(pid: u32, opts: &LaunchOptions) -> Result<Launched> {
         let display = crate::bus::env_value(&opts.env, "DISPLAY");
-        let mut probe = crate::no_tree::Probe::new(display.clone(), pid);
+        let xauthority = crate::bus::env_value(&opts.env, "XAUTHORITY");
+        let mut probe = crate::no_tree::Probe::new(display.clone(), xauthority.clone(), pid);
         let found = probe.found.clone();
         let started = std::time::Instant::now();
         match AtspiDriver::attach_pid_or(pid, opts, move || probe.give_up()) {
@@ -273,7 +274,10 @@ impl AtspiDriver {
                 Some(why) => {
                     let display = display.unwrap_or_default();
                     Ok(Launched::NoTree(Box::new(NoTreeDriver::new(
-                        &display, pid, why,
+                        &display,
+                        xauthority.as_deref(),
+                        pid,
+                        why,
                     )?)))
                 }
                 None => Err(err),

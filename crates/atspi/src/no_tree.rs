@@ -140,6 +140,8 @@ impl NoTree {
 /// Launching's look at the X display (see the module's doc).
 pub struct Probe {
     display: Option<String>,
+    /// The display's X authority file (a headless desktop's `XAUTHORITY`).
+    xauthority: Option<String>,
     launched: u32,
     x11: Option<X11>,
     last_look: Option<Instant>,
@@ -149,9 +151,10 @@ pub struct Probe {
 }
 
 impl Probe {
-    pub fn new(display: Option<String>, launched: u32) -> Probe {
+    pub fn new(display: Option<String>, xauthority: Option<String>, launched: u32) -> Probe {
         Probe {
             display,
+            xauthority,
             launched,
             x11: None,
             last_look: None,
@@ -168,7 +171,8 @@ impl Probe {
         }
         self.last_look = Some(Instant::now());
         if self.x11.is_none() {
-            self.x11 = X11::connect(self.display.as_deref()?).ok();
+            let xauthority = self.xauthority.as_deref().map(std::path::Path::new);
+            self.x11 = X11::connect_as(self.display.as_deref()?, xauthority).ok();
         }
         let x11 = self.x11.as_ref()?;
         let pids = pid_and_descendants(self.launched);
@@ -201,9 +205,15 @@ pub struct NoTreeDriver {
 
 impl NoTreeDriver {
     /// For the app launched as process `launched` on `display`, which `why` describes.
-    pub fn new(display: &str, launched: u32, why: NoTree) -> Result<NoTreeDriver> {
+    /// `xauthority`: the display's X authority file, if not this process's own.
+    pub fn new(
+        display: &str,
+        xauthority: Option<&str>,
+        launched: u32,
+        why: NoTree,
+    ) -> Result<NoTreeDriver> {
         Ok(NoTreeDriver {
-            x11: X11::connect(display)?,
+            x11: X11::connect_as(display, xauthority.map(std::path::Path::new))?,
             launched,
             why,
             ids: Mutex::default(),

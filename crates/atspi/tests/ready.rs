@@ -91,7 +91,7 @@ fn launching_waits_for_the_apps_answer_to_a_ping() {
         assert_eq!(ready.pinged, Some(true), "{app}: {ready:?}");
         assert!(ready.settled, "{app} settled: {ready:?}");
         // Once ready, the window has the keyboard focus.
-        let x11 = uidrive_x11::X11::connect(desktop.display()).unwrap();
+        let x11 = desktop.x11().unwrap();
         let focused = x11.focused_window().unwrap();
         let windows = x11.find_windows_by_pid(driver.pid()).unwrap();
         assert!(

@@ -57,7 +57,7 @@ impl X11 {
     /// for its app to answer.
     pub fn ping(&self, window: u32, timeout: Duration) -> Result<Ping> {
         let started = Instant::now();
-        let (conn, screen) = connect(self.display())?;
+        let (conn, screen) = connect(self.display(), self.xauthority())?;
         let root = conn.setup().roots[screen].root;
         let (wm_protocols, net_wm_ping) =
             (atom(&conn, "WM_PROTOCOLS")?, atom(&conn, "_NET_WM_PING")?);
@@ -290,8 +290,8 @@ impl X11 {
 }
 
 /// A connection of its own, whose events are the caller's alone.
-fn connect(display: &str) -> Result<(RustConnection, usize)> {
-    RustConnection::connect(Some(display))
+fn connect(display: &str, xauthority: Option<&std::path::Path>) -> Result<(RustConnection, usize)> {
+    crate::auth::connect(display, xauthority)
         .map_err(|e| Error::disconnected(format!("cannot connect to the X display {display}: {e}")))
 }
 

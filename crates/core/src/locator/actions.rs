@@ -1387,12 +1387,6 @@ fn chosen_state(
     if let Some(value) = node.value.as_deref().filter(|v| option.matches(v)) {
         return Ok(format!("it reads {value:?}"));
     }
-    // A GTK 3 combo box (wx's Choice is one) has no value: its name is the
-    // text it shows, and its popup's items never read as selected.
-    let shows = node.value.is_none() && node.role == Role::ComboBox;
-    if let Some(label) = node.label.as_deref().filter(|l| shows && option.matches(l)) {
-        return Ok(format!("it shows {label:?}"));
-    }
     let inside = items(tree, at);
     let picked: Vec<&Node> = inside
         .iter()
@@ -1406,6 +1400,8 @@ fn chosen_state(
         let text = item.text().unwrap_or_default();
         return Ok(format!("its item {text:?} is chosen"));
     }
+    // A GTK 3 combo box (wx's Choice is one) has no value: its name is the
+    // text it shows, and its popup's items never read as selected.
     let named_by_choice = matches!(node.role, Role::ComboBox | Role::Stepper)
         && node.value.is_none()
         && before.value.is_none();
