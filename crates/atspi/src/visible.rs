@@ -373,9 +373,26 @@ async fn table_cells(
     if rows <= 0 || cols <= 0 {
         return Vec::new();
     }
+    // Boxes come from the app: a huge or negative one (pluma's text view)
+    // must not overflow.
     let (top_left, bottom_right) = tokio::join!(
-        place_under(link, obj, cols, (x + 1, y + 1), views),
-        place_under(link, obj, cols, (x + w - 2, y + h - 2), views),
+        place_under(
+            link,
+            obj,
+            cols,
+            (x.saturating_add(1), y.saturating_add(1)),
+            views
+        ),
+        place_under(
+            link,
+            obj,
+            cols,
+            (
+                x.saturating_add(w).saturating_sub(2),
+                y.saturating_add(h).saturating_sub(2)
+            ),
+            views
+        ),
     );
     // Nothing under the top-left corner: the grid from its start. A cell
     // there (or at the far corner) whose place is unknown: none are read, as
@@ -421,7 +438,7 @@ async fn list_items(
     let (x, y, w, h) = area;
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
-    let start = child_at(link, obj, (x + 1, y + 1), views)
+    let start = child_at(link, obj, (x.saturating_add(1), y.saturating_add(1)), views)
         .await
         .unwrap_or(0);
     let end = if child_count > 0 {
@@ -452,6 +469,8 @@ async fn list_items(
         let mut any_inside = false;
         for (child, place) in join_all(read).await.into_iter().flatten() {
             let inside = place.is_some_and(|(cx, cy, cw, ch)| {
+                let (cx, cy, cw, ch) = (cx as i64, cy as i64, cw as i64, ch as i64);
+                let (x, y, w, h) = (x as i64, y as i64, w as i64, h as i64);
                 cx < x + w && cy < y + h && cx + cw > x && cy + ch > y
             });
             if inside {

@@ -210,7 +210,11 @@ impl Locator {
                             // own, or on its first read the window's read before
                             // (an earlier action's or check's, moments ago).
                             let seen_before = read.before.as_ref().and_then(|b| b.get(&node.id));
-                            let steady = previous == Some(now)
+                            // The one match in the same place: by its bounds,
+                            // as some toolkits make their items anew at every
+                            // read (Qt's tree views), each with another id.
+                            let steady = previous
+                                .is_some_and(|(_, was)| was.is_some() && was == node.bounds)
                                 || (previous.is_none()
                                     && node.bounds.is_some()
                                     && seen_before == node.bounds.as_ref());
