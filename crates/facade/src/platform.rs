@@ -275,24 +275,27 @@ pub(crate) fn end(pid: u32, grace: Duration, alive: impl Fn() -> bool) -> Closed
 /// Asks every shown window of the launched process and what it started to
 /// close, on the display the process runs on; how many took the request.
 fn ask_windows_to_close(pid: u32) -> usize {
-    let Some(display) = display_of(pid) else {
+    let Some(display) = environment_of(pid, "DISPLAY") else {
         return 0;
     };
-    let Ok(x11) = uidrive_x11::X11::connect(&display) else {
+    // A headless desktop's display takes the cookie of its own authority file.
+    let xauthority = environment_of(pid, "XAUTHORITY").map(std::path::PathBuf::from);
+    let Ok(x11) = uidrive_x11::X11::connect_as(&display, xauthority.as_deref()) else {
         return 0;
     };
     x11.ask_windows_to_close(&group_and_descendants(pid))
         .unwrap_or(0)
 }
 
-/// The X display in a process's environment.
-fn display_of(pid: u32) -> Option<String> {
+/// The variable `name` (not empty) in a process's environment.
+fn environment_of(pid: u32, name: &str) -> Option<String> {
     let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+    let prefix = format!("{name}=");
     environ
         .split(|b| *b == 0)
-        .find_map(|entry| entry.strip_prefix(b"DISPLAY="))
-        .map(|display| String::from_utf8_lossy(display).into_owned())
-        .filter(|display| !display.is_empty())
+        .find_map(|entry| entry.strip_prefix(prefix.as_bytes()))
+        .map(|value| String::from_utf8_lossy(value).into_owned())
+        .filter(|value| !value.is_empty())
 }
 
 /// `pid`, the members of the process group it leads (a launched app leads

@@ -8,6 +8,7 @@
 //! those, which is how launching knows an app takes input.
 
 use std::os::fd::AsRawFd;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use x11rb::connection::Connection;
@@ -57,7 +58,7 @@ impl X11 {
     /// for its app to answer.
     pub fn ping(&self, window: u32, timeout: Duration) -> Result<Ping> {
         let started = Instant::now();
-        let (conn, screen) = connect(self.display())?;
+        let (conn, screen) = connect(self.display(), self.xauthority())?;
         let root = conn.setup().roots[screen].root;
         let (wm_protocols, net_wm_ping) =
             (atom(&conn, "WM_PROTOCOLS")?, atom(&conn, "_NET_WM_PING")?);
@@ -289,9 +290,10 @@ impl X11 {
     }
 }
 
-/// A connection of its own, whose events are the caller's alone.
-fn connect(display: &str) -> Result<(RustConnection, usize)> {
-    RustConnection::connect(Some(display))
+/// A connection of its own, whose events are the caller's alone, with the
+/// cookie of `xauthority` when one is given.
+fn connect(display: &str, xauthority: Option<&Path>) -> Result<(RustConnection, usize)> {
+    crate::auth::connect(display, xauthority)
         .map_err(|e| Error::disconnected(format!("cannot connect to the X display {display}: {e}")))
 }
 

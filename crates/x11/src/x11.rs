@@ -71,6 +71,9 @@ pub(crate) struct Inner {
 /// `Send + Sync`: calls from several threads take turns on one connection.
 pub struct X11 {
     display: String,
+    /// The X authority file it was authorized by, if one was given: the
+    /// connections of its own it opens (a ping's) present the same cookie.
+    xauthority: Option<std::path::PathBuf>,
     inner: Mutex<Inner>,
 }
 
@@ -107,6 +110,7 @@ impl X11 {
         let atoms = intern_atoms(&conn)?;
         Ok(X11 {
             display: display.to_string(),
+            xauthority: xauthority.map(|p| p.to_path_buf()),
             inner: Mutex::new(Inner {
                 conn,
                 root,
@@ -121,6 +125,11 @@ impl X11 {
     /// The display this connection is to.
     pub fn display(&self) -> &str {
         &self.display
+    }
+
+    /// The X authority file given to [`X11::connect_as`], if one was.
+    pub(crate) fn xauthority(&self) -> Option<&std::path::Path> {
+        self.xauthority.as_deref()
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
