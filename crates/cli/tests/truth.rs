@@ -373,3 +373,34 @@ fn a_popover_check_item_is_pressed_once_and_said_unverifiable() {
     );
     assert_eq!(night(), Some(false), "check pressed it once: {message}");
 }
+
+/// issue 29: `select` on Nautilus's grid view (GTK 4) chose the file and
+/// failed after 10 s: the grid selects the cell that holds the item (a cell
+/// "NautilusGridCell" around the file's own), not the item the check read.
+#[test]
+fn select_on_a_gtk4_grid_view_reads_the_cell_around_the_item() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["alpha.txt", "beta.txt", "gamma.txt"] {
+        std::fs::write(dir.path().join(name), name).unwrap();
+    }
+    let nautilus = Session::open("grid", &["nautilus", dir.path().to_str().unwrap()]);
+    let chosen = nautilus.json(&["select", "role=table", "beta.txt"]);
+    assert_eq!(chosen["effect"], "confirmed", "{chosen}");
+    let observed = chosen["observed"].as_str().unwrap();
+    assert!(
+        observed.starts_with("its item \"beta.txt\" is chosen"),
+        "{observed}"
+    );
+    // The grid shows it so: the cell around beta.txt, and only it, reads selected.
+    let snapshot = nautilus.ok(&["snapshot"]);
+    let selected = Regex::new(
+        r#"(?m)\[cell\] "NautilusGridCell"[^\n]* selected\n\s*@e\d+ \[cell\] "([^"]+)""#,
+    )
+    .unwrap();
+    let files: Vec<&str> = selected
+        .captures_iter(&snapshot)
+        .map(|c| c.get(1).unwrap().as_str())
+        .collect();
+    assert_eq!(files, ["beta.txt"], "{snapshot}");
+}

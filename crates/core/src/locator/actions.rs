@@ -59,7 +59,7 @@ impl Locator {
     /// the real click a person makes.)
     /// A check box, toggle or radio button pressed this way is confirmed when
     /// its checked state flips. When its own action was taken and the state
-    /// reads as before once the window settled, it is pressed again (a real
+    /// reads as before a moment later, it is pressed again (a real
     /// click) only if it is drawn exactly as before the action, so that the
     /// app plainly ignored it (LibreOffice's Bold toggle ignores its first
     /// press action); a press that may have toggled it is never repeated, as
@@ -368,7 +368,7 @@ impl Locator {
     }
 
     /// Waits until the element acted on by `done` reads as `checked` (for a
-    /// press, only until the window settled and a moment more). When its own
+    /// press, only a moment: [`VERIFY_AT_LEAST`]). When its own
     /// action was taken and the state stays, clicks it only if it is drawn
     /// as it was before the action (`drawn`), and waits again; otherwise
     /// answers without acting again: `unverifiable` for a press, `failed`
@@ -376,7 +376,7 @@ impl Locator {
     fn confirm_checked(
         &self,
         what: &str,
-        mut poller: Poller,
+        poller: Poller,
         done: Done,
         checked: bool,
         drawn: Option<Picture>,
@@ -391,14 +391,9 @@ impl Locator {
         };
         let found = match promise {
             Promise::State => self.read_until(&poller, &done, holds)?,
-            Promise::Press => {
-                poller.watch(done.window);
-                match poller.settle() {
-                    Err(e) if e.code == ErrorCode::AppExited => return Ok(gone_with(done, None)),
-                    settled => settled?,
-                }
-                self.read_until(&self.poller(VERIFY_AT_LEAST), &done, holds)?
-            }
+            // A press promises no state, and its state may never show: a
+            // moment's look (some apps never settle: LibreOffice).
+            Promise::Press => self.read_until(&self.poller(VERIFY_AT_LEAST), &done, holds)?,
         };
         let last = match found {
             Seen::Holds(node) => return Ok(done.confirmed(seen, Some(node))),
@@ -420,7 +415,7 @@ impl Locator {
         match promise {
             Promise::Press => {
                 let checked = format!(
-                    "the app took its press action; it still reads {stays} once the window settled, but {looks}, so {STATE_NOT_SHOWN}: look at the app (a capture) to see it"
+                    "the app took its press action; it still reads {stays} a moment later, but {looks}, so {STATE_NOT_SHOWN}: look at the app (a capture) to see it"
                 );
                 Ok(done.outcome(Effect::Unverifiable(checked), last))
             }
@@ -1468,12 +1463,6 @@ fn chosen_state(
     if let Some(value) = node.value.as_deref().filter(|v| option.matches(v)) {
         return Ok(format!("it reads {value:?}"));
     }
-    // A GTK 3 combo box (wx's Choice is one) has no value: its name is the
-    // text it shows, and its popup's items never read as selected.
-    let shows = node.value.is_none() && node.role == Role::ComboBox;
-    if let Some(label) = node.label.as_deref().filter(|l| shows && option.matches(l)) {
-        return Ok(format!("it shows {label:?}"));
-    }
     let inside = items(tree, at);
     let picked: Vec<&Node> = inside
         .iter()
@@ -1487,6 +1476,16 @@ fn chosen_state(
         let text = item.text().unwrap_or_default();
         return Ok(format!("its item {text:?} is chosen"));
     }
+    // GTK 4's list and grid views select the row or cell that holds the
+    // item (Nautilus's grid: a cell "NautilusGridCell" around the file's).
+    if let Some(holder) = picked.iter().find(|n| holds(tree, n.id, chosen)) {
+        let text = tree.node(chosen).and_then(Node::text).unwrap_or_default();
+        let around = holder.text().unwrap_or_default();
+        return Ok(format!(
+            "its item {text:?} is chosen: the {} {around:?} around it reads selected",
+            holder.role
+        ));
+    }
     let named_by_choice = matches!(node.role, Role::ComboBox | Role::Stepper)
         && node.value.is_none()
         && before.value.is_none();
@@ -1496,6 +1495,12 @@ fn chosen_state(
         .filter(|l| named_by_choice && option.matches(l))
     {
         return Ok(format!("it is named by its choice, now {label:?}"));
+    }
+    // A combo box with no value now (wx's Choice, a GTK 3 one) is named
+    // by the text it shows, and its popup's items never read as selected.
+    let shows = node.value.is_none() && node.role == Role::ComboBox;
+    if let Some(label) = node.label.as_deref().filter(|l| shows && option.matches(l)) {
+        return Ok(format!("it shows {label:?}"));
     }
     let commands = matches!(
         node.role,
@@ -1520,6 +1525,20 @@ fn chosen_state(
         (None, false) => format!("its chosen item is {}", chosen_now.join(", ")),
         (None, true) => format!("last read: {}", describe_node(node)),
     })
+}
+
+/// Whether `inner` is `outer` or lies inside it.
+fn holds(tree: &Tree, outer: ElementId, inner: ElementId) -> bool {
+    let mut at = Some(inner);
+    // At most as many steps up as the tree has elements: a parent loop ends too.
+    for _ in 0..=tree.nodes.len() {
+        match at {
+            Some(id) if id == outer => return true,
+            Some(id) => at = tree.node(id).and_then(|n| n.parent),
+            None => return false,
+        }
+    }
+    false
 }
 
 /// Why a check box whose own action was taken is not pressed again when its
