@@ -244,3 +244,163 @@ while True:
         "a frozen app's idle answered after {ms} ms"
     );
 }
+
+/// A one-page PDF of one line, `text`, written by hand (no PDF tool needed).
+fn write_pdf(path: &std::path::Path, text: &str) {
+    let content = format!("BT /F1 24 Tf 40 150 Td ({text}) Tj ET");
+    let objects = [
+        "<< /Type /Catalog /Pages 2 0 R >>".to_string(),
+        "<< /Type /Pages /Kids [3 0 R] /Count 1 >>".to_string(),
+        "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>".to_string(),
+        format!("<< /Length {} >>\nstream\n{content}\nendstream", content.len()),
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>".to_string(),
+    ];
+    let mut pdf = String::from("%PDF-1.4\n");
+    let mut offsets = Vec::new();
+    for (at, object) in objects.iter().enumerate() {
+        offsets.push(pdf.len());
+        pdf += &format!("{} 0 obj\n{object}\nendobj\n", at + 1);
+    }
+    let xref = pdf.len();
+    pdf += &format!("xref\n0 {}\n0000000000 65535 f \n", objects.len() + 1);
+    for offset in offsets {
+        pdf += &format!("{offset:010} 00000 n \n");
+    }
+    pdf += &format!(
+        "trailer\n<< /Size {} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n",
+        objects.len() + 1
+    );
+    std::fs::write(path, pdf).unwrap();
+}
+
+/// The state of a GTK window's action, as the app itself keeps it: asked of
+/// the app over its session bus (`org.gtk.Actions`, which a
+/// GtkApplicationWindow exports), by every connection on that bus until
+/// one answers for `object`. `Some(true)` for an action whose state is `true`.
+fn gtk_action_state(pid: u32, object: &str, action: &str) -> Option<bool> {
+    let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap();
+    let bus = environ
+        .split(|b| *b == 0)
+        .find_map(|e| e.strip_prefix(b"DBUS_SESSION_BUS_ADDRESS="))
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .expect("the app has a session bus");
+    let send = |dest: &str, path: &str, method: &str, args: &[&str]| {
+        let out = Command::new("dbus-send")
+            .arg(format!("--bus={bus}"))
+            .args(["--print-reply", "--reply-timeout=5000"])
+            .arg(format!("--dest={dest}"))
+            .args([path, method])
+            .args(args)
+            .output()
+            .expect("dbus-send runs");
+        out.status
+            .success()
+            .then(|| String::from_utf8_lossy(&out.stdout).into_owned())
+    };
+    let names = send(
+        "org.freedesktop.DBus",
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus.ListNames",
+        &[],
+    )
+    .expect("the bus lists its names");
+    let unique = Regex::new(r#"string ":([0-9.]+)""#).unwrap();
+    let described = unique.captures_iter(&names).find_map(|name| {
+        send(
+            &format!(":{}", &name[1]),
+            object,
+            "org.gtk.Actions.Describe",
+            &[&format!("string:{action}")],
+        )
+    })?;
+    // The reply: (enabled, parameter type, [state]): the state is its last boolean.
+    let boolean = Regex::new(r"boolean (true|false)").unwrap();
+    boolean
+        .captures_iter(&described)
+        .last()
+        .map(|found| &found[1] == "true")
+}
+
+/// issue 29: Evince's hamburger menu check items (GTK 3 GtkModelButton)
+/// never tell their checked state to accessibility (it is the window's
+/// action's). `press "Night Mode"` turned night mode on, read no change,
+/// clicked again (off) and failed after 13 s. One press now: night mode is
+/// on (as the app's own action state says), and the answer says it could
+/// not be read rather than confirming or failing.
+#[test]
+fn a_popover_check_item_is_pressed_once_and_said_unverifiable() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("night.pdf");
+    write_pdf(&pdf, "Night test");
+    let evince = Session::open("popover", &["evince", pdf.to_str().unwrap()]);
+    let night = || {
+        gtk_action_state(
+            evince.app_pid(),
+            "/org/gnome/Evince/window/1",
+            "inverted-colors",
+        )
+    };
+    assert_eq!(night(), Some(false), "night mode starts off");
+    evince.ok(&["press", r#"role=toggleButton name="File options""#]);
+    let item = r#"role=checkBox name="Night Mode""#;
+    let pressed = evince.json(&["press", item]);
+    assert_eq!(
+        night(),
+        Some(true),
+        "one press turned night mode on: {pressed}"
+    );
+    assert_eq!(pressed["route"], "semantic:press", "{pressed}");
+    assert_eq!(pressed["effect"], "unverifiable", "{pressed}");
+    let checked = pressed["checked"].as_str().unwrap();
+    assert!(
+        checked.contains("still reads unchecked")
+            && checked.contains("drawn otherwise")
+            && checked.contains("not pressed again"),
+        "{checked}"
+    );
+
+    // `check` promises a state it cannot read here: it fails saying so,
+    // after one press (night mode off again), never two.
+    let (code, stdout, stderr) = evince.run(&["--json", "check", item]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let failed: Value = serde_json::from_str(stdout.lines().last().unwrap()).unwrap();
+    assert_eq!(failed["error"]["code"], "failed", "{failed}");
+    let message = failed["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("the app took semantic:press") && message.contains("not pressed again"),
+        "{message}"
+    );
+    assert_eq!(night(), Some(false), "check pressed it once: {message}");
+}
+
+/// issue 29: `select` on Nautilus's grid view (GTK 4) chose the file and
+/// failed after 10 s: the grid selects the cell that holds the item (a cell
+/// "NautilusGridCell" around the file's own), not the item the check read.
+#[test]
+fn select_on_a_gtk4_grid_view_reads_the_cell_around_the_item() {
+    let _alone = alone();
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["alpha.txt", "beta.txt", "gamma.txt"] {
+        std::fs::write(dir.path().join(name), name).unwrap();
+    }
+    let nautilus = Session::open("grid", &["nautilus", dir.path().to_str().unwrap()]);
+    let chosen = nautilus.json(&["select", "role=table", "beta.txt"]);
+    assert_eq!(chosen["effect"], "confirmed", "{chosen}");
+    let observed = chosen["observed"].as_str().unwrap();
+    assert!(
+        observed.starts_with("its item \"beta.txt\" is chosen"),
+        "{observed}"
+    );
+    // The grid shows it so: the cell around beta.txt, and only it, reads selected.
+    let snapshot = nautilus.ok(&["snapshot"]);
+    let selected = Regex::new(
+        r#"(?m)\[cell\] "NautilusGridCell"[^\n]* selected\n\s*@e\d+ \[cell\] "([^"]+)""#,
+    )
+    .unwrap();
+    let files: Vec<&str> = selected
+        .captures_iter(&snapshot)
+        .map(|c| c.get(1).unwrap().as_str())
+        .collect();
+    assert_eq!(files, ["beta.txt"], "{snapshot}");
+}

@@ -794,7 +794,8 @@ fn a_check_that_does_not_take_fails_with_what_it_shows() {
         err.message
     );
     assert!(
-        err.message.contains("but it was not checked"),
+        err.message.contains("it still reads unchecked")
+            && err.message.contains("not pressed again"),
         "{}",
         err.message
     );

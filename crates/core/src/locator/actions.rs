@@ -6,7 +6,10 @@
 use super::effect::{clip, find_again, ActionOutcome, Effect, Route};
 use super::ladder::{Needs, Ready};
 use super::matching::{is_shown, TextMatch, TreeIndex};
-use super::observe::{done, done_by, gone_with, text_landed, verify_time, Done, Seen};
+use super::observe::{
+    done, done_by, gone_with, text_landed, verify_time, Done, Seen, VERIFY_AT_LEAST,
+};
+use super::picture::Picture;
 use super::resolve::{describe_node, human, worth_retrying, Poller, Read};
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
@@ -54,31 +57,35 @@ impl Locator {
     /// Presses the element as assistive technology does: its own press
     /// action, else a click at its centre. (`press` in the CLI; `click` is
     /// the real click a person makes.)
-    /// A check box, toggle or radio button pressed this way must change its
-    /// checked state: when the action left it as it was, a real click follows,
-    /// and the press fails with `failed` if the state still stays. (A menu's
-    /// check item is not read back: choosing it closes its menu, and with it
-    /// the item, until the menu opens again.) Anything else is looked at as
-    /// `click` looks: it reads otherwise, went, or a window opened or closed.
+    /// A check box, toggle or radio button pressed this way is confirmed when
+    /// its checked state flips. When its own action was taken and the state
+    /// reads as before a moment later, it is pressed again (a real
+    /// click) only if it is drawn exactly as before the action, so that the
+    /// app plainly ignored it (LibreOffice's Bold toggle ignores its first
+    /// press action); a press that may have toggled it is never repeated, as
+    /// the second would turn it back, and answers `unverifiable` (GTK 3's
+    /// popover menu items keep their state in the window's action, where
+    /// accessibility does not see it). It fails with `failed` when a real
+    /// click left the state as it was. (A menu's check item is not read
+    /// back: choosing it closes its menu, and with it the item, until the
+    /// menu opens again.) Anything else is looked at as `click` looks: it
+    /// reads otherwise, went, or a window opened or closed.
     pub fn activate(&self) -> Result<ActionOutcome> {
         let what = "press";
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
+            let mut drawn = None;
             let done = self.perform_on_match(what, Needs::POINTER, &mut poller, |ready, _| {
                 let windows = self.windows_now();
+                drawn = self.picture_before_press(ready);
                 let route = self.press_else_click(ready.window(), ready.node())?;
                 Ok(done(ready, route, windows))
             })?;
-            let before = &done.element;
-            let toggles = matches!(
-                before.role,
-                Role::CheckBox | Role::ToggleButton | Role::Switch
-            ) || (before.role == Role::Radio && !before.has_state(&State::Checked));
-            if !toggles {
+            if !toggles(&done.element) {
                 return self.observe_change(&mut poller, done, what);
             }
-            let checked = !before.has_state(&State::Checked);
-            self.confirm_checked(what, poller, done, checked)
+            let checked = !done.element.has_state(&State::Checked);
+            self.confirm_checked(what, poller, done, checked, drawn, Promise::Press)
         })
     }
 
@@ -335,6 +342,7 @@ impl Locator {
         let what = if checked { "check" } else { "uncheck" };
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
+            let mut drawn = None;
             let done = self.perform_with_by(what, Needs::POINTER, &mut poller, Locator::read_matches, |ready, _| {
                 let node = ready.node();
                 if node.has_state(&State::Checked) == checked {
@@ -347,6 +355,7 @@ impl Locator {
                     ))
                     .into());
                 }
+                drawn = self.picture_before_press(ready);
                 let route = self.press_or_click(ready.window(), node, Some(&ready.tree))?;
                 Ok(done_by(ready, route))
             })?;
@@ -354,34 +363,101 @@ impl Locator {
                 let already = if checked { "checked already" } else { "unchecked already" };
                 return Ok(done.confirmed(format!("it read {already}"), None));
             }
-            self.confirm_checked(what, poller, done, checked)
+            self.confirm_checked(what, poller, done, checked, drawn, Promise::State)
         })
     }
 
-    /// Waits until the element acted on by `done` reads as `checked`; when a
-    /// semantic action left it as it was, clicks it and waits again; fails
-    /// with `failed` and what it reads when the state never comes.
+    /// Waits until the element acted on by `done` reads as `checked` (for a
+    /// press, only a moment: [`VERIFY_AT_LEAST`]). When its own
+    /// action was taken and the state stays, clicks it only if it is drawn
+    /// as it was before the action (`drawn`), and waits again; otherwise
+    /// answers without acting again: `unverifiable` for a press, `failed`
+    /// for check and uncheck, which promise the state.
     fn confirm_checked(
         &self,
         what: &str,
         poller: Poller,
         done: Done,
         checked: bool,
+        drawn: Option<Picture>,
+        promise: Promise,
     ) -> Result<ActionOutcome> {
-        let wanted = if checked { "checked" } else { "unchecked" };
+        let wanted = checked_word(checked);
         let holds = |node: &Node| node.has_state(&State::Checked) == checked;
         let seen = format!("it reads {wanted}");
         let Route::Semantic(_) = &done.route else {
             let route = done.route.as_str();
             return self.verify_route(what, &poller, done, &route, wanted, &seen, holds);
         };
-        match self.read_until(&poller, &done, holds)? {
+        let found = match promise {
+            Promise::State => self.read_until(&poller, &done, holds)?,
+            // A press promises no state, and its state may never show: a
+            // moment's look (some apps never settle: LibreOffice).
+            Promise::Press => self.read_until(&self.poller(VERIFY_AT_LEAST), &done, holds)?,
+        };
+        let last = match found {
             Seen::Holds(node) => return Ok(done.confirmed(seen, Some(node))),
             Seen::WindowGone => return self.window_went(done),
-            Seen::Not(_) => {}
+            Seen::Not(last) => last,
+        };
+        // The state stayed. Ignored, or toggled where accessibility cannot see it?
+        let now = drawn
+            .as_ref()
+            .and_then(|_| self.picture_of(done.window, &done.element));
+        let looks = match (&drawn, &now) {
+            (Some(before), Some(now)) if before == now => {
+                return self.click_instead(what, &poller, done, checked);
+            }
+            (Some(_), Some(_)) => "it is drawn otherwise than before",
+            _ => "how it is drawn could not be compared",
+        };
+        let stays = checked_word(!checked);
+        match promise {
+            Promise::Press => {
+                let checked = format!(
+                    "the app took its press action; it still reads {stays} a moment later, but {looks}, so {STATE_NOT_SHOWN}: look at the app (a capture) to see it"
+                );
+                Ok(done.outcome(Effect::Unverifiable(checked), last))
+            }
+            Promise::State => {
+                let last = last
+                    .as_ref()
+                    .map(describe_node)
+                    .unwrap_or_else(|| "the element was gone".into());
+                Err(Error::failed(format!(
+                    "{what}: the app took {} on {self}; it still reads {stays} after {}, but {looks}, so {STATE_NOT_SHOWN} (if it was {wanted} already without saying so, this press made it {stays}); last read: {last}",
+                    done.route.as_str(),
+                    human(verify_time(&poller)),
+                ))
+                .with_suggestion(
+                    "look at the app (a capture) to see its state: this element's checked state is not told to assistive technology, so check and uncheck cannot keep their promise; press answers unverifiable instead",
+                ))
+            }
         }
-        // The app took the action and the state stayed: click it instead.
-        let mut poller = self.poller(verify_time(&poller));
+    }
+
+    /// The element's picture before a press of its own action whose effect
+    /// is a checked state (see [`Locator::confirm_checked`]).
+    fn picture_before_press(&self, ready: &Ready) -> Option<Picture> {
+        let node = ready.node();
+        (toggles(node) && node.has_action(&Action::Press))
+            .then(|| self.picture_of(ready.window(), node))
+            .flatten()
+    }
+
+    /// The app took the element's own action and ignored it (its state and
+    /// its picture are as before): a real click instead, then waits again.
+    fn click_instead(
+        &self,
+        what: &str,
+        poller: &Poller,
+        done: Done,
+        checked: bool,
+    ) -> Result<ActionOutcome> {
+        let wanted = checked_word(checked);
+        let holds = |node: &Node| node.has_state(&State::Checked) == checked;
+        let seen = format!("it reads {wanted}");
+        let mut poller = self.poller(verify_time(poller));
         let clicked = self.perform_on_match(what, Needs::POINTER, &mut poller, |ready, _| {
             let node = ready.node();
             if node.has_state(&State::Checked) == checked {
@@ -1400,6 +1476,16 @@ fn chosen_state(
         let text = item.text().unwrap_or_default();
         return Ok(format!("its item {text:?} is chosen"));
     }
+    // GTK 4's list and grid views select the row or cell that holds the
+    // item (Nautilus's grid: a cell "NautilusGridCell" around the file's).
+    if let Some(holder) = picked.iter().find(|n| holds(tree, n.id, chosen)) {
+        let text = tree.node(chosen).and_then(Node::text).unwrap_or_default();
+        let around = holder.text().unwrap_or_default();
+        return Ok(format!(
+            "its item {text:?} is chosen: the {} {around:?} around it reads selected",
+            holder.role
+        ));
+    }
     // A GTK 3 combo box (wx's Choice is one) has no value: its name is the
     // text it shows, and its popup's items never read as selected.
     let named_by_choice = matches!(node.role, Role::ComboBox | Role::Stepper)
@@ -1411,6 +1497,12 @@ fn chosen_state(
         .filter(|l| named_by_choice && option.matches(l))
     {
         return Ok(format!("it is named by its choice, now {label:?}"));
+    }
+    // A combo box with no value now (wx's Choice, a GTK 3 one) is named
+    // by the text it shows, and its popup's items never read as selected.
+    let shows = node.value.is_none() && node.role == Role::ComboBox;
+    if let Some(label) = node.label.as_deref().filter(|l| shows && option.matches(l)) {
+        return Ok(format!("it shows {label:?}"));
     }
     let commands = matches!(
         node.role,
@@ -1437,6 +1529,50 @@ fn chosen_state(
     })
 }
 
+/// Whether `inner` is `outer` or lies inside it.
+fn holds(tree: &Tree, outer: ElementId, inner: ElementId) -> bool {
+    let mut at = Some(inner);
+    // At most as many steps up as the tree has elements: a parent loop ends too.
+    for _ in 0..=tree.nodes.len() {
+        match at {
+            Some(id) if id == outer => return true,
+            Some(id) => at = tree.node(id).and_then(|n| n.parent),
+            None => return false,
+        }
+    }
+    false
+}
+
+/// Why a check box whose own action was taken is not pressed again when its
+/// state reads as before.
+const STATE_NOT_SHOWN: &str = "it is not pressed again, which could turn it back: its toolkit may keep the state where accessibility does not show it (GTK 3's popover menu items keep theirs in the window's action)";
+
+/// What an action on a checkable element promises.
+#[derive(Clone, Copy)]
+enum Promise {
+    /// A press: the state flips if the toolkit shows it.
+    Press,
+    /// check and uncheck: the state asked for.
+    State,
+}
+
+/// Whether pressing the element flips its checked state: a check box,
+/// toggle, switch, or a radio button not yet checked.
+fn toggles(node: &Node) -> bool {
+    matches!(
+        node.role,
+        Role::CheckBox | Role::ToggleButton | Role::Switch
+    ) || (node.role == Role::Radio && !node.has_state(&State::Checked))
+}
+
+fn checked_word(checked: bool) -> &'static str {
+    if checked {
+        "checked"
+    } else {
+        "unchecked"
+    }
+}
+
 #[cfg(test)]
 mod tests {
     //! Actions whose semantic route answers success and changes nothing, as
@@ -1459,6 +1595,9 @@ mod tests {
         actions: Vec<Action>,
         text_input: bool,
         swallowed: Mutex<Vec<String>>,
+        /// Whether a swallowed action redraws the window, as a check item
+        /// that toggles where accessibility cannot see it does: how many did.
+        redraws: Option<Mutex<u8>>,
     }
 
     impl Swallowing {
@@ -1468,6 +1607,15 @@ mod tests {
                 actions: actions.to_vec(),
                 text_input,
                 swallowed: Mutex::new(Vec::new()),
+                redraws: None,
+            })
+        }
+
+        /// Takes `actions` without a change the tree shows, but draws anew.
+        fn redrawing(actions: &[Action]) -> Arc<Swallowing> {
+            Arc::new(Swallowing {
+                redraws: Some(Mutex::new(0)),
+                ..Arc::into_inner(Swallowing::new(actions, false)).unwrap()
             })
         }
 
@@ -1492,6 +1640,9 @@ mod tests {
                     .lock()
                     .unwrap()
                     .push(format!("act {}", params.action));
+                if let Some(redrawn) = &self.redraws {
+                    *redrawn.lock().unwrap() += 1;
+                }
                 return Ok(());
             }
             self.app.act(params)
@@ -1525,7 +1676,12 @@ mod tests {
             self.app.menu(params)
         }
         fn capture(&self, params: &CaptureParams) -> Result<Capture> {
-            self.app.capture(params)
+            let mut capture = self.app.capture(params)?;
+            if let Some(redrawn) = &self.redraws {
+                let shade = 100 + *redrawn.lock().unwrap();
+                capture.png = crate::png::solid(capture.width, capture.height, [shade; 3]);
+            }
+            Ok(capture)
         }
         fn eval(&self, params: &EvalParams) -> Result<Value> {
             self.app.eval(params)
@@ -1612,6 +1768,42 @@ mod tests {
         let driver = Swallowing::new(&[], false);
         let done = app(&driver).get_by_key("subscribe").activate().unwrap();
         assert_eq!(done.route, Route::Semantic(Action::Press));
+    }
+
+    #[test]
+    fn a_check_box_drawn_anew_by_its_action_is_never_pressed_twice() {
+        // GTK 3's popover check items: the action toggles the item where
+        // accessibility cannot see it, and only its picture tells.
+        let unchecked = |driver: &Swallowing| {
+            !driver
+                .app
+                .edit(|ui| ui.windows[0].keyed("subscribe").has_state(&State::Checked))
+        };
+        let driver = Swallowing::redrawing(&[Action::Press]);
+        let done = app(&driver).get_by_key("subscribe").activate().unwrap();
+        assert_eq!(done.route, Route::Semantic(Action::Press));
+        let Effect::Unverifiable(checked) = &done.effect else {
+            panic!("{:?}", done.effect)
+        };
+        assert!(
+            checked.contains("drawn otherwise") && checked.contains("not pressed again"),
+            "{checked}"
+        );
+        assert!(unchecked(&driver), "no click followed the press");
+        assert_eq!(driver.swallowed(), ["act press"]);
+
+        // check promises the state, which cannot be read: it fails saying so.
+        let driver = Swallowing::redrawing(&[Action::Press]);
+        let err = app(&driver).get_by_key("subscribe").check().unwrap_err();
+        assert_eq!(err.code, ErrorCode::Failed, "{err}");
+        assert!(
+            err.message.contains("the app took semantic:press")
+                && err.message.contains("not pressed again"),
+            "{}",
+            err.message
+        );
+        assert!(unchecked(&driver), "no click followed the press");
+        assert_eq!(driver.swallowed(), ["act press"]);
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod effect;
 mod ladder;
 mod matching;
 mod observe;
+mod picture;
 mod queries;
 mod resolve;
 mod selector_text;

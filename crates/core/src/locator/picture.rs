@@ -1,0 +1,78 @@
+//! What an element looks like: the pixels of its box in a capture of its
+//! window. The witness of last resort for an action whose effect the tree
+//! does not show: a check item that toggled where accessibility cannot see
+//! it still draws otherwise, while an action the app ignored leaves the
+//! element as it was drawn.
+
+use super::Locator;
+use crate::protocol::{Bounds, CaptureParams, Node, WindowId};
+
+/// The pixels of one element's box, row by row, as decoded from a capture.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Picture(Vec<u8>);
+
+impl Locator {
+    /// The element's picture now; `None` when it has no box, the driver
+    /// captures nothing, or the box is not in the capture.
+    pub(crate) fn picture_of(&self, window: WindowId, node: &Node) -> Option<Picture> {
+        let bounds = node.bounds.filter(|b| !b.is_empty())?;
+        let capture = self
+            .driver
+            .capture(&CaptureParams {
+                window: Some(window),
+            })
+            .ok()?;
+        crop(&capture.png, bounds).map(Picture)
+    }
+}
+
+/// The pixels of `bounds` (window coordinates, as a capture's) in `png`,
+/// or `None` when it does not decode or the box lies outside it.
+fn crop(png: &[u8], bounds: Bounds) -> Option<Vec<u8>> {
+    let mut decoder = png::Decoder::new(png);
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().ok()?;
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).ok()?;
+    let per_pixel = frame.line_size / frame.width as usize;
+    let clamp = |v: f64, most: u32| (v.max(0.0) as u32).min(most);
+    let (left, right) = (
+        clamp(bounds.x, frame.width),
+        clamp(bounds.x + bounds.width, frame.width),
+    );
+    let (top, bottom) = (
+        clamp(bounds.y, frame.height),
+        clamp(bounds.y + bounds.height, frame.height),
+    );
+    if left >= right || top >= bottom {
+        return None;
+    }
+    let mut kept = Vec::new();
+    for row in top..bottom {
+        let start = row as usize * frame.line_size;
+        kept.extend_from_slice(
+            &pixels[start + left as usize * per_pixel..start + right as usize * per_pixel],
+        );
+    }
+    Some(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_box_is_cut_from_the_capture_and_one_outside_is_none() {
+        let png = crate::png::solid(10, 8, [1, 2, 3]);
+        let cut = crop(&png, Bounds::new(2.0, 3.0, 4.0, 2.0)).unwrap();
+        assert_eq!(cut.len(), 4 * 2 * 3);
+        assert!(cut.chunks(3).all(|p| p == [1, 2, 3]));
+        // Cut at the capture's edge.
+        assert_eq!(
+            crop(&png, Bounds::new(8.0, 0.0, 5.0, 1.0)).unwrap().len(),
+            2 * 3
+        );
+        assert_eq!(crop(&png, Bounds::new(20.0, 0.0, 5.0, 5.0)), None);
+        assert_eq!(crop(b"not a png", Bounds::new(0.0, 0.0, 1.0, 1.0)), None);
+    }
+}
