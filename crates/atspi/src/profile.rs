@@ -36,6 +36,10 @@ pub struct Profile {
     /// views: gnome-system-monitor's rows after a click on a column header),
     /// so every read asks the table again.
     pub cells_by_place: bool,
+    /// Whether cells asked afresh take the id of their place, not of their
+    /// object (Qt, which makes a new object at every ask): see
+    /// [`crate::ids::name_by_place`].
+    pub ids_by_place: bool,
     /// Whether a locator's read asks role, name and states of every element
     /// first and the other fields only of its candidates (apps behind GTK's
     /// bridge, whose cache answers the first part in one call).
@@ -62,6 +66,7 @@ impl Profile {
         Profile {
             cache_kept,
             cells_by_place: is_libreoffice(&app.name),
+            ids_by_place: crate::qt::is_qt(app),
             lean: gtk_bridge,
             cache_places_children: gtk_bridge,
             fields: field_rules(app),
@@ -75,6 +80,7 @@ impl Profile {
     pub fn views(&self) -> Views {
         Views {
             keep_cells: self.cells_by_place,
+            ids_by_place: self.ids_by_place,
             coords: self.fields.coords,
         }
     }

@@ -30,6 +30,11 @@ pub struct Views {
     /// reads ([`crate::profile::Profile::cells_by_place`]); else each read
     /// asks again, as the object at a place changes with the view.
     pub keep_cells: bool,
+    /// Whether a cell asked afresh takes the id of its place rather than of
+    /// its object ([`crate::ids::name_by_place`]): Qt makes a new object at
+    /// every ask, so the same cell would have another id at every read, and
+    /// no click on it could be checked as landing on it.
+    pub ids_by_place: bool,
     /// The coordinates boxes and hit tests are asked in, one kind for all
     /// ([`crate::fetch::FetchPlan::coords`]): Qt 5 answers nonsense in
     /// window coordinates for a popup's list (a negative height).
@@ -199,6 +204,9 @@ struct Cells {
     by_place: HashMap<CellKey, ObjRef>,
     /// Each cell's table and place in it.
     place_of: HashMap<ObjRef, (ObjRef, i32, i32)>,
+    /// The latest object asked at each place, where cells are named by
+    /// their place but asked afresh (Qt): one entry per place.
+    latest_at: HashMap<(ObjRef, i32, i32), ObjRef>,
 }
 static CELLS: std::sync::LazyLock<std::sync::Mutex<Cells>> =
     std::sync::LazyLock::new(Default::default);
@@ -227,7 +235,12 @@ pub fn place_of(cell: &ObjRef) -> Option<(i32, i32)> {
 pub async fn ask_again(link: &Link, cell: &ObjRef) -> Option<ObjRef> {
     let (table, row, col) = cells().place_of.get(cell).cloned()?;
     forget_cell(cell);
-    cell_object(link, &table, (row, col), true).await.ok()
+    let kept = Views {
+        keep_cells: true,
+        ids_by_place: false,
+        coords: 0,
+    };
+    cell_object(link, &table, (row, col), kept).await.ok()
 }
 
 /// The cell of `table` at (`row`, `col`), from 0: asked of the table once,
@@ -242,7 +255,7 @@ pub async fn cell_at(
     if row >= rows || col >= cols {
         return Ok(None);
     }
-    let cell = cell_object(link, table, (row, col), views.keep_cells).await?;
+    let cell = cell_object(link, table, (row, col), views).await?;
     Ok(Some(cell).filter(|cell| !bus::is_null(cell)))
 }
 
@@ -265,11 +278,11 @@ async fn cell_object(
     link: &Link,
     table: &ObjRef,
     (row, col): (i32, i32),
-    keep: bool,
+    views: Views,
 ) -> uidrive_core::Result<ObjRef> {
     let (conn, dest) = link.route(&table.0);
     let path = table.1.as_str();
-    if !keep {
+    if !views.keep_cells {
         let cell = call::<ObjRef, _>(
             conn,
             dest,
@@ -279,7 +292,19 @@ async fn cell_object(
             &(row, col),
         )
         .await?;
-        return Ok(with_bus(cell, table));
+        let cell = with_bus(cell, table);
+        if views.ids_by_place && !bus::is_null(&cell) {
+            crate::ids::name_by_place(&cell.0, cell.1.as_str(), path, (row, col));
+            // Its place, as Qt's cells may not say it (no TableCell): a
+            // press of a tree's item selects that row (crate::qt).
+            let mut known = cells();
+            let place = (table.clone(), row, col);
+            if let Some(old) = known.latest_at.insert(place.clone(), cell.clone()) {
+                known.place_of.remove(&old);
+            }
+            known.place_of.insert(cell.clone(), place);
+        }
+        return Ok(cell);
     }
     let key = (
         conn.server_guid().to_string(),
@@ -415,7 +440,7 @@ async fn table_cells(
         call::<ObjRef, _>(conn, dest, path, IFACE_TABLE, "GetColumnHeader", &(col,)).await
     });
     let cells = (row0..=row1).flat_map(|row| {
-        (col0..=col1).map(move |col| cell_object(link, obj, (row, col), views.keep_cells))
+        (col0..=col1).map(move |col| cell_object(link, obj, (row, col), views))
     });
     let (headers, cells) = tokio::join!(join_all(headers), join_all(cells));
     headers
