@@ -38,7 +38,9 @@ pub fn name_by_place(bus: &str, cell_path: &str, table_path: &str, (row, col): (
     if let Some(old) = places.latest.insert(place, cell_path.to_string()) {
         places.ids.remove(&(bus.to_string(), old));
     }
-    places.ids.insert((bus.to_string(), cell_path.to_string()), id);
+    places
+        .ids
+        .insert((bus.to_string(), cell_path.to_string()), id);
 }
 
 fn hash_id(bus: &str, path: &str) -> ElementId {

@@ -439,9 +439,8 @@ async fn table_cells(
     let headers = (col0..=col1).map(|col| async move {
         call::<ObjRef, _>(conn, dest, path, IFACE_TABLE, "GetColumnHeader", &(col,)).await
     });
-    let cells = (row0..=row1).flat_map(|row| {
-        (col0..=col1).map(move |col| cell_object(link, obj, (row, col), views))
-    });
+    let cells = (row0..=row1)
+        .flat_map(|row| (col0..=col1).map(move |col| cell_object(link, obj, (row, col), views)));
     let (headers, cells) = tokio::join!(join_all(headers), join_all(cells));
     headers
         .into_iter()
