@@ -71,6 +71,9 @@ pub(crate) struct Inner {
 /// `Send + Sync`: calls from several threads take turns on one connection.
 pub struct X11 {
     display: String,
+    /// The X authority file it was connected with, for connections of its
+    /// own ([`crate::wm`]'s); `None`, this process's own.
+    xauthority: Option<std::path::PathBuf>,
     inner: Mutex<Inner>,
 }
 
@@ -107,6 +110,7 @@ impl X11 {
         let atoms = intern_atoms(&conn)?;
         Ok(X11 {
             display: display.to_string(),
+            xauthority: xauthority.map(std::path::Path::to_path_buf),
             inner: Mutex::new(Inner {
                 conn,
                 root,
@@ -119,6 +123,17 @@ impl X11 {
     }
 
     /// The display this connection is to.
+    /// A connection of its own to the same display, authorized the same
+    /// way, whose events are the caller's alone.
+    pub(crate) fn connect_again(&self) -> Result<(x11rb::rust_connection::RustConnection, usize)> {
+        crate::auth::connect(&self.display, self.xauthority.as_deref()).map_err(|e| {
+            Error::disconnected(format!(
+                "cannot connect to the X display {}: {e}",
+                self.display
+            ))
+        })
+    }
+
     pub fn display(&self) -> &str {
         &self.display
     }
