@@ -2,7 +2,7 @@
 role, name, states and extents of every element, one D-Bus call per property.
 It is the peer the compatibility suite compares uidrive's node count with.
 
-usage: /usr/bin/python3 atspi_walk.py PID [--title TITLE] [--dump]
+usage: /usr/bin/python3 atspi_walk.py PID [--title TITLE] [--dump] [--repeat N]
 
 The app is the one whose process is PID or a descendant of it. The window is
 the one named TITLE, else the only showing one. Prints one JSON line:
@@ -13,6 +13,8 @@ them and uidrive reads only the visible ones; "limited" counts such elements.
 An element below the window that the app marks defunct (gone; LibreOffice
 Calc's formula bar "Input line" says so of itself) is not counted, with what
 is below it, as uidrive leaves such elements out; "defunct" counts them.
+--repeat N walks the window N times over one connection, as one client
+reading again and again does (the last walk is printed).
 """
 import json
 import os
@@ -108,11 +110,13 @@ def main():
     args = sys.argv[1:]
     dump = "--dump" in args
     title = args[args.index("--title") + 1] if "--title" in args else None
+    repeat = int(args[args.index("--repeat") + 1]) if "--repeat" in args else 1
     app = find_app(int(args[0]))
     window = find_window(app, title)
-    walk = Walk(dump)
-    started = time.perf_counter()
-    walk.visit(window, 0)
+    for _ in range(repeat):
+        walk = Walk(dump)
+        started = time.perf_counter()
+        walk.visit(window, 0)
     ms = (time.perf_counter() - started) * 1000
     print(json.dumps({"nodes": walk.nodes, "ms": round(ms, 1), "window": window.name,
                       "limited": walk.limited, "defunct": walk.defunct}))

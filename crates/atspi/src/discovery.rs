@@ -84,6 +84,12 @@ impl AppRef {
         self.toolkit_name.eq_ignore_ascii_case("gtk")
     }
 
+    /// Whether the app's objects are GTK 2's (GAIL), behind the same bridge
+    /// as GTK 3 but with their own answers.
+    pub fn behind_gail(&self) -> bool {
+        self.toolkit_name.eq_ignore_ascii_case("gail")
+    }
+
     /// Whether elements may carry an accessible id; GTK 3 and 4 give none, so they are not asked.
     pub fn has_ids(&self) -> bool {
         !self.behind_gtk_bridge()

@@ -374,7 +374,7 @@ impl Inner {
     pub async fn element_basics(&self, obj: &ObjRef) -> Result<RawNode> {
         let plan = self.plan(Asked::Element);
         gate::through(self.gate.clone(), async {
-            let mut node = fetch::basics(&self.link, obj, None).await?;
+            let mut node = fetch::basics(&self.link, obj, None, plan.rules.descriptions).await?;
             let calls = plan::children_calls(&node, false, false);
             fetch::children(&self.link, &mut node, calls, None, plan.views).await?;
             Ok(node)
@@ -618,7 +618,7 @@ async fn walk(
         let known = cached.and_then(|_| given.get(obj.1.as_str()));
         async move {
             let node = async {
-                let mut node = fetch::basics(link, &obj, cached).await?;
+                let mut node = fetch::basics(link, &obj, cached, plan.rules.descriptions).await?;
                 let calls = plan::children_calls(&node, cached.is_some(), known.is_some());
                 fetch::children(link, &mut node, calls, known, plan.views).await?;
                 Ok::<_, Error>(node)

@@ -7,7 +7,7 @@ use crate::bus::{
     IFACE_TABLE_CELL, IFACE_TEXT, IFACE_VALUE,
 };
 use crate::gate;
-use crate::plan::{ActionsWhen, ChildrenCalls, Extents, FieldCalls, MOST_EMBEDDED};
+use crate::plan::{ActionsWhen, ChildrenCalls, Descriptions, Extents, FieldCalls, MOST_EMBEDDED};
 use crate::roles;
 use crate::states::StateSet;
 use crate::visible;
@@ -256,8 +256,14 @@ pub async fn ask_children(
 
 /// One element's basics: role, name, states, interfaces and child count,
 /// from the cache when it has the element, else asked of the element
-/// (with its accessible id, which comes with the same call).
-pub async fn basics(link: &Link, obj: &ObjRef, cached: Option<&CachedItem>) -> Result<RawNode> {
+/// (with its accessible id, which comes with the same call), and its
+/// description as `descriptions` says.
+pub async fn basics(
+    link: &Link,
+    obj: &ObjRef,
+    cached: Option<&CachedItem>,
+    descriptions: Descriptions,
+) -> Result<RawNode> {
     let mut node = RawNode {
         obj: Some(obj.clone()),
         ..RawNode::default()
@@ -279,24 +285,32 @@ pub async fn basics(link: &Link, obj: &ObjRef, cached: Option<&CachedItem>) -> R
     }
     let (conn, dest) = link.route(&obj.0);
     let path = obj.1.as_str();
+    let props: &[&str] = match descriptions {
+        Descriptions::All => &["Name", "Description", "AccessibleId", "ChildCount"],
+        Descriptions::OfUnnamed => &["Name", "AccessibleId", "ChildCount"],
+    };
     let (role, states, ifaces, props) = tokio::join!(
         call::<u32, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetRole", &()),
         call::<Vec<u32>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetState", &()),
         call::<Vec<String>, _>(conn, dest, path, IFACE_ACCESSIBLE, "GetInterfaces", &()),
-        bus::get_props(
-            conn,
-            dest,
-            path,
-            IFACE_ACCESSIBLE,
-            &["Name", "Description", "AccessibleId", "ChildCount"]
-        ),
+        bus::get_props(conn, dest, path, IFACE_ACCESSIBLE, props),
     );
     let props = props?;
     node.role = role?;
     node.states = StateSet::from_words(&states?);
     node.ifaces = Ifaces::from_names(&ifaces?);
     node.name = bus::prop_str(&props, "Name").unwrap_or_default();
-    node.description = bus::prop_str(&props, "Description").unwrap_or_default();
+    node.description = match descriptions {
+        Descriptions::All => bus::prop_str(&props, "Description"),
+        Descriptions::OfUnnamed if node.name.is_empty() => {
+            bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "Description")
+                .await
+                .ok()
+                .and_then(|v| String::try_from(v).ok())
+        }
+        Descriptions::OfUnnamed => None,
+    }
+    .unwrap_or_default();
     node.accessible_id = bus::prop_str(&props, "AccessibleId").unwrap_or_default();
     // Without a count, the child list is asked for: an app that can't say how
     // many children an element has is not one that manages millions.

@@ -6,7 +6,7 @@
 //! (docs/apps.md has the measurements behind each field).
 
 use crate::discovery::{AppRef, Toolkit};
-use crate::plan::{ActionsRead, FieldRules};
+use crate::plan::{ActionsRead, Descriptions, FieldRules};
 use crate::states::st;
 use crate::visible::Views;
 
@@ -105,6 +105,11 @@ fn field_rules(app: &AppRef) -> FieldRules {
             Toolkit::Other => ActionsRead::WithState(st::SHOWING),
         },
         ids: app.has_ids(),
+        descriptions: if app.behind_gail() {
+            Descriptions::OfUnnamed
+        } else {
+            Descriptions::All
+        },
         coords: if app.toolkit.window_relative_extents() {
             1
         } else {
@@ -150,5 +155,8 @@ mod tests {
         let calculator = Profile::of(&app("gnome-calculator", "gtk", Toolkit::Gtk4));
         assert_eq!(calculator.cache_kept, CacheKept::UntilEvent);
         assert_eq!(monitor.cache_kept, CacheKept::UntilEventOnceRegistered);
+        assert_eq!(monitor.fields.descriptions, Descriptions::All);
+        let gimp = Profile::of(&app("gimp", "GAIL", Toolkit::Other));
+        assert_eq!(gimp.fields.descriptions, Descriptions::OfUnnamed);
     }
 }

@@ -17,34 +17,9 @@ use std::time::{Duration, Instant};
 
 const GUARD: Duration = Duration::from_secs(60);
 
-fn other_user() -> (u32, u32) {
-    const NAME: &str = "uidrive-probe";
-    let id = |flag: &str| -> Option<u32> {
-        let out = Command::new("id").args([flag, NAME]).output().ok()?;
-        String::from_utf8_lossy(&out.stdout).trim().parse().ok()
-    };
-    if id("-u").is_none() {
-        // SAFETY: geteuid has no preconditions.
-        assert_eq!(
-            unsafe { libc::geteuid() },
-            0,
-            "this test creates a second user ({NAME}) with useradd and needs root; CI runs as root"
-        );
-        let _ = Command::new("useradd")
-            .args([
-                "--system",
-                "--no-create-home",
-                "--shell",
-                "/usr/sbin/nologin",
-                NAME,
-            ])
-            .output();
-    }
-    match (id("-u"), id("-g")) {
-        (Some(uid), Some(gid)) if uid != 0 => (uid, gid),
-        other => panic!("could not create or find the user {NAME}: {other:?}"),
-    }
-}
+#[path = "../../x11/tests/common/other_user.rs"]
+mod other_user;
+use other_user::other_user;
 
 fn as_other(program: &str, args: &[&str]) -> Command {
     let (uid, gid) = other_user();
