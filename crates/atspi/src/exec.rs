@@ -618,12 +618,29 @@ async fn walk(
         let known = cached.and_then(|_| given.get(obj.1.as_str()));
         async move {
             let node = async {
-                let mut node = fetch::basics(link, &obj, cached, plan.rules.descriptions).await?;
+                let descriptions = plan.rules.descriptions;
+                let mut node = match fetch::basics(link, &obj, cached, descriptions).await {
+                    // A cell kept by its place whose object went (Calc drops
+                    // its cells' objects when a dialog over the sheet
+                    // closes): its table is asked for the cell there now.
+                    Err(e) if e.code == ErrorCode::NoElement => {
+                        match crate::visible::ask_again(link, &obj).await {
+                            Some(again) => fetch::basics(link, &again, None, descriptions).await?,
+                            None => return Err(e),
+                        }
+                    }
+                    read => read?,
+                };
                 let calls = plan::children_calls(&node, cached.is_some(), known.is_some());
                 fetch::children(link, &mut node, calls, known, plan.views).await?;
                 Ok::<_, Error>(node)
             };
-            (parent, position, node.await, cached.is_some())
+            (
+                parent,
+                position,
+                node.await.map_err(|e| (e, obj)),
+                cached.is_some(),
+            )
         }
     };
     seen.insert(window.1.as_str().to_string());
@@ -642,9 +659,13 @@ async fn walk(
         };
         let mut node = match node {
             Ok(node) => node,
-            // An element that went away while the window was read is not in it.
-            Err(e) if parent.is_some() && e.code == ErrorCode::NoElement => continue,
-            Err(e) => return Err(e),
+            // An element that went away while the window was read is not in
+            // it (nor kept for the next read, if it was a cell kept by place).
+            Err((e, obj)) if parent.is_some() && e.code == ErrorCode::NoElement => {
+                crate::visible::forget_cell(&obj);
+                continue;
+            }
+            Err((e, _)) => return Err(e),
         };
         if node.states.has(st::DEFUNCT) && parent.is_some() {
             if let Some(obj) = &node.obj {

@@ -404,3 +404,43 @@ fn select_on_a_gtk4_grid_view_reads_the_cell_around_the_item() {
         .collect();
     assert_eq!(files, ["beta.txt"], "{snapshot}");
 }
+
+/// Calc's sheet read one cell, where it shows 1,050, once its Tip of the Day
+/// closed after a key and a few reads a second apart: Calc had dropped the
+/// objects of the cells kept by their place, and every later read skipped
+/// them. A kept cell that went is asked for again.
+#[test]
+fn calcs_cells_read_back_after_its_first_dialog_closes() {
+    let _alone = alone();
+    let profile = tempfile::Builder::new()
+        .prefix("udcalc")
+        .tempdir_in("/tmp")
+        .unwrap();
+    let installation = format!("-env:UserInstallation=file://{}", profile.path().display());
+    let calc = Session::open("sheet", &["localc", "--norestore", &installation]);
+    let cells = |calc: &Session| {
+        let snapshot = calc.ok(&["snapshot", "-w", "1"]);
+        snapshot.lines().filter(|l| l.contains("[cell]")).count()
+    };
+    let windows = calc.ok(&["windows"]);
+    assert!(windows.contains("\"Tip of the Day"), "{windows}");
+    let before = cells(&calc);
+    assert!(before > 100, "the sheet shows its cells: {before}");
+    calc.ok(&["key", "Enter", "-w", "1"]);
+    for _ in 0..3 {
+        cells(&calc);
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    let windows = calc.ok(&["windows"]);
+    if let Some(line) = windows.lines().find(|l| l.contains("\"Tip of the Day")) {
+        let id = line.split_whitespace().nth(1).unwrap();
+        calc.ok(&["press", r#"role=button name="OK""#, "-w", id]);
+    }
+    for read in 0..2 {
+        let after = cells(&calc);
+        assert!(
+            after * 10 >= before * 9,
+            "read {read} after the dialog closed holds {after} cells; {before} before"
+        );
+    }
+}
