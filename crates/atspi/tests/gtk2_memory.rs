@@ -21,12 +21,7 @@ const TURNS: usize = 40;
 
 fn rss(pid: u32) -> i64 {
     std::thread::sleep(Duration::from_secs(2));
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmRSS")
+    common::rss_kb(pid)
 }
 
 #[test]

@@ -119,12 +119,7 @@ fn collected_rss(pid: u32) -> i64 {
         String::from_utf8_lossy(&gc.stderr)
     );
     std::thread::sleep(Duration::from_secs(1));
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmRSS")
+    common::rss_kb(pid)
 }
 
 #[test]

@@ -148,3 +148,13 @@ pub fn enabled(n: &Node) -> bool {
 pub fn shown(n: &Node) -> bool {
     !n.has_state(&State::Offscreen)
 }
+
+/// A process's resident memory in kB, as /proc says it now.
+pub fn rss_kb(pid: u32) -> i64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS")
+}
