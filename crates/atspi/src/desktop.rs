@@ -9,7 +9,7 @@ use crate::windows;
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
-use uidrive_core::protocol::{Bounds, Capture, CaptureParams, ElementId, InputEvent, InputParams};
+use uidrive_core::protocol::{Bounds, Capture, CaptureParams, ElementId, InputParams};
 use uidrive_core::{Error, Result};
 use uidrive_x11::{Rect, XWindow, X11};
 
@@ -103,16 +103,7 @@ pub fn input(driver: &AtspiDriver, params: &InputParams) -> Result<()> {
 fn send_input(inner: &Inner, top: &TopLevel, params: &InputParams) -> Result<()> {
     let x11 = inner.x11()?;
     let window = x_window_for(&x11, inner.app.pid, top)?;
-    let keys = params.events.iter().any(|e| {
-        matches!(
-            e,
-            InputEvent::Key { .. }
-                | InputEvent::KeyDown { .. }
-                | InputEvent::KeyUp { .. }
-                | InputEvent::Text { .. }
-        )
-    });
-    if keys {
+    if params.has_keyboard_events() {
         // No window manager gives the focus on a bare X server: give it first.
         x11.focus(window.id)?;
     }

@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use uidrive_core::protocol::{
     ActParams, Bounds, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId,
-    EvalParams, Hello, IdleParams, InputEvent, InputParams, MenuParams, Method, Node, Tree,
-    TreeParams, Window, WindowId, WindowKind, WindowList,
+    EvalParams, Hello, IdleParams, InputParams, MenuParams, Method, Node, Tree, TreeParams, Window,
+    WindowId, WindowKind, WindowList,
 };
 use uidrive_core::{Driver, Error, Result};
 use uidrive_x11::{XWindow, X11};
@@ -338,16 +338,7 @@ impl Driver for NoTreeDriver {
     fn input(&self, params: &InputParams) -> Result<()> {
         params.validate()?;
         let window = self.window(params.window)?;
-        let keys = params.events.iter().any(|e| {
-            matches!(
-                e,
-                InputEvent::Key { .. }
-                    | InputEvent::KeyDown { .. }
-                    | InputEvent::KeyUp { .. }
-                    | InputEvent::Text { .. }
-            )
-        });
-        if keys {
+        if params.has_keyboard_events() {
             self.x11.focus(window.id)?;
         }
         let origin = (f64::from(window.geometry.x), f64::from(window.geometry.y));

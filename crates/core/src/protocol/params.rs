@@ -368,6 +368,20 @@ pub struct InputParams {
 }
 
 impl InputParams {
+    /// Whether any event goes to the keyboard (a key or text): its window
+    /// must have the focus first.
+    pub fn has_keyboard_events(&self) -> bool {
+        self.events.iter().any(|e| {
+            matches!(
+                e,
+                InputEvent::Key { .. }
+                    | InputEvent::KeyDown { .. }
+                    | InputEvent::KeyUp { .. }
+                    | InputEvent::Text { .. }
+            )
+        })
+    }
+
     /// Checks every event and the request's totals against [`input_limits`].
     pub fn validate(&self) -> Result<()> {
         use input_limits as limit;
