@@ -40,7 +40,8 @@ pub use error::{Error, ErrorCode, Result, MAX_MESSAGE_BYTES};
 pub use expect::{expect, Expect, ExpectedText};
 pub use keyboard::{Keyboard, MAX_KEY_DELAY};
 pub use locator::{
-    ActionOutcome, Effect, Filter, Find, Locator, RoleQuery, Route, TextMatch, WindowRef,
+    ActionOutcome, Effect, Filter, Find, Locator, RoleQuery, Route, ScrollDirection, TextMatch,
+    WindowRef,
 };
 pub use memory::MemoryDriver;
 pub use server::{

@@ -878,6 +878,204 @@ impl Locator {
         })
     }
 
+    /// Turns the mouse wheel `notches` clicks over the element's centre
+    /// (real input). `confirmed` when the tree shows it: elements came,
+    /// went, moved or changed, or the focus moved; else `unverifiable`.
+    pub fn scroll(&self, direction: ScrollDirection, notches: u32) -> Result<ActionOutcome> {
+        let most = crate::protocol::input_limits::WHEEL_CLICKS;
+        if notches == 0 || u64::from(notches) > most {
+            return Err(Error::invalid_request(format!(
+                "scroll: {notches} notches; give 1 to {most} wheel clicks"
+            )));
+        }
+        crate::trace::note_args(
+            self.driver.as_ref(),
+            || serde_json::json!({ "direction": direction.as_str(), "notches": notches }),
+        );
+        self.traced("scroll", || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_on_match("scroll", Needs::HOVER, &mut poller, |ready, _| {
+                let (x, y) = centre(ready.node())?;
+                let (dx, dy) = direction.delta(notches);
+                let windows = self.windows_now();
+                let wheel = InputEvent::Wheel {
+                    x,
+                    y,
+                    dx,
+                    dy,
+                    precise: false,
+                    mods: Vec::new(),
+                };
+                self.send(ready.window(), vec![wheel])?;
+                Ok(done(ready, Route::Input, windows))
+            })?;
+            self.observe_change(&mut poller, done, "the scroll")
+        })
+    }
+
+    /// Expands a tree row, an expander or a combo box: its `expand` action,
+    /// then waits until it reads `expanded`.
+    pub fn expand(&self) -> Result<ActionOutcome> {
+        self.set_expanded(true)
+    }
+
+    /// Collapses what [`Locator::expand`] expands; waits until it no longer
+    /// reads `expanded`.
+    pub fn collapse(&self) -> Result<ActionOutcome> {
+        self.set_expanded(false)
+    }
+
+    fn set_expanded(&self, expanded: bool) -> Result<ActionOutcome> {
+        let (what, action, wanted) = if expanded {
+            ("expand", Action::Expand, "expanded")
+        } else {
+            ("collapse", Action::Collapse, "collapsed")
+        };
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_on_match(what, Needs::KEYS, &mut poller, |ready, _| {
+                let node = ready.node();
+                if node.has_state(&State::Expanded) == expanded
+                    && (expanded || !node.has_action(&Action::Collapse))
+                    && (node.has_state(&State::Expandable) || node.has_state(&State::Expanded))
+                {
+                    return Ok(done_by(ready, Route::NotNeeded));
+                }
+                match self.try_semantic(ready, action.clone(), None)? {
+                    Some(route) => Ok(done_by(ready, route)),
+                    None => Err(Error::unsupported(format!(
+                        "{what}: {} offers no {what} action",
+                        describe_node(node)
+                    ))
+                    .with_suggestion(
+                        "press it, or press Right/Left (Shift+Right on some trees) with the focus on it",
+                    )
+                    .into()),
+                }
+            })?;
+            if done.route == Route::NotNeeded {
+                return Ok(done.confirmed(format!("it was {wanted} already"), None));
+            }
+            let seen = format!("it reads {wanted}");
+            self.verify(what, &poller, done, wanted, &seen, |node| {
+                node.has_state(&State::Expanded) == expanded
+            })
+        })
+    }
+
+    /// Steps a slider or spin button up `steps` times by its `increment`
+    /// action; waits until its number grew.
+    pub fn increment(&self, steps: u32) -> Result<ActionOutcome> {
+        self.step(Action::Increment, steps)
+    }
+
+    /// Steps a slider or spin button down `steps` times by its `decrement`
+    /// action; waits until its number fell.
+    pub fn decrement(&self, steps: u32) -> Result<ActionOutcome> {
+        self.step(Action::Decrement, steps)
+    }
+
+    fn step(&self, action: Action, steps: u32) -> Result<ActionOutcome> {
+        let what = action.as_str();
+        if steps == 0 || steps > MOST_STEPS {
+            return Err(Error::invalid_request(format!(
+                "{what}: {steps} steps; give 1 to {MOST_STEPS}"
+            )));
+        }
+        crate::trace::note_args(
+            self.driver.as_ref(),
+            || serde_json::json!({ "steps": steps }),
+        );
+        let up = action == Action::Increment;
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let mut from = None;
+            let done = self.perform_with(what, Needs::VALUE, &mut poller, |ready, _| {
+                let node = ready.node();
+                if !node.has_action(&action) {
+                    return Err(Error::unsupported(format!(
+                        "{what}: {} offers no {what} action",
+                        describe_node(node)
+                    ))
+                    .with_suggestion(
+                        "press Up/Down or Right/Left with the focus on it, or use set_value",
+                    )
+                    .into());
+                }
+                from = node.now;
+                let mut route = Route::NotNeeded;
+                for _ in 0..steps {
+                    route = self
+                        .try_semantic(ready, action.clone(), None)?
+                        .unwrap_or(Route::NotNeeded);
+                }
+                Ok(done_by(ready, route))
+            })?;
+            let Some(from) = from else {
+                let checked = "it gives no number to read back".to_string();
+                return Ok(done.outcome(Effect::Unverifiable(checked), None));
+            };
+            let at_end = if up {
+                done.element.max.is_some_and(|max| from >= max)
+            } else {
+                done.element.min.is_some_and(|min| from <= min)
+            };
+            if at_end {
+                let end = if up { "its maximum" } else { "its minimum" };
+                return Ok(
+                    done.confirmed(format!("it was at {end} ({}) already", number(from)), None)
+                );
+            }
+            let wanted = if up { "above" } else { "below" };
+            let wanted = format!("{wanted} {}", number(from));
+            let seen = format!("it moved from {}", number(from));
+            self.verify(what, &poller, done, &wanted, &seen, |node| {
+                node.now
+                    .is_some_and(|now| if up { now > from } else { now < from })
+            })
+        })
+    }
+
+    /// Selects the runes `[from, to)` of the element's text (its
+    /// `selectText` action); waits until its selection reads so.
+    pub fn select_text(&self, from: u32, to: u32) -> Result<ActionOutcome> {
+        if from > to {
+            return Err(Error::invalid_request(format!(
+                "select_text: from ({from}) is after to ({to})"
+            )));
+        }
+        crate::trace::note_args(
+            self.driver.as_ref(),
+            || serde_json::json!({ "from": from, "to": to }),
+        );
+        let what = "select_text";
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_on_match(what, Needs::KEYS, &mut poller, |ready, _| {
+                let node = ready.node();
+                if !node.has_action(&Action::SelectText) {
+                    return Err(Error::unsupported(format!(
+                        "{what}: {} offers no selectText action",
+                        describe_node(node)
+                    ))
+                    .with_suggestion("focus it and press Shift+Right, or Ctrl+A for all of it")
+                    .into());
+                }
+                let mut params =
+                    ActParams::on(node.id, Action::SelectText).in_window(Some(ready.window()));
+                params.from = Some(from);
+                params.to = Some(to);
+                self.driver.act(&params).map_err(stale_if_gone)?;
+                Ok(done_by(ready, Route::Semantic(Action::SelectText)))
+            })?;
+            let wanted = format!("selecting {from} to {to}");
+            let seen = format!("its selection reads {from} to {to}");
+            self.verify(what, &poller, done, &wanted, &seen, |node| {
+                node.selection == Some([from, to])
+            })
+        })
+    }
+
     /// Runs a whole action, its check of the effect included, as one trace step.
     fn traced(
         &self,
@@ -1248,6 +1446,62 @@ fn stale_if_gone(err: Error) -> Failure {
         Failure::Stale(err)
     } else {
         Failure::Fatal(err)
+    }
+}
+
+/// At most this many steps in one `increment` or `decrement`.
+pub const MOST_STEPS: u32 = 1_000;
+
+/// Which way [`Locator::scroll`] turns the wheel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScrollDirection {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+impl ScrollDirection {
+    pub const ALL: [ScrollDirection; 4] = [
+        ScrollDirection::Up,
+        ScrollDirection::Down,
+        ScrollDirection::Left,
+        ScrollDirection::Right,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScrollDirection::Up => "up",
+            ScrollDirection::Down => "down",
+            ScrollDirection::Left => "left",
+            ScrollDirection::Right => "right",
+        }
+    }
+
+    /// The wheel's delta for `notches` clicks (the protocol counts 100 per click).
+    fn delta(self, notches: u32) -> (f64, f64) {
+        let d = f64::from(notches) * 100.0;
+        match self {
+            ScrollDirection::Up => (0.0, -d),
+            ScrollDirection::Down => (0.0, d),
+            ScrollDirection::Left => (-d, 0.0),
+            ScrollDirection::Right => (d, 0.0),
+        }
+    }
+}
+
+impl std::str::FromStr for ScrollDirection {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<ScrollDirection> {
+        ScrollDirection::ALL
+            .into_iter()
+            .find(|d| d.as_str().eq_ignore_ascii_case(text))
+            .ok_or_else(|| {
+                Error::invalid_request(format!(
+                    "scroll: {text:?} is not a direction; use up, down, left or right"
+                ))
+            })
     }
 }
 

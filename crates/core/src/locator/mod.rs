@@ -22,6 +22,7 @@ mod queries;
 mod resolve;
 mod selector_text;
 
+pub use actions::{ScrollDirection, MOST_STEPS};
 pub use effect::{ActionOutcome, Effect, Route};
 pub use matching::{fold_whitespace, is_shown, RoleQuery, TextMatch};
 pub use resolve::describe_node;
