@@ -3,7 +3,7 @@
 //! command line and by serde from an MCP tool call, and its JSON Schema (for
 //! `tools/list`) comes from the same struct.
 
-use crate::commands::{act, batch, compound, lifecycle, observe};
+use crate::commands::{act, batch, compound, gesture, lifecycle, observe, query};
 use crate::ctx::Ctx;
 use crate::output::{CliError, Output};
 use clap::ArgMatches;
@@ -51,6 +51,9 @@ pub trait Command: clap::Args + JsonSchema + DeserializeOwned + 'static {
     const HINTS: Hints;
     /// Offered as an MCP tool.
     const MCP: bool = true;
+    /// Offered as a command-line command (a tool that groups several
+    /// commands for MCP's short list is not).
+    const CLI: bool = true;
     /// Allowed as a step of `batch`.
     const IN_BATCH: bool = true;
 
@@ -63,6 +66,7 @@ pub struct Entry {
     pub about: &'static str,
     pub hints: Hints,
     pub mcp: bool,
+    pub on_cli: bool,
     pub in_batch: bool,
     /// The clap subcommand.
     pub cli: fn() -> clap::Command,
@@ -80,6 +84,7 @@ const fn entry<C: Command>() -> Entry {
         about: C::ABOUT,
         hints: C::HINTS,
         mcp: C::MCP,
+        on_cli: C::CLI,
         in_batch: C::IN_BATCH,
         cli: cli_of::<C>,
         schema: schema_of::<C>,
@@ -146,6 +151,25 @@ pub static COMMANDS: &[Entry] = &[
     entry::<act::Check>(),
     entry::<act::Select>(),
     entry::<act::Menu>(),
+    entry::<gesture::Scroll>(),
+    entry::<gesture::ScrollIntoView>(),
+    entry::<gesture::Hover>(),
+    entry::<gesture::Drag>(),
+    entry::<gesture::Focus>(),
+    entry::<gesture::Expand>(),
+    entry::<gesture::Collapse>(),
+    entry::<gesture::Increment>(),
+    entry::<gesture::Decrement>(),
+    entry::<gesture::SetValue>(),
+    entry::<gesture::SelectText>(),
+    entry::<gesture::ExpandTool>(),
+    entry::<gesture::SetValueTool>(),
+    entry::<gesture::FocusTool>(),
+    entry::<act::KeyTool>(),
+    entry::<query::Get>(),
+    entry::<query::Is>(),
+    entry::<query::FindCmd>(),
+    entry::<query::Verify>(),
     entry::<act::Eval>(),
     entry::<observe::Wait>(),
     entry::<observe::Screenshot>(),
@@ -154,6 +178,12 @@ pub static COMMANDS: &[Entry] = &[
     entry::<lifecycle::Skills>(),
 ];
 
-pub fn find(name: &str) -> Option<&'static Entry> {
-    COMMANDS.iter().find(|e| e.name == name)
+/// The command-line command of that name.
+pub fn find_cli(name: &str) -> Option<&'static Entry> {
+    COMMANDS.iter().find(|e| e.on_cli && e.name == name)
+}
+
+/// The MCP tool of that name.
+pub fn find_mcp(name: &str) -> Option<&'static Entry> {
+    COMMANDS.iter().find(|e| e.mcp && e.name == name)
 }

@@ -4,8 +4,10 @@
 pub mod act;
 pub mod batch;
 pub mod compound;
+pub mod gesture;
 pub mod lifecycle;
 pub mod observe;
+pub mod query;
 
 use clap::Args;
 use schemars::JsonSchema;

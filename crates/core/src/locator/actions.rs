@@ -94,6 +94,16 @@ impl Locator {
         self.click_button(MouseButton::Left, 2)
     }
 
+    /// `click` for a plain left click, else `click_button`: the one rule
+    /// every front end's click options (a button, a count) follow.
+    pub fn click_with(&self, button: MouseButton, clicks: u32) -> Result<ActionOutcome> {
+        if button == MouseButton::Left && clicks == 1 {
+            self.click()
+        } else {
+            self.click_button(button, clicks)
+        }
+    }
+
     /// A real click of `button`, `clicks` times in a row (2: a double
     /// click), at the element's centre once it can take it; never the
     /// element's own action (a right click opens a context menu). Looked at

@@ -29,7 +29,7 @@ pub use resolve::describe_node;
 
 pub(crate) use effect::{change, window_change};
 pub(crate) use ladder::takes_text;
-pub(crate) use queries::value_of;
+pub(crate) use queries::{is_editable, value_of};
 pub(crate) use resolve::{ambiguous as ambiguous_error, human, worth_retrying, Poller, Read};
 
 use crate::app::{App, Timeouts};
