@@ -25,6 +25,7 @@ pub mod expect;
 mod keyboard;
 pub mod locator;
 pub mod memory;
+pub mod names;
 pub mod naming;
 mod png;
 pub mod protocol;

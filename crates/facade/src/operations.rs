@@ -76,6 +76,10 @@ pub struct Param {
     /// A front end's own name for it, where it differs: `{"cli": "count"}`.
     #[serde(default)]
     pub aka: BTreeMap<String, String>,
+    /// Front ends where it may be left out though the operation needs it,
+    /// and why: `{"cli": "key --down Shift alone presses no chord"}`.
+    #[serde(default)]
+    pub optional_in: BTreeMap<String, String>,
     /// Front ends that do not take it here, and why (where they take it, or
     /// that they do not offer it yet): `{"c": "..."}`.
     #[serde(default)]
@@ -86,6 +90,11 @@ impl Param {
     /// Whether a caller may leave it out.
     pub fn may_be_left_out(&self) -> bool {
         self.optional || self.default.is_some()
+    }
+
+    /// Whether a caller of `front_end` may leave it out.
+    pub fn may_be_left_out_in(&self, front_end: &str) -> bool {
+        self.may_be_left_out() || self.optional_in.contains_key(front_end)
     }
 
     /// Its name in `front_end`, or `None` when that front end takes it elsewhere.
@@ -226,7 +235,10 @@ mod tests {
 
     #[test]
     fn every_parameter_is_typed_and_every_error_a_code() {
-        let codes: Vec<&str> = uidrive_core::ErrorCode::ALL.iter().map(|c| c.as_str()).collect();
+        let codes: Vec<&str> = uidrive_core::ErrorCode::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .collect();
         for op in super::all() {
             let mut names = std::collections::HashSet::new();
             for p in &op.params {
@@ -239,13 +251,27 @@ mod tests {
                     p.name
                 );
                 for (fe, why) in &p.not_in {
-                    assert!(super::FRONT_ENDS.contains(&fe.as_str()), "{}.{}: {fe}", op.op, p.name);
-                    assert!(why.len() > 10, "{}.{} not in {fe} without saying where", op.op, p.name);
+                    assert!(
+                        super::FRONT_ENDS.contains(&fe.as_str()),
+                        "{}.{}: {fe}",
+                        op.op,
+                        p.name
+                    );
+                    assert!(
+                        why.len() > 10,
+                        "{}.{} not in {fe} without saying where",
+                        op.op,
+                        p.name
+                    );
                 }
             }
             assert!(!op.errors.is_empty(), "{} gives no errors?", op.op);
             for e in &op.errors {
-                assert!(codes.contains(&e.as_str()), "{}: {e} is not an error code", op.op);
+                assert!(
+                    codes.contains(&e.as_str()),
+                    "{}: {e} is not an error code",
+                    op.op
+                );
             }
         }
     }

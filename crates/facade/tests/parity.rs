@@ -488,7 +488,11 @@ json.dump(out, sys.stdout)
         .arg(&stub)
         .output()
         .expect("python3 runs (the test command installs it)");
-    assert!(run.status.success(), "{}", String::from_utf8_lossy(&run.stderr));
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
     let parsed: BTreeMap<String, Vec<(String, String, bool)>> =
         serde_json::from_slice(&run.stdout).expect("the dump is JSON");
     parsed
@@ -587,7 +591,10 @@ fn node_params() -> BTreeMap<String, Vec<Declared>> {
             return split_top(inline, ';')
                 .iter()
                 .filter_map(|f| ts_param(f))
-                .map(|f| Declared { optional: f.optional || p.optional, ..f })
+                .map(|f| Declared {
+                    optional: f.optional || p.optional,
+                    ..f
+                })
                 .collect();
         }
         // An options object's fields are all optional; another object
@@ -597,7 +604,10 @@ fn node_params() -> BTreeMap<String, Vec<Declared>> {
         if interfaces.contains_key(named) && !["Locator", "Node"].contains(&named) {
             return fields(named, &interfaces)
                 .into_iter()
-                .map(|f| Declared { optional: f.optional || partial || p.optional, ..f })
+                .map(|f| Declared {
+                    optional: f.optional || partial || p.optional,
+                    ..f
+                })
                 .collect();
         }
         vec![p]
@@ -621,7 +631,10 @@ fn node_params() -> BTreeMap<String, Vec<Declared>> {
             _ => continue,
         };
         let sig = sig.trim_start_matches("static ").trim_start_matches("get ");
-        let name: String = sig.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+        let name: String = sig
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
         let Some(args) = sig[name.len()..].strip_prefix('(') else {
             continue;
         };
@@ -685,11 +698,20 @@ fn c_params() -> BTreeMap<String, Vec<Declared>> {
 /// The handle a C function is called on (its first parameter), not one of
 /// the operation's own.
 fn is_c_handle(p: &Declared) -> bool {
-    ["ud_app", "ud_locator", "ud_desktop", "ud_expect", "ud_snapshot", "ud_process"]
-        .iter()
-        .any(|h| p.ty.contains(h))
-        && ["app", "locator", "desktop", "expect", "snapshot", "process", "loc"]
-            .contains(&p.name.as_str())
+    [
+        "ud_app",
+        "ud_locator",
+        "ud_desktop",
+        "ud_expect",
+        "ud_snapshot",
+        "ud_process",
+    ]
+    .iter()
+    .any(|h| p.ty.contains(h))
+        && [
+            "app", "locator", "desktop", "expect", "snapshot", "process", "loc",
+        ]
+        .contains(&p.name.as_str())
 }
 
 /// Whether a front end's type text fits the table's type.
@@ -711,7 +733,10 @@ fn type_fits(front_end: &str, table: &operations::Param, declared: &str) -> bool
         ("python", T::Strings) => any_of(&["Sequence[str]"]),
         ("python", T::Enum) => {
             declared == "str"
-                || table.values.iter().all(|v| declared.contains(&format!("'{v}'")))
+                || table
+                    .values
+                    .iter()
+                    .all(|v| declared.contains(&format!("'{v}'")))
         }
         // A named type (`Role`, `State`, `KeyChord`) is a string the typings narrow.
         ("node", T::String | T::TextMatch) => {
@@ -726,7 +751,10 @@ fn type_fits(front_end: &str, table: &operations::Param, declared: &str) -> bool
         ("node", T::Enum) => {
             declared == "string"
                 || declared.chars().next().is_some_and(char::is_uppercase)
-                || table.values.iter().all(|v| declared.contains(&format!("'{v}'")))
+                || table
+                    .values
+                    .iter()
+                    .all(|v| declared.contains(&format!("'{v}'")))
         }
         ("c", T::String | T::TextMatch | T::Path | T::Json) => declared.contains("char *"),
         ("c", T::Int | T::Ms) => declared.ends_with("_t") || declared == "int",
@@ -759,7 +787,13 @@ fn every_front_end_takes_each_operations_parameters_as_the_table_says() {
             for name in op.spelling(fe).names() {
                 let entry = served.entry(name).or_default();
                 entry.extend(op.params.iter().filter_map(|p| p.spelled(fe)));
-                entry.extend(op.also.get(*fe).into_iter().flatten().map(|(p, _)| p.clone()));
+                entry.extend(
+                    op.also
+                        .get(*fe)
+                        .into_iter()
+                        .flatten()
+                        .map(|(p, _)| p.clone()),
+                );
                 if op.timeout.is_some() && *fe != "c" {
                     entry.insert("timeout".into());
                 }
@@ -777,7 +811,9 @@ fn every_front_end_takes_each_operations_parameters_as_the_table_says() {
                 continue; // lacking, or not found: the names test says so
             }
             for p in &op.params {
-                let Some(spelled) = p.spelled(fe) else { continue };
+                let Some(spelled) = p.spelled(fe) else {
+                    continue;
+                };
                 match declared.iter().find(|d| d.name == spelled) {
                     None => diffs.push(format!(
                         "{fe} {}: no parameter `{spelled}` (the table's {}: {:?})",
@@ -794,21 +830,22 @@ fn every_front_end_takes_each_operations_parameters_as_the_table_says() {
                                 p.ty
                             ));
                         }
-                        if *fe != "c" && p.may_be_left_out() != d.optional {
+                        if *fe != "c" && p.may_be_left_out_in(fe) != d.optional {
                             diffs.push(format!(
                                 "{fe} {}: `{spelled}` is {}, the table says it {}",
                                 names.join("/"),
                                 if d.optional { "optional" } else { "required" },
-                                if p.may_be_left_out() { "may be left out" } else { "is required" }
+                                if p.may_be_left_out() {
+                                    "may be left out"
+                                } else {
+                                    "is required"
+                                }
                             ));
                         }
                     }
                 }
             }
-            if op.timeout.is_some()
-                && *fe != "c"
-                && !declared.iter().any(|d| d.name == "timeout")
-            {
+            if op.timeout.is_some() && *fe != "c" && !declared.iter().any(|d| d.name == "timeout") {
                 diffs.push(format!(
                     "{fe} {}: no per-call `timeout` (the table says it takes one)",
                     names.join("/")
@@ -843,14 +880,24 @@ fn the_parameter_readers_read_right() {
     let python = python_params();
     let click = &python["Locator.click"];
     assert!(click.iter().any(|p| p.name == "click_count" && p.optional));
-    assert!(python["App.get_by_role"].iter().any(|p| p.name == "include_hidden"));
+    assert!(python["App.get_by_role"]
+        .iter()
+        .any(|p| p.name == "include_hidden"));
     let node = node_params();
     let click = &node["Locator.click"];
     assert!(click.iter().any(|p| p.name == "clickCount" && p.optional));
-    assert!(click.iter().any(|p| p.name == "timeout"), "ClickOptions extends ActionOptions");
-    assert!(node["Keyboard.type"].iter().any(|p| p.name == "delay"), "inline options");
+    assert!(
+        click.iter().any(|p| p.name == "timeout"),
+        "ClickOptions extends ActionOptions"
+    );
+    assert!(
+        node["Keyboard.type"].iter().any(|p| p.name == "delay"),
+        "inline options"
+    );
     let c = c_params();
     let button = &c["ud_locator_click_button"];
-    assert!(button.iter().any(|p| p.name == "button" && p.ty == "int32_t"));
+    assert!(button
+        .iter()
+        .any(|p| p.name == "button" && p.ty == "int32_t"));
     assert!(!button.iter().any(|p| p.name.starts_with("out_")));
 }
