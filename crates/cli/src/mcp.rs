@@ -645,6 +645,7 @@ fn checked_stdio() -> (
 /// the tools work in that command-line session instead, which outlives the
 /// server: its app stays open for the next command or `close`.
 pub fn run(args: McpArgs, session: Option<String>) -> Result<(), Error> {
+    uidrive_facade::time::env_millis(crate::ctx::ACTION_TIMEOUT_ENV)?;
     if let Some(name) = &session {
         crate::session::Files::of(name)?;
     }

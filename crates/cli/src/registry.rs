@@ -3,7 +3,7 @@
 //! command line and by serde from an MCP tool call, and its JSON Schema (for
 //! `tools/list`) comes from the same struct.
 
-use crate::commands::{act, batch, compound, gesture, lifecycle, observe, query};
+use crate::commands::{act, batch, gesture, lifecycle, observe, query, terms};
 use crate::ctx::Ctx;
 use crate::output::{CliError, Output};
 use clap::ArgMatches;
@@ -116,7 +116,7 @@ fn run_cli<C: Command>(matches: &ArgMatches, ctx: &mut Ctx) -> Result<Output, Cl
     // Every command keeps to its time; those with a timeout of their own set it.
     ctx.bound(ctx.action_budget());
     args.run(ctx)
-        .map_err(|e| compound::in_callers_terms(C::NAME, ctx, e))
+        .map_err(|e| terms::in_callers_terms(C::NAME, ctx, e))
 }
 
 fn run_json<C: Command>(args: Value, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -129,7 +129,7 @@ fn run_json<C: Command>(args: Value, ctx: &mut Ctx) -> Result<Output, CliError> 
         serde_json::from_value(args).map_err(|e| CliError::usage(format!("{}: {e}", C::NAME)))?;
     ctx.bound(ctx.action_budget());
     args.run(ctx)
-        .map_err(|e| compound::in_callers_terms(C::NAME, ctx, e))
+        .map_err(|e| terms::in_callers_terms(C::NAME, ctx, e))
 }
 
 fn check_json<C: Command>(args: &Value) -> Result<(), CliError> {

@@ -2,7 +2,6 @@
 //! `select`, `menu`, `eval`. Targets go through core's locators, which wait
 //! for the element and check it can take the action.
 
-use super::compound::{self, Want};
 use super::{SettleOpt, WindowOpt};
 use crate::ctx::Ctx;
 use crate::output::{CliError, Output};
@@ -113,13 +112,10 @@ impl Command for Press {
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let (outcome, clicked) = compound::press(ctx, &self.target, self.on.window)?;
-        let verb = if clicked {
-            "pressed (its press action changed nothing, so it was clicked)"
-        } else {
-            "pressed"
-        };
-        let (text, data) = acted(ctx, verb, &outcome)?;
+        // Core's press: its own action, else a click; a press that must show
+        // and did not is made again as a click, which the effect line says.
+        let outcome = ctx.locator(&self.target, self.on.window)?.activate()?;
+        let (text, data) = acted(ctx, "pressed", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
 }
@@ -145,8 +141,9 @@ impl Command for Fill {
     const HINTS: Hints = SETS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome =
-            compound::locate(ctx, &self.target, self.on.window, Want::Fill)?.fill(&self.text)?;
+        let outcome = ctx
+            .locator(&self.target, self.on.window)?
+            .fill(&self.text)?;
         let (text, data) = acted(ctx, "filled", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
@@ -386,7 +383,8 @@ impl Command for Check {
     const HINTS: Hints = SETS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome = compound::locate(ctx, &self.target, self.on.window, Want::Check)?
+        let outcome = ctx
+            .locator(&self.target, self.on.window)?
             .set_checked(!self.off)?;
         let verb = if self.off { "unchecked" } else { "checked" };
         let (text, data) = acted(ctx, verb, &outcome)?;
@@ -415,7 +413,8 @@ impl Command for Select {
     const HINTS: Hints = SETS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome = compound::locate(ctx, &self.target, self.on.window, Want::Select)?
+        let outcome = ctx
+            .locator(&self.target, self.on.window)?
             .select_option(TextMatch::exact(self.option.clone()))?;
         let (text, data) = acted(ctx, "selected", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)

@@ -11,6 +11,7 @@ use super::observe::{
 };
 use super::picture::Picture;
 use super::resolve::{describe_node, human, worth_retrying, Poller, Read};
+use super::retarget::Purpose;
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::{
@@ -18,7 +19,7 @@ use crate::protocol::{
     Node, PointerButton, Role, State, Tree, TreeParams, WindowId,
 };
 use crate::text_check;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 /// Why one attempt at an action ended without an outcome.
@@ -75,18 +76,90 @@ impl Locator {
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
             let mut drawn = None;
+            let mut looked = None;
             let done = self.perform_on_match(what, Needs::POINTER, &mut poller, |ready, _| {
                 let windows = self.windows_now();
                 drawn = self.picture_before_press(ready);
+                if press_shows(ready.node()) && !toggles(ready.node()) {
+                    looked = self.looks_now(ready.window());
+                }
                 let route = self.press_else_click(ready.window(), ready.node())?;
                 Ok(done(ready, route, windows))
             })?;
             if !toggles(&done.element) {
-                return self.observe_change(&mut poller, done, what);
+                let outcome = self.observe_change(&mut poller, done, what)?;
+                return match looked {
+                    Some(before) => self.click_if_press_unseen(outcome, before),
+                    None => Ok(outcome),
+                };
             }
             let checked = !done.element.has_state(&State::Checked);
             self.confirm_checked(what, poller, done, checked, drawn, Promise::Press)
         })
+    }
+
+    /// The window's elements and windows as a press could change them, read whole.
+    fn looks_now(&self, window: WindowId) -> Option<Looks> {
+        let tree = self
+            .driver
+            .tree(&TreeParams {
+                window: Some(window),
+            })
+            .ok()?;
+        Some(looks(&tree, self.windows_now()))
+    }
+
+    /// A press whose own action answered but showed nothing, on an element
+    /// whose press must show (a menu button, a combo box, a tab...): the
+    /// window is given longer to show it (GTK 4 applies actions a moment
+    /// late), and when it still does not, the press is made again as a real
+    /// click at its centre. The route says `input` then, and the effect what
+    /// that click showed. A press that showed, or was a click already, is
+    /// left as it is.
+    fn click_if_press_unseen(
+        &self,
+        mut outcome: ActionOutcome,
+        before: Looks,
+    ) -> Result<ActionOutcome> {
+        if outcome.effect.is_confirmed() || !matches!(outcome.route, Route::Semantic(_)) {
+            return Ok(outcome);
+        }
+        let window = outcome.window;
+        let settle =
+            crate::protocol::IdleParams::within(Some(window), PRESS_SETTLE.as_millis() as u64);
+        let _ = self.driver.idle(&settle);
+        let Some(after) = self.looks_now(window) else {
+            return Ok(outcome);
+        };
+        if after != before {
+            return Ok(outcome);
+        }
+        let Some((x, y)) = after
+            .bounds_of(outcome.element.id)
+            .filter(|b| !b.is_empty())
+            .map(|b| b.center())
+        else {
+            return Ok(outcome);
+        };
+        self.driver.input(&InputParams {
+            window: Some(window),
+            events: vec![InputEvent::Click(PointerButton::at(x, y))],
+            hold: false,
+        })?;
+        outcome.route = Route::Input;
+        let _ = self.driver.idle(&settle);
+        outcome.effect = match self.looks_now(window) {
+            Some(clicked) if clicked != after => Effect::Confirmed(
+                "its press action changed nothing; a real click at its centre changed the window"
+                    .into(),
+            ),
+            Some(_) => Effect::Unverifiable(
+                "neither its press action nor a real click at its centre changed what the window shows"
+                    .into(),
+            ),
+            None => Effect::Confirmed(format!("window {window} went after a real click")),
+        };
+        Ok(outcome)
     }
 
     /// A real double click at the element's centre.
@@ -141,6 +214,10 @@ impl Locator {
     /// and fails with `failed` and what the element reads if that did not
     /// change it either.
     pub fn fill(&self, text: &str) -> Result<ActionOutcome> {
+        // A part of a compound widget (a combo box's label) fills its field.
+        if let Some(field) = self.retarget(Purpose::Fill)? {
+            return field.fill(text);
+        }
         crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "text": text }));
         let what = "fill";
         self.traced(what, || {
@@ -349,6 +426,10 @@ impl Locator {
     }
 
     pub fn set_checked(&self, checked: bool) -> Result<ActionOutcome> {
+        // A row's text or a check box's label checks the check box of it.
+        if let Some(check) = self.retarget(Purpose::Check)? {
+            return check.set_checked(checked);
+        }
         let what = if checked { "check" } else { "uncheck" };
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
@@ -500,6 +581,10 @@ impl Locator {
     /// fails.
     pub fn select_option(&self, option: impl Into<TextMatch>) -> Result<ActionOutcome> {
         let option = option.into();
+        // An item, or a label inside a combo box, chooses through its widget.
+        if let Some(widget) = self.retarget(Purpose::Select)? {
+            return widget.select_option(option);
+        }
         crate::trace::note_args(
             self.driver.as_ref(),
             || serde_json::json!({ "option": option.to_string() }),
@@ -1456,6 +1541,72 @@ fn stale_if_gone(err: Error) -> Failure {
         Failure::Stale(err)
     } else {
         Failure::Fatal(err)
+    }
+}
+
+/// How long a press is given to show before it is made again as a click.
+const PRESS_SETTLE: Duration = Duration::from_millis(1500);
+
+/// Whether pressing the element must show in the tree: it opens something,
+/// or holds a state that a press changes. (A plain button's press may do
+/// what the tree cannot show, as copying does: it is never pressed twice.)
+fn press_shows(node: &Node) -> bool {
+    matches!(
+        node.role,
+        Role::MenuButton
+            | Role::PopUpButton
+            | Role::ComboBox
+            | Role::ToggleButton
+            | Role::CheckBox
+            | Role::Radio
+            | Role::Switch
+            | Role::Tab
+            | Role::Disclosure
+    ) || node.has_popup.is_some()
+        || node.has_state(&State::Expandable)
+}
+
+/// What a press could change that the tree shows: each element's role,
+/// label, value, number and states, and the windows there are; with where
+/// each element is, which is not compared (a layout may move).
+struct Looks {
+    seen: Vec<String>,
+    windows: Option<Vec<WindowId>>,
+    bounds: HashMap<ElementId, crate::protocol::Bounds>,
+}
+
+impl PartialEq for Looks {
+    fn eq(&self, other: &Looks) -> bool {
+        self.seen == other.seen && self.windows == other.windows
+    }
+}
+
+impl Looks {
+    fn bounds_of(&self, id: ElementId) -> Option<crate::protocol::Bounds> {
+        self.bounds.get(&id).copied()
+    }
+}
+
+fn looks(tree: &Tree, windows: Option<Vec<WindowId>>) -> Looks {
+    let seen = tree
+        .nodes
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {} {:?} {:?} {:?} {:?}",
+                n.id, n.role, n.label, n.value, n.now, n.states
+            )
+        })
+        .collect();
+    let bounds = tree
+        .nodes
+        .iter()
+        .filter_map(|n| Some((n.id, n.bounds?)))
+        .collect();
+    Looks {
+        seen,
+        windows,
+        bounds,
     }
 }
 
