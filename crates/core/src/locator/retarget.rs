@@ -43,6 +43,15 @@ impl Purpose {
         }
     }
 
+    /// What the element was not, as the ladder says it (`was not editable`).
+    fn able(self) -> &'static str {
+        match self {
+            Purpose::Check => "checkable",
+            Purpose::Fill => "editable",
+            Purpose::Select => "a widget with options",
+        }
+    }
+
     fn hint(self) -> &'static str {
         match self {
             Purpose::Check => {
@@ -111,8 +120,8 @@ impl Locator {
     /// now is a part of a compound widget that does not: `Some` locator for
     /// the widget's element that does (by its id, in its window), `None`
     /// to act on this locator as it is (it takes the action, or matches
-    /// none or several now and is left to wait). Fails with `unsupported`
-    /// when nothing near it takes the action.
+    /// none or several now and is left to wait). Fails at once
+    /// with `not_actionable` when nothing near it takes the action.
     pub fn retarget(&self, purpose: Purpose) -> Result<Option<Locator>> {
         let (Some(tree), nodes) = self.matching()? else {
             return Ok(None);
@@ -173,11 +182,12 @@ impl Locator {
             ));
         }
         Err(Error::new(
-            ErrorCode::Unsupported,
+            ErrorCode::NotActionable,
             format!(
-                "{}: {} is not {} and none is part of it or around it",
+                "{}: {} was not {}: it is not {} and none is part of it or around it",
                 purpose.action(),
                 describe_node(&nodes[me]),
+                purpose.able(),
                 purpose.what()
             ),
         )
