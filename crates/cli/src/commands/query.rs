@@ -260,7 +260,8 @@ impl Command for Verify {
                     "unknown"
                 };
                 let mut failure = CliError::from(e.clone());
-                failure.text = format!("{verdict}: {target} {claim}: {}\n", e.message);
+                // What was read follows on the error line, in the caller's terms.
+                failure.text = format!("{verdict}: {target} {claim}\n");
                 failure.data = Some(json!({"verdict": verdict, "claim": claim}));
                 Err(failure)
             }

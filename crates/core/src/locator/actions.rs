@@ -1029,18 +1029,38 @@ impl Locator {
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
             let done = self.perform_on_match(what, Needs::KEYS, &mut poller, |ready, _| {
-                let node = ready.node();
-                if node.has_state(&State::Expanded) == expanded
+                // A GTK 4 tree row shows its state on the expander inside it.
+                let node = &ready.tree.nodes[expander_at(&ready.tree, ready.at)];
+                let done_on = |route| Done {
+                    route,
+                    element: node.clone(),
+                    window: ready.window(),
+                    focus: None,
+                    windows: None,
+                    before: None,
+                };
+                let shows = node.has_state(&State::Expandable) || node.has_state(&State::Expanded);
+                if shows
+                    && node.has_state(&State::Expanded) == expanded
                     && (expanded || !node.has_action(&Action::Collapse))
-                    && (node.has_state(&State::Expandable) || node.has_state(&State::Expanded))
                 {
-                    return Ok(done_by(ready, Route::NotNeeded));
+                    return Ok(done_on(Route::NotNeeded));
                 }
-                match self.try_semantic(ready, action.clone(), None)? {
-                    Some(route) => Ok(done_by(ready, route)),
-                    None => Err(Error::unsupported(format!(
+                if node.has_action(&action) {
+                    self.act_on(ready.window(), node, action.clone(), None)?;
+                    return Ok(done_on(Route::Semantic(action.clone())));
+                }
+                // An expander with no action of its own: its toggle button, pressed.
+                let toggle = children_of(&ready.tree, node.id)
+                    .find(|c| c.role == Role::Button || c.role == Role::ToggleButton);
+                match toggle {
+                    Some(button) if shows => {
+                        let route = self.press_or_click(ready.window(), button, Some(&ready.tree))?;
+                        Ok(done_on(route))
+                    }
+                    _ => Err(Error::unsupported(format!(
                         "{what}: {} offers no {what} action",
-                        describe_node(node)
+                        describe_node(ready.node())
                     ))
                     .with_suggestion(
                         "press it, or press Right/Left (Shift+Right on some trees) with the focus on it",
@@ -1542,6 +1562,36 @@ fn stale_if_gone(err: Error) -> Failure {
     } else {
         Failure::Fatal(err)
     }
+}
+
+/// The element that shows whether `at` is expanded: itself when it says so
+/// (or offers expand or collapse), else an element inside it, at most two
+/// levels down, that does (a GTK 4 tree row's expander).
+pub(crate) fn expander_at(tree: &Tree, at: usize) -> usize {
+    let says = |n: &Node| {
+        n.has_state(&State::Expandable)
+            || n.has_state(&State::Expanded)
+            || n.has_action(&Action::Expand)
+            || n.has_action(&Action::Collapse)
+    };
+    if says(&tree.nodes[at]) {
+        return at;
+    }
+    let mut level = vec![tree.nodes[at].id];
+    for _ in 0..2 {
+        let next: Vec<usize> = (0..tree.nodes.len())
+            .filter(|&i| tree.nodes[i].parent.is_some_and(|p| level.contains(&p)))
+            .collect();
+        if let Some(&found) = next.iter().find(|&&i| says(&tree.nodes[i])) {
+            return found;
+        }
+        level = next.iter().map(|&i| tree.nodes[i].id).collect();
+    }
+    at
+}
+
+fn children_of(tree: &Tree, id: ElementId) -> impl Iterator<Item = &Node> {
+    tree.nodes.iter().filter(move |n| n.parent == Some(id))
 }
 
 /// How long a press is given to show before it is made again as a click.

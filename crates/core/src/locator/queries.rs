@@ -95,10 +95,11 @@ impl Locator {
     /// Whether the one element reads `expanded` (a tree row, expander or
     /// combo box that shows what it holds).
     pub fn is_expanded(&self) -> Result<bool> {
-        Ok(self
-            .resolve_one("is_expanded")?
-            .1
-            .has_state(&State::Expanded))
+        let (tree, node) = self.resolve_one("is_expanded")?;
+        // A GTK 4 tree row says it on the expander inside it.
+        let at = tree.nodes.iter().position(|n| n.id == node.id);
+        let shown = at.map(|at| &tree.nodes[super::actions::expander_at(&tree, at)]);
+        Ok(shown.unwrap_or(&node).has_state(&State::Expanded))
     }
 
     /// Whether the one element takes text and is not read-only (the rule
