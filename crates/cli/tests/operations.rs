@@ -32,7 +32,10 @@ fn gtk3_widgets_are_read_stepped_focused_and_verified_from_the_command_line() {
 
     assert_eq!(factory.ok(&["get", "value", &stepper]), "50\n");
     let stepped = factory.ok(&["increment", &stepper, "3"]);
-    assert!(stepped.contains("# confirmed: it moved from 50"), "{stepped}");
+    assert!(
+        stepped.contains("# confirmed: it moved from 50"),
+        "{stepped}"
+    );
     assert_eq!(factory.ok(&["get", "value", &stepper]), "53\n");
     factory.ok(&["decrement", &stepper]);
     assert_eq!(factory.ok(&["get", "value", &stepper]), "52\n");
@@ -41,7 +44,10 @@ fn gtk3_widgets_are_read_stepped_focused_and_verified_from_the_command_line() {
     assert_eq!(factory.ok(&["is", "enabled", &disabled]), "false\n");
 
     // verify: exit 0 when the claim holds, 1 with what was read when not.
-    assert_eq!(factory.ok(&["verify", &stepper, "--value", "52"]), "satisfied\n");
+    assert_eq!(
+        factory.ok(&["verify", &stepper, "--value", "52"]),
+        "satisfied\n"
+    );
     let (code, stdout, stderr) =
         factory.run(&["verify", &stepper, "--value", "99", "--timeout", "300"]);
     assert_eq!(code, 1, "{stdout}{stderr}");
@@ -58,14 +64,20 @@ fn gtk3_widgets_are_read_stepped_focused_and_verified_from_the_command_line() {
 
     let entry = ref_of(&controls, r#"\[textField\] value="entry"$"#);
     let focused = factory.ok(&["focus", &entry]);
-    assert!(focused.contains("# confirmed: the focus is on it"), "{focused}");
+    assert!(
+        focused.contains("# confirmed: the focus is on it"),
+        "{focused}"
+    );
     assert_eq!(factory.ok(&["is", "focused", &entry]), "true\n");
     let selected = factory.ok(&["select-text", &entry, "1", "3"]);
     assert!(selected.contains(r#"selected="nt""#), "{selected}");
 
     // A hover shows nothing the tree can prove: it says so.
     let hovered = factory.ok(&["hover", &unchecked]);
-    assert!(hovered.contains("# unverifiable: the pointer was moved"), "{hovered}");
+    assert!(
+        hovered.contains("# unverifiable: the pointer was moved"),
+        "{hovered}"
+    );
 }
 
 #[test]
@@ -76,15 +88,22 @@ fn gtk4_demo_rows_collapse_and_expand_and_its_list_scrolls() {
     // Its expander says what it is: a GTK 4 row keeps the state inside it.
     assert_eq!(demo.ok(&["is", "expanded", &benchmark]), "true\n");
     let collapsed = demo.ok(&["collapse", &benchmark]);
-    assert!(collapsed.contains("# confirmed: it reads collapsed"), "{collapsed}");
+    assert!(
+        collapsed.contains("# confirmed: it reads collapsed"),
+        "{collapsed}"
+    );
     assert_eq!(demo.ok(&["is", "expanded", &benchmark]), "false\n");
     assert_eq!(
-        demo.ok(&["find", r#"role=listItem name="Fishbowl""#]).trim(),
+        demo.ok(&["find", r#"role=listItem name="Fishbowl""#])
+            .trim(),
         "no element matches role=listItem name=\"Fishbowl\"",
         "the rows under it went"
     );
     let expanded = demo.ok(&["expand", &benchmark]);
-    assert!(expanded.contains("# confirmed: it reads expanded"), "{expanded}");
+    assert!(
+        expanded.contains("# confirmed: it reads expanded"),
+        "{expanded}"
+    );
     assert_eq!(demo.ok(&["is", "expanded", &benchmark]), "true\n");
 
     // Ten notches down the list: a later demo comes up toward its top.

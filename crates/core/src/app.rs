@@ -30,8 +30,8 @@ pub struct Timeouts {
 impl Default for Timeouts {
     fn default() -> Timeouts {
         Timeouts {
-            action: Duration::from_secs(10),
-            expect: Duration::from_secs(5),
+            action: crate::defaults::ACTION,
+            expect: crate::defaults::EXPECT,
         }
     }
 }

@@ -19,6 +19,7 @@
 mod app;
 pub mod children;
 pub mod conformance;
+pub mod defaults;
 mod driver;
 mod error;
 pub mod expect;

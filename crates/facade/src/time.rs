@@ -6,8 +6,8 @@
 use std::time::Duration;
 use uidrive_core::{Error, Result};
 
-/// How long `launch` and `attach` wait for an app by default.
-pub const LAUNCH: Duration = Duration::from_secs(30);
+/// How long `launch` and `attach` wait for an app by default (core's).
+pub const LAUNCH: Duration = uidrive_core::defaults::LAUNCH;
 
 /// The longest timeout accepted, in every front end: one hour (core's
 /// [`uidrive_core::protocol::MAX_TIMEOUT_MS`], which `idle` keeps too). Far

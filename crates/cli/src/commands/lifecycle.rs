@@ -20,7 +20,7 @@ use uidrive_facade::Closed;
 pub const SKILL: &str = include_str!("../../SKILL.md");
 
 fn default_open_timeout() -> u64 {
-    30_000
+    uidrive_core::defaults::LAUNCH.as_millis() as u64
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]

@@ -135,7 +135,7 @@ impl Command for SnapshotCmd {
 }
 
 fn default_wait_timeout() -> u64 {
-    10_000
+    uidrive_core::defaults::IDLE.as_millis() as u64
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]

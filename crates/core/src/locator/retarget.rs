@@ -183,9 +183,13 @@ impl Locator {
         }
         Err(Error::new(
             ErrorCode::NotActionable,
+            // The element as a locator names it (window(1).get_by_id(7)),
+            // which a front end may show in its own terms (a ref).
             format!(
-                "{}: {} was not {}: it is not {} and none is part of it or around it",
+                "{}: window({}).get_by_id({}) ({}) was not {}: it is not {} and none is part of it or around it",
                 purpose.action(),
+                tree.window,
+                nodes[me].id,
                 describe_node(&nodes[me]),
                 purpose.able(),
                 purpose.what()
