@@ -75,7 +75,7 @@ Arguments the tools share: `target`, the element: a ref (@e3), key=KEY, id=DIGIT
 `settle`, answer what changed once the window settles (+ came, - went, = context; `(+N)` counts what came \
 or went inside an element; windows that opened, closed or took the focus come first); `window`, a window \
 id from `windows` (by default the session's, which follows the focus); `timeout`, in milliseconds; `gone`, \
-for it not to show instead; `text`, a whole text (/pattern/ is a regex), `contains`, a part. `batch` runs steps given as {\"tool\": \"press\", \"target\": \"@e3\"} and answers \
+for it not to show instead; `into`, an element to focus first; `text`, a whole text (/pattern/ is a regex), `contains`, a part. `batch` runs steps given as {\"tool\": \"press\", \"target\": \"@e3\"} and answers \
 what changed once. Each action answers `effect`: `confirmed` with what the tree showed (`observed`), or \
 `unverifiable` with what was checked (`checked`; read the window to see what it did); an action whose \
 effect did not come fails instead; windows the action closed are listed in `closed`. Refs belong to the session; \
@@ -85,7 +85,7 @@ a ref whose element went is refused as stale_ref: take a new snapshot.";
 /// tools' schemas leave their descriptions out.
 const SHARED: &[&str] = &[
     "settle", "window", "target", "timeout", "gone", "text", "contains", "script", "notches",
-    "collapse", "off",
+    "collapse", "off", "into",
 ];
 
 struct Server {

@@ -165,7 +165,6 @@ pub static COMMANDS: &[Entry] = &[
     entry::<gesture::ExpandTool>(),
     entry::<gesture::SetValueTool>(),
     entry::<gesture::FocusTool>(),
-    entry::<act::KeyTool>(),
     entry::<query::Get>(),
     entry::<query::Is>(),
     entry::<query::FindCmd>(),

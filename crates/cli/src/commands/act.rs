@@ -225,10 +225,7 @@ pub struct Type {
 
 impl Command for Type {
     const NAME: &'static str = "type";
-    // MCP's `key` tool types too.
-    const MCP: bool = false;
-    const ABOUT: &'static str =
-        "Type text at the caret of the focused element, or of --into TARGET";
+    const ABOUT: &'static str = "Type text at the focused element's caret";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -281,8 +278,6 @@ pub struct KeyCmd {
 
 impl Command for KeyCmd {
     const NAME: &'static str = "key";
-    // MCP's `key` tool is `KeyTool`.
-    const MCP: bool = false;
     const ABOUT: &'static str = "Press key chords (Enter, Shift+Tab, CmdOrCtrl+Z) in order";
     const HINTS: Hints = ACTS;
 
@@ -478,51 +473,5 @@ impl Command for Eval {
         let window = ctx.window(self.on.window);
         let value = ctx.app()?.eval(window, &self.script)?;
         Ok(Output::new(format!("{value}\n"), json!({"value": value})))
-    }
-}
-
-/// MCP's `key` tool: text typed, then chords pressed, with keys held
-/// around them: `type` and `key` in one, to keep the tool list short.
-#[derive(Debug, Args, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct KeyTool {
-    /// Text to type first.
-    #[arg(long)]
-    #[serde(default)]
-    pub text: Option<String>,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub keys: KeyCmd,
-}
-
-impl Command for KeyTool {
-    const NAME: &'static str = "key";
-    const ABOUT: &'static str = "Type text, then press key chords";
-    const HINTS: Hints = ACTS;
-    const CLI: bool = false;
-
-    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let keys = self.keys;
-        let Some(text) = self.text else {
-            return keys.run(ctx);
-        };
-        let nothing_else = keys.keys.is_empty() && keys.down.is_empty() && keys.up.is_empty();
-        let typed = Type {
-            text,
-            into: keys.into.clone(),
-            settle: if nothing_else {
-                keys.settle.clone()
-            } else {
-                SettleOpt::default()
-            },
-            on: keys.on.clone(),
-        }
-        .run(ctx)?;
-        if nothing_else {
-            return Ok(typed);
-        }
-        // The chords go where the text went.
-        let pressed = KeyCmd { into: None, ..keys }.run(ctx)?;
-        Ok(Output::new(typed.text + &pressed.text, pressed.data))
     }
 }
