@@ -157,6 +157,7 @@ impl App {
         Ok(app)
     }
 
+    /// The driver every call goes through (wrapped to record traces and, for a launched app, to notice that it exited).
     pub fn driver(&self) -> &Arc<dyn Driver> {
         &self.driver
     }
@@ -181,10 +182,12 @@ impl App {
         self.pid
     }
 
+    /// The timeouts its locators start with.
     pub fn timeouts(&self) -> Timeouts {
         *self.timeouts.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Changes the timeouts of locators made from now on (a locator keeps the ones it was made with).
     pub fn set_timeouts(&self, timeouts: Timeouts) {
         *self.timeouts.lock().unwrap_or_else(|p| p.into_inner()) = timeouts;
     }
@@ -230,6 +233,7 @@ impl App {
         self.process.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// The app's windows (`windows`).
     pub fn windows(&self) -> Result<WindowList> {
         self.driver.windows()
     }
@@ -260,14 +264,17 @@ impl App {
         }
     }
 
+    /// One read of a window's elements (`tree`); `None`: the focused window, else the first.
     pub fn tree(&self, window: Option<WindowId>) -> Result<Tree> {
         self.driver.tree(&TreeParams { window })
     }
 
+    /// Performs one action on one element (`act`).
     pub fn act(&self, params: &ActParams) -> Result<()> {
         self.driver.act(params)
     }
 
+    /// Sends real input events, in order (`input`), releasing what they press when the request ends.
     pub fn input(&self, window: Option<WindowId>, events: Vec<InputEvent>) -> Result<()> {
         self.driver.input(&InputParams {
             window,
@@ -276,14 +283,17 @@ impl App {
         })
     }
 
+    /// Chooses a menu item by its labels from the menu bar down (`menu`).
     pub fn menu(&self, window: Option<WindowId>, path: Vec<String>) -> Result<()> {
         self.driver.menu(&MenuParams { window, path })
     }
 
+    /// A picture of a window (`capture`).
     pub fn capture(&self, window: Option<WindowId>) -> Result<Capture> {
         self.driver.capture(&CaptureParams { window })
     }
 
+    /// Runs JavaScript in a window that shows a web page (`eval`); native windows answer `unsupported`.
     pub fn eval(&self, window: Option<WindowId>, script: &str) -> Result<Value> {
         self.driver.eval(&EvalParams {
             window,
@@ -291,6 +301,7 @@ impl App {
         })
     }
 
+    /// Waits until the window has settled (`idle`), up to `timeout` (sent in milliseconds); `None` leaves the wait to the driver.
     pub fn idle(&self, window: Option<WindowId>, timeout: Option<Duration>) -> Result<()> {
         let timeout = timeout.map(|t| t.as_millis() as u64);
         self.driver.idle(&IdleParams {

@@ -13,21 +13,26 @@ use std::time::Duration;
 /// The outcome of one check.
 #[derive(Debug, Clone)]
 pub struct Check {
+    /// What the check checks, in a few words.
     pub name: &'static str,
+    /// `Ok` when it passed, else why it failed.
     pub outcome: Result<(), String>,
 }
 
 /// All checks, in order.
 #[derive(Debug, Clone)]
 pub struct Report {
+    /// Every check run, with its outcome.
     pub checks: Vec<Check>,
 }
 
 impl Report {
+    /// The checks that failed.
     pub fn failures(&self) -> Vec<&Check> {
         self.checks.iter().filter(|c| c.outcome.is_err()).collect()
     }
 
+    /// Whether every check passed.
     pub fn passed(&self) -> bool {
         self.failures().is_empty()
     }

@@ -8,13 +8,21 @@ use std::fmt;
 /// newer server sends that this build does not know is kept as [`ErrorCode::Other`].
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
+    /// A request line that is not JSON (`parse_error`).
     ParseError,
+    /// A request whose params are missing or wrong (`invalid_request`).
     InvalidRequest,
+    /// A method the server does not answer (`unknown_method`).
     UnknownMethod,
+    /// No window with that id, or no window at all (`no_window`).
     NoWindow,
+    /// No element with that id or key (`no_element`).
     NoElement,
+    /// The element, window or server cannot do that (`unsupported`).
     Unsupported,
+    /// No answer in time: the app is busy or frozen (`timeout`).
     Timeout,
+    /// The app was asked and did not do it (`failed`).
     Failed,
     /// The connection to the app could not be made, or it closed.
     Disconnected,
@@ -54,6 +62,7 @@ impl ErrorCode {
         ErrorCode::AssertionFailed,
     ];
 
+    /// The code as a string, as `no_element`.
     pub fn as_str(&self) -> &str {
         match self {
             ErrorCode::ParseError => "parse_error",
@@ -75,6 +84,7 @@ impl ErrorCode {
         }
     }
 
+    /// The code for `code`, or [`ErrorCode::Other`] for one this build does not know.
     pub fn parse(code: &str) -> ErrorCode {
         Self::ALL
             .iter()
@@ -129,11 +139,15 @@ impl fmt::Display for ErrorCode {
 /// An error with a code to test, a message to read and a suggestion to act on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Error {
+    /// What went wrong, for scripts to test.
     pub code: ErrorCode,
+    /// What went wrong, for a person to read (at most [`MAX_MESSAGE_BYTES`]).
     pub message: String,
+    /// What to do about it (at most [`MAX_MESSAGE_BYTES`]).
     pub suggestion: String,
 }
 
+/// A result whose error is uidrive's [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// The longest message or suggestion an error carries, in bytes: longer
@@ -167,39 +181,48 @@ impl Error {
         }
     }
 
+    /// The same error with another suggestion.
     pub fn with_suggestion(mut self, suggestion: impl Into<String>) -> Error {
         self.suggestion = bounded(suggestion.into());
         self
     }
 
+    /// An `invalid_request` error.
     pub fn invalid_request(message: impl Into<String>) -> Error {
         Error::new(ErrorCode::InvalidRequest, message)
     }
 
+    /// An `unsupported` error.
     pub fn unsupported(message: impl Into<String>) -> Error {
         Error::new(ErrorCode::Unsupported, message)
     }
 
+    /// A `no_window` error.
     pub fn no_window(message: impl Into<String>) -> Error {
         Error::new(ErrorCode::NoWindow, message)
     }
 
+    /// A `no_element` error.
     pub fn no_element(message: impl Into<String>) -> Error {
         Error::new(ErrorCode::NoElement, message)
     }
 
+    /// A `timeout` error.
     pub fn timeout(message: impl Into<String>) -> Error {
         Error::new(ErrorCode::Timeout, message)
     }
 
+    /// A `failed` error.
     pub fn failed(message: impl Into<String>) -> Error {
         Error::new(ErrorCode::Failed, message)
     }
 
+    /// A `disconnected` error.
     pub fn disconnected(message: impl Into<String>) -> Error {
         Error::new(ErrorCode::Disconnected, message)
     }
 
+    /// A `protocol_error` error: the other side broke the protocol.
     pub fn protocol(message: impl Into<String>) -> Error {
         Error::new(ErrorCode::ProtocolError, message)
     }

@@ -257,6 +257,7 @@ impl Expect {
         self.visibility("to be hidden", false)
     }
 
+    /// Exactly one element matches and it is not disabled.
     pub fn to_be_enabled(&self) -> Result<()> {
         self.on_element("to be enabled", |_, node| {
             let enabled = !node.has_state(&State::Disabled);
@@ -264,6 +265,7 @@ impl Expect {
         })
     }
 
+    /// Exactly one element matches and it is disabled.
     pub fn to_be_disabled(&self) -> Result<()> {
         self.on_element("to be disabled", |_, node| {
             let disabled = node.has_state(&State::Disabled);
@@ -274,6 +276,7 @@ impl Expect {
         })
     }
 
+    /// Exactly one element matches and it reads as checked (not mixed).
     pub fn to_be_checked(&self) -> Result<()> {
         self.on_element("to be checked", |_, node| {
             let seen = if node.has_state(&State::Checked) {
@@ -287,6 +290,7 @@ impl Expect {
         })
     }
 
+    /// Exactly one element matches and it has the keyboard focus.
     pub fn to_be_focused(&self) -> Result<()> {
         self.on_element("to be focused", |tree, node| {
             let focused = tree.focus == Some(node.id);
@@ -341,6 +345,7 @@ impl Expect {
         })
     }
 
+    /// Exactly one element matches and it is in `state`.
     pub fn to_have_state(&self, state: State) -> Result<()> {
         self.on_element(&format!("to have state {state}"), move |_, node| {
             let states: Vec<_> = node.states.iter().map(|s| s.as_str()).collect();

@@ -16,6 +16,8 @@
 //! - [`Error`]: one error type, with a code, a message and a suggestion.
 //! - [`children`]: processes started for the life of this one, and reaped as they end.
 
+#![deny(missing_docs)]
+
 mod app;
 pub mod children;
 pub mod conformance;

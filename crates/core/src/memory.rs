@@ -20,6 +20,7 @@ use std::time::Duration;
 /// The UI a [`MemoryDriver`] shows; tests change it through [`MemoryDriver::edit`].
 #[derive(Debug, Clone)]
 pub struct Ui {
+    /// The windows, in the order `windows` lists them.
     pub windows: Vec<MemoryWindow>,
     /// How many times `tree` was read, for tests that change the UI between reads.
     pub tree_reads: u64,
@@ -32,9 +33,13 @@ pub struct Ui {
 /// One window of the in-memory UI.
 #[derive(Debug, Clone)]
 pub struct MemoryWindow {
+    /// The window as `windows` lists it.
     pub window: Window,
+    /// Its elements, in tree order.
     pub nodes: Vec<Node>,
+    /// The element with the keyboard focus, if any.
     pub focus: Option<ElementId>,
+    /// The counter's value, which "Add" increments and File > New resets.
     pub count: i64,
 }
 
@@ -66,6 +71,7 @@ impl Default for MemoryDriver {
     }
 }
 
+/// The id of the demo UI's "Counter" window.
 pub const COUNTER_WINDOW: WindowId = 1;
 
 impl MemoryDriver {
@@ -79,6 +85,7 @@ impl MemoryDriver {
         })
     }
 
+    /// A driver that shows `ui`.
     pub fn with_ui(ui: Ui) -> MemoryDriver {
         MemoryDriver {
             ui: Mutex::new(ui),
@@ -98,6 +105,7 @@ impl MemoryDriver {
         *self.before_tree.lock().unwrap_or_else(|p| p.into_inner()) = Some(Box::new(hook));
     }
 
+    /// Sets the faults injected from now on (replacing the ones set before).
     pub fn set_faults(&self, faults: Faults) {
         *self.faults.lock().unwrap_or_else(|p| p.into_inner()) = faults;
     }
@@ -120,6 +128,7 @@ impl MemoryDriver {
 }
 
 impl Ui {
+    /// The window with `id`, or the focused one (else the first) for `None`; `no_window` when there is none.
     pub fn window_mut(&mut self, id: Option<WindowId>) -> Result<&mut MemoryWindow> {
         let at =
             match id {
@@ -144,6 +153,7 @@ impl Ui {
 }
 
 impl MemoryWindow {
+    /// The element with `id`, if the window holds it.
     pub fn node_mut(&mut self, id: ElementId) -> Option<&mut Node> {
         self.nodes.iter_mut().find(|n| n.id == id)
     }

@@ -200,6 +200,7 @@ pub fn check_socket_dir(path: &Path) -> Result<()> {
 }
 
 impl Server {
+    /// The socket path the server listens on.
     pub fn path(&self) -> &Path {
         &self.path
     }

@@ -65,6 +65,7 @@ impl SocketDriver {
         SocketDriver::connect_with(path, SocketOptions::default())
     }
 
+    /// Connects to the server at `path` with `options` (timeouts), failing at once if none listens there.
     pub fn connect_with(path: impl AsRef<Path>, options: SocketOptions) -> Result<SocketDriver> {
         let driver = SocketDriver {
             path: path.as_ref().to_path_buf(),
@@ -79,10 +80,12 @@ impl SocketDriver {
         Ok(driver)
     }
 
+    /// The socket path this driver connects to.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// The options it was made with.
     pub fn options(&self) -> &SocketOptions {
         &self.options
     }

@@ -10,9 +10,13 @@ use uidrive_core::Error;
 /// A front end's language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lang {
+    /// Python, the wheel.
     Python,
+    /// Node, the module.
     Node,
+    /// C, the ABI.
     C,
+    /// The command line and its MCP server.
     Cli,
 }
 

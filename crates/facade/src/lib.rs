@@ -19,6 +19,8 @@
 //! - [`operations`]: the list of operations every front end offers, which
 //!   the parity test holds them to.
 
+#![deny(missing_docs)]
+
 pub mod explain;
 pub mod hints;
 pub mod names;

@@ -42,9 +42,13 @@ pub struct Operation {
     /// `{"c": {"negate": "expect.not, as C passes it"}}`.
     #[serde(default)]
     pub also: BTreeMap<String, BTreeMap<String, String>>,
+    /// Its name in Python.
     pub python: Spelling,
+    /// Its name in Node.
     pub node: Spelling,
+    /// Its name in the C ABI.
     pub c: Spelling,
+    /// Its command on the command line (and MCP's tool).
     pub cli: Spelling,
 }
 
@@ -52,7 +56,9 @@ pub struct Operation {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimeoutKind {
+    /// Over the action timeout.
     Action,
+    /// Over the expect timeout.
     Expect,
 }
 
@@ -62,6 +68,7 @@ pub enum TimeoutKind {
 pub struct Param {
     /// The canonical name, snake_case (Node spells it camelCase).
     pub name: String,
+    /// What it holds (`type` in the list).
     #[serde(rename = "type")]
     pub ty: ParamType,
     /// An enum's values.
@@ -122,26 +129,37 @@ impl Param {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ParamType {
+    /// A string.
     String,
     /// A text to match: a string (a part, case-insensitive) or a regex.
     TextMatch,
+    /// An integer.
     Int,
+    /// A number, fractions allowed.
     Number,
+    /// A boolean.
     Bool,
     /// A duration, in milliseconds.
     Ms,
     /// One of `values`.
     Enum,
+    /// A locator.
     Locator,
+    /// A list of strings.
     Strings,
     /// A selector string or a locator.
     Selector,
     /// An element's key: a string, number or boolean.
     Key,
+    /// An element's id, as a read gave it.
     ElementId,
+    /// A list of input events, in the protocol's shape.
     Events,
+    /// Environment variables to set.
     Env,
+    /// Any JSON value.
     Json,
+    /// A file path.
     Path,
 }
 
@@ -169,13 +187,19 @@ pub enum Spelling {
     /// One name, or several (all must exist).
     Names(Names),
     /// Deliberately not offered, and why.
-    Lacks { lacks: String },
+    Lacks {
+        /// Why the front end does not offer it.
+        lacks: String,
+    },
 }
 
+/// The names under which a front end offers an operation.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(untagged)]
 pub enum Names {
+    /// One name.
     One(String),
+    /// Several names, all of which must exist.
     Several(Vec<String>),
 }
 
@@ -189,6 +213,7 @@ impl Spelling {
         }
     }
 
+    /// Why the front end lacks the operation, or `None` when it offers it.
     pub fn lacks(&self) -> Option<&str> {
         match self {
             Spelling::Lacks { lacks } => Some(lacks),
@@ -198,6 +223,7 @@ impl Spelling {
 }
 
 impl Operation {
+    /// How `front_end` (`python`, `node`, `c`, anything else: `cli`) offers it.
     pub fn spelling(&self, front_end: &str) -> &Spelling {
         match front_end {
             "python" => &self.python,

@@ -31,6 +31,7 @@ pub struct LaunchOptions {
 /// A running app to attach to.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum AttachTarget {
+    /// The app's process id.
     Pid(u32),
     /// The app's accessible name (on Linux, its name on the registry).
     Name(String),
@@ -361,8 +362,11 @@ fn signal(pid: u32, sig: libc::c_int) {
 /// (1920 × 1200, 30 s for each start-up step).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct HeadlessOptions {
+    /// The screen's width in pixels.
     pub width: Option<u32>,
+    /// The screen's height in pixels.
     pub height: Option<u32>,
+    /// How long each start-up step may take.
     pub timeout: Option<Duration>,
 }
 

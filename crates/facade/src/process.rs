@@ -75,6 +75,7 @@ impl Process {
         })
     }
 
+    /// The process's pid.
     pub fn pid(&self) -> u32 {
         self.pid
     }

@@ -19,6 +19,7 @@ pub struct Refs {
 }
 
 impl Refs {
+    /// No refs yet.
     pub fn new() -> Refs {
         Refs::default()
     }

@@ -425,6 +425,7 @@ impl Locator {
         self.set_checked(false)
     }
 
+    /// Checks the element (`true`) or unchecks it (`false`) unless it already reads so, then waits until it does.
     pub fn set_checked(&self, checked: bool) -> Result<ActionOutcome> {
         // A row's text or a check box's label checks the check box of it.
         if let Some(check) = self.retarget(Purpose::Check)? {
@@ -1666,13 +1667,18 @@ pub const MOST_STEPS: u32 = 1_000;
 /// Which way [`Locator::scroll`] turns the wheel.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScrollDirection {
+    /// Scroll up.
     Up,
+    /// Scroll down.
     Down,
+    /// Scroll left.
     Left,
+    /// Scroll right.
     Right,
 }
 
 impl ScrollDirection {
+    /// Every direction.
     pub const ALL: [ScrollDirection; 4] = [
         ScrollDirection::Up,
         ScrollDirection::Down,
@@ -1680,6 +1686,7 @@ impl ScrollDirection {
         ScrollDirection::Right,
     ];
 
+    /// The direction's name: `up`, `down`, `left` or `right`.
     pub fn as_str(self) -> &'static str {
         match self {
             ScrollDirection::Up => "up",

@@ -70,6 +70,7 @@ impl Effect {
         }
     }
 
+    /// Whether the tree showed the effect.
     pub fn is_confirmed(&self) -> bool {
         matches!(self, Effect::Confirmed(_))
     }
@@ -78,6 +79,7 @@ impl Effect {
 /// What an action did.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ActionOutcome {
+    /// How the action was done: an accessibility action, real input, or nothing needed.
     pub route: Route,
     /// What the tree showed of the action's effect.
     pub effect: Effect,
@@ -85,6 +87,7 @@ pub struct ActionOutcome {
     /// element, else the window, for keyboard input), as last read: after
     /// the action where it was read again, else just before it.
     pub element: Node,
+    /// The window acted in.
     pub window: WindowId,
     /// Windows that went because of the action (a dialog's Close): the
     /// action answers success and names them instead of failing on them.

@@ -21,10 +21,12 @@ pub enum TextMatch {
 }
 
 impl TextMatch {
+    /// Case-insensitive, anywhere in the text (what a plain `&str` means).
     pub fn substring(text: impl Into<String>) -> TextMatch {
         TextMatch::Substring(text.into())
     }
 
+    /// The whole text, case-sensitive.
     pub fn exact(text: impl Into<String>) -> TextMatch {
         TextMatch::Exact(text.into())
     }
@@ -38,6 +40,7 @@ impl TextMatch {
             })
     }
 
+    /// Whether `text`, folded, matches.
     pub fn matches(&self, text: &str) -> bool {
         let folded = fold_whitespace(text);
         match self {
@@ -106,9 +109,13 @@ pub fn fold_whitespace(text: &str) -> String {
 pub struct RoleQuery {
     /// The accessible name (the node's `label`).
     pub name: Option<TextMatch>,
+    /// Whether it is checked; `None` for either.
     pub checked: Option<bool>,
+    /// Whether it is disabled; `None` for either.
     pub disabled: Option<bool>,
+    /// Whether it is expanded; `None` for either.
     pub expanded: Option<bool>,
+    /// Whether it is selected; `None` for either.
     pub selected: Option<bool>,
     /// The heading or tree level.
     pub level: Option<i64>,
@@ -120,6 +127,7 @@ impl RoleQuery {
         RoleQuery::default()
     }
 
+    /// Elements of the role whose accessible name matches `name`.
     pub fn name(name: impl Into<TextMatch>) -> RoleQuery {
         RoleQuery {
             name: Some(name.into()),
@@ -127,26 +135,31 @@ impl RoleQuery {
         }
     }
 
+    /// Also narrow to elements that are (or are not) checked.
     pub fn checked(mut self, checked: bool) -> RoleQuery {
         self.checked = Some(checked);
         self
     }
 
+    /// Also narrow to elements that are (or are not) disabled.
     pub fn disabled(mut self, disabled: bool) -> RoleQuery {
         self.disabled = Some(disabled);
         self
     }
 
+    /// Also narrow to elements that are (or are not) expanded.
     pub fn expanded(mut self, expanded: bool) -> RoleQuery {
         self.expanded = Some(expanded);
         self
     }
 
+    /// Also narrow to elements that are (or are not) selected.
     pub fn selected(mut self, selected: bool) -> RoleQuery {
         self.selected = Some(selected);
         self
     }
 
+    /// Also narrow to this heading or tree level.
     pub fn level(mut self, level: i64) -> RoleQuery {
         self.level = Some(level);
         self

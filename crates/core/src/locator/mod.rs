@@ -181,30 +181,37 @@ impl App {
         WindowRef::new(self.driver().clone(), None, self.timeouts())
     }
 
+    /// Elements of `role` whose name matches, in the focused window (see [`WindowRef::get_by_role`]).
     pub fn get_by_role(&self, role: Role, query: impl Into<RoleQuery>) -> Locator {
         self.focused_window().get_by_role(role, query)
     }
 
+    /// The element the app gave `key`, in the focused window (see [`WindowRef::get_by_key`]).
     pub fn get_by_key(&self, key: impl Into<ElementKey>) -> Locator {
         self.focused_window().get_by_key(key)
     }
 
+    /// Elements showing `text`, in the focused window (see [`WindowRef::get_by_text`]).
     pub fn get_by_text(&self, text: impl Into<TextMatch>) -> Locator {
         self.focused_window().get_by_text(text)
     }
 
+    /// Elements whose label matches, in the focused window (see [`WindowRef::get_by_label`]).
     pub fn get_by_label(&self, label: impl Into<TextMatch>) -> Locator {
         self.focused_window().get_by_label(label)
     }
 
+    /// Fields whose placeholder matches, in the focused window.
     pub fn get_by_placeholder(&self, text: impl Into<TextMatch>) -> Locator {
         self.focused_window().get_by_placeholder(text)
     }
 
+    /// The element with this id, in the focused window (prefer keys: ids last only while the view does).
     pub fn get_by_id(&self, id: ElementId) -> Locator {
         self.focused_window().get_by_id(id)
     }
 
+    /// A locator from its string form, in the focused window (see [`WindowRef::locator`]).
     pub fn locator(&self, selector: &str) -> Locator {
         self.focused_window().locator(selector)
     }
@@ -214,33 +221,41 @@ impl App {
 /// inside), or that hold an element another locator finds.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
+    /// Keep elements that show this text, themselves or inside.
     pub has_text: Option<TextMatch>,
+    /// Keep elements that do not show this text, themselves or inside.
     pub has_not_text: Option<TextMatch>,
     /// Searched inside each element; its window is ignored.
     pub has: Option<Locator>,
+    /// Keep elements that hold nothing this locator finds; its window is ignored.
     pub has_not: Option<Locator>,
 }
 
 impl Filter {
+    /// A filter that keeps every element.
     pub fn new() -> Filter {
         Filter::default()
     }
 
+    /// Also keep only elements showing `text`.
     pub fn has_text(mut self, text: impl Into<TextMatch>) -> Filter {
         self.has_text = Some(text.into());
         self
     }
 
+    /// Also keep only elements not showing `text`.
     pub fn has_not_text(mut self, text: impl Into<TextMatch>) -> Filter {
         self.has_not_text = Some(text.into());
         self
     }
 
+    /// Also keep only elements holding an element `inner` finds.
     pub fn has(mut self, inner: &Locator) -> Filter {
         self.has = Some(inner.clone());
         self
     }
 
+    /// Also keep only elements holding nothing `inner` finds.
     pub fn has_not(mut self, inner: &Locator) -> Filter {
         self.has_not = Some(inner.clone());
         self
@@ -275,22 +290,27 @@ impl Locator {
         self.then(Step::Find(Selector::Role(role, query.into())))
     }
 
+    /// The element inside this locator's elements that the app gave `key`.
     pub fn get_by_key(&self, key: impl Into<ElementKey>) -> Locator {
         self.then(Step::Find(Selector::Key(key.into())))
     }
 
+    /// Elements showing `text` inside this locator's elements.
     pub fn get_by_text(&self, text: impl Into<TextMatch>) -> Locator {
         self.then(Step::Find(Selector::Text(text.into())))
     }
 
+    /// Elements whose label matches, inside this locator's elements.
     pub fn get_by_label(&self, label: impl Into<TextMatch>) -> Locator {
         self.then(Step::Find(Selector::Label(label.into())))
     }
 
+    /// Fields whose placeholder matches, inside this locator's elements.
     pub fn get_by_placeholder(&self, text: impl Into<TextMatch>) -> Locator {
         self.then(Step::Find(Selector::Placeholder(text.into())))
     }
 
+    /// The element with this id, inside this locator's elements.
     pub fn get_by_id(&self, id: ElementId) -> Locator {
         self.then(Step::Find(Selector::Id(id)))
     }
@@ -343,10 +363,12 @@ impl Locator {
         self.then(Step::Nth(index))
     }
 
+    /// The first match in tree order.
     pub fn first(&self) -> Locator {
         self.then(Step::First)
     }
 
+    /// The last match in tree order.
     pub fn last(&self) -> Locator {
         self.then(Step::Last)
     }
@@ -443,12 +465,19 @@ impl fmt::Debug for Locator {
 /// [`Locator`] (searching inside its elements). Front ends that may hold any of
 /// the three call this trait rather than matching on which one they hold.
 pub trait Find {
+    /// Elements of `role` matching `query`.
     fn get_by_role(&self, role: Role, query: RoleQuery) -> Locator;
+    /// The element the app gave `key`.
     fn get_by_key(&self, key: ElementKey) -> Locator;
+    /// Elements showing `text`.
     fn get_by_text(&self, text: TextMatch) -> Locator;
+    /// Elements whose label matches.
     fn get_by_label(&self, label: TextMatch) -> Locator;
+    /// Fields whose placeholder matches.
     fn get_by_placeholder(&self, text: TextMatch) -> Locator;
+    /// The element with this id.
     fn get_by_id(&self, id: ElementId) -> Locator;
+    /// A locator from its string form.
     fn locator(&self, selector: &str) -> Locator;
 }
 

@@ -49,14 +49,17 @@ impl Locator {
         Ok(value_of(&node))
     }
 
+    /// The states the one element is in.
     pub fn states(&self) -> Result<Vec<State>> {
         Ok(self.resolve_one("states")?.1.states)
     }
 
+    /// Where the one element is, relative to the window's content; `None` when the app does not say.
     pub fn bounds(&self) -> Result<Option<Bounds>> {
         Ok(self.resolve_one("bounds")?.1.bounds)
     }
 
+    /// Whether the one element is not disabled.
     pub fn is_enabled(&self) -> Result<bool> {
         Ok(!self
             .resolve_one("is_enabled")?
@@ -64,10 +67,12 @@ impl Locator {
             .has_state(&State::Disabled))
     }
 
+    /// Whether the one element reads as checked.
     pub fn is_checked(&self) -> Result<bool> {
         Ok(self.resolve_one("is_checked")?.1.has_state(&State::Checked))
     }
 
+    /// Whether the one element has the keyboard focus.
     pub fn is_focused(&self) -> Result<bool> {
         let (tree, node) = self.resolve_one("is_focused")?;
         Ok(tree.focus == Some(node.id))
@@ -88,6 +93,7 @@ impl Locator {
         }
     }
 
+    /// The opposite of [`Locator::is_visible`]: `true` at once when nothing matches. Does not wait.
     pub fn is_hidden(&self) -> Result<bool> {
         self.is_visible().map(|visible| !visible)
     }

@@ -8,9 +8,13 @@ use std::str::FromStr;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Modifier {
+    /// The Shift key.
     Shift,
+    /// The Control key.
     Ctrl,
+    /// The Alt (Option) key.
     Alt,
+    /// The Super (Meta, Cmd, Windows) key.
     Super,
     /// Cmd on macOS, Ctrl elsewhere.
     CmdOrCtrl,
@@ -43,6 +47,7 @@ impl Modifier {
 /// A key that types no character of its own, or a character key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Key {
+    /// A key with a name, as `Enter` or `F5`.
     Named(NamedKey),
     /// A character key, as `A`, `7` or `/`.
     Char(char),
@@ -52,11 +57,13 @@ macro_rules! named_keys {
     ($($variant:ident => $name:literal $(| $alias:literal)*),+ $(,)?) => {
         /// Keys with names, as accelerators write them.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum NamedKey { $($variant),+ }
+        pub enum NamedKey { $(#[doc = concat!("`", $name, "`.")] $variant),+ }
 
         impl NamedKey {
+            /// Every named key.
             pub const ALL: &'static [NamedKey] = &[$(NamedKey::$variant),+];
 
+            /// The key's name as accelerators write it, as `PageDown`.
             pub fn as_str(self) -> &'static str {
                 match self { $(NamedKey::$variant => $name),+ }
             }
@@ -114,11 +121,14 @@ impl fmt::Display for Key {
 /// A key with the modifiers held while it is pressed.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct KeyChord {
+    /// The modifiers held, in the order written.
     pub mods: Vec<Modifier>,
+    /// The key pressed.
     pub key: Key,
 }
 
 impl KeyChord {
+    /// `key` with no modifiers.
     pub fn new(key: Key) -> KeyChord {
         KeyChord {
             mods: Vec::new(),

@@ -44,15 +44,18 @@ macro_rules! methods {
     ($($variant:ident => $wire:literal),+ $(,)?) => {
         /// A protocol method.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        pub enum Method { $($variant),+ }
+        pub enum Method { $(#[doc = concat!("`", $wire, "`.")] $variant),+ }
 
         impl Method {
+            /// Every method this build knows, additions included.
             pub const ALL: &'static [Method] = &[$(Method::$variant),+];
 
+            /// The method's name on the wire.
             pub fn as_str(self) -> &'static str {
                 match self { $(Method::$variant => $wire),+ }
             }
 
+            /// The method named `wire`, or `None` for a name this build does not know.
             pub fn parse(wire: &str) -> Option<Method> {
                 match wire { $($wire => Some(Method::$variant),)+ _ => None }
             }

@@ -10,7 +10,7 @@ macro_rules! open_names {
         $(#[$meta])*
         #[derive(Debug, Clone, PartialEq, Eq, Hash)]
         pub enum $name {
-            $($variant,)+
+            $(#[doc = concat!("`", $wire, "` on the wire.")] $variant,)+
             /// A name this build does not know, kept as sent.
             Other(String),
         }
@@ -19,6 +19,7 @@ macro_rules! open_names {
             /// Every name this build knows.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
+            /// The name as it is on the wire.
             pub fn as_str(&self) -> &str {
                 match self {
                     $($name::$variant => $wire,)+
@@ -140,7 +141,9 @@ open_names! {
 /// What an element is the current one of (`aria-current`): `true` or a kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Current {
+    /// `current: true`: the current one, of no kind in particular.
     True,
+    /// The kind it is the current one of: `page`, `step`, `location`, `date` or `time`.
     Kind(String),
 }
 

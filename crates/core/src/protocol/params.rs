@@ -16,28 +16,38 @@ pub struct NoParams {}
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WindowParams {
+    /// The window, or the focused one (else the first) when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowId>,
 }
 
+/// Params of `tree`.
 pub type TreeParams = WindowParams;
+/// Params of `capture`.
 pub type CaptureParams = WindowParams;
 
 /// Params of `act`: an action on the element with `id`, or with `key` when one element has it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ActParams {
+    /// The window, or the focused one (else the first) when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowId>,
+    /// The element, by the id a read gave it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<ElementId>,
+    /// The element, by the app's own key; exactly one element must have it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<ElementKey>,
+    /// What to do to the element.
     pub action: Action,
+    /// The text of `setValue` and `insertText` (for a range, its number as text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text: Option<String>,
+    /// Where `selectText` starts, in runes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<u32>,
+    /// Where `selectText` ends, in runes; not before `from`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<u32>,
 }
@@ -56,16 +66,20 @@ impl ActParams {
         }
     }
 
+    /// The same action in `window` (`None`: the focused one).
     pub fn in_window(mut self, window: Option<WindowId>) -> ActParams {
         self.window = window;
         self
     }
 
+    /// The same action with `text` (for `setValue` and `insertText`).
     pub fn with_text(mut self, text: impl Into<String>) -> ActParams {
         self.text = Some(text.into());
         self
     }
 
+    /// Checks the request before it is sent: `id` or `key` but not both, the text `setValue` and `insertText` need, `from <= to` for `selectText`, and a known action.
+    /// The error is `invalid_request` and names the field.
     pub fn validate(&self) -> Result<()> {
         match (&self.id, &self.key) {
             (None, None) => {
@@ -130,15 +144,20 @@ pub mod input_limits {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum MouseButton {
+    /// The left (primary) button, the default.
     #[default]
     Left,
+    /// The right button.
     Right,
+    /// The middle button.
     Middle,
 }
 
 impl MouseButton {
+    /// Every button.
     pub const ALL: [MouseButton; 3] = [MouseButton::Left, MouseButton::Right, MouseButton::Middle];
 
+    /// The button's name on the wire: `left`, `right` or `middle`.
     pub fn as_str(self) -> &'static str {
         match self {
             MouseButton::Left => "left",
@@ -164,20 +183,25 @@ impl std::str::FromStr for MouseButton {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PointerButton {
+    /// Horizontal place in DIPs, relative to the window's content.
     #[serde(serialize_with = "number::write")]
     pub x: f64,
+    /// Vertical place in DIPs, relative to the window's content.
     #[serde(serialize_with = "number::write")]
     pub y: f64,
+    /// The button; `None` means left.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub button: Option<MouseButton>,
     /// How many presses: 2 for a double click, 3 for a triple click.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub clicks: Option<u32>,
+    /// Modifiers held during the event.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub mods: Vec<Modifier>,
 }
 
 impl PointerButton {
+    /// The left button at `(x, y)`, once, with no modifiers.
     pub fn at(x: f64, y: f64) -> PointerButton {
         PointerButton {
             x,
@@ -188,10 +212,12 @@ impl PointerButton {
         }
     }
 
+    /// The button, left when none is given.
     pub fn button(&self) -> MouseButton {
         self.button.unwrap_or_default()
     }
 
+    /// The number of presses, 1 when none is given.
     pub fn clicks(&self) -> u32 {
         self.clicks.unwrap_or(1)
     }
@@ -201,45 +227,63 @@ impl PointerButton {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "camelCase", deny_unknown_fields)]
 pub enum InputEvent {
+    /// Moves the pointer.
     PointerMove {
+        /// Horizontal place in DIPs.
         #[serde(serialize_with = "number::write")]
         x: f64,
+        /// Vertical place in DIPs.
         #[serde(serialize_with = "number::write")]
         y: f64,
+        /// Modifiers held during the move.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mods: Vec<Modifier>,
     },
+    /// Presses a button.
     PointerDown(PointerButton),
+    /// Releases a button.
     PointerUp(PointerButton),
     /// A move, then a press and a release for each click.
     Click(PointerButton),
+    /// Scrolls at a point.
     Wheel {
+        /// Horizontal place in DIPs.
         #[serde(serialize_with = "number::write")]
         x: f64,
+        /// Vertical place in DIPs.
         #[serde(serialize_with = "number::write")]
         y: f64,
+        /// Horizontal distance to scroll, in DIPs.
         #[serde(serialize_with = "number::write")]
         dx: f64,
+        /// Vertical distance to scroll, in DIPs.
         #[serde(serialize_with = "number::write")]
         dy: f64,
         /// Scroll as a touchpad does, by exact amounts.
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         precise: bool,
+        /// Modifiers held during the scroll.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         mods: Vec<Modifier>,
     },
+    /// Presses a key chord; types no text.
     KeyDown {
+        /// The chord.
         key: KeyChord,
     },
+    /// Releases a key chord.
     KeyUp {
+        /// The chord.
         key: KeyChord,
     },
     /// Presses and releases the key; types no text.
     Key {
+        /// The chord.
         key: KeyChord,
     },
     /// Text typed, or committed by an input method.
     Text {
+        /// The characters, any Unicode.
         text: String,
     },
 }
@@ -260,6 +304,7 @@ impl InputEvent {
         events
     }
 
+    /// The event's `type` on the wire, as `pointerMove` or `keyDown`.
     pub fn type_name(&self) -> &'static str {
         match self {
             InputEvent::PointerMove { .. } => "pointerMove",
@@ -380,8 +425,10 @@ pub fn wheel_clicks(delta: f64) -> u64 {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InputParams {
+    /// The window, or the focused one (else the first) when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowId>,
+    /// The events, delivered in order.
     pub events: Vec<InputEvent>,
     /// uidrive's addition: keys and buttons the request leaves down stay
     /// down after it (until a later `keyUp` or `pointerUp`, or until the
@@ -469,12 +516,15 @@ impl InputParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MenuParams {
+    /// The window, or the focused one (else the first) when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowId>,
+    /// The labels from the menu bar down.
     pub path: Vec<String>,
 }
 
 impl MenuParams {
+    /// Checks that the path is not empty and that no label is blank (`invalid_request`).
     pub fn validate(&self) -> Result<()> {
         if self.path.is_empty() {
             return Err(field_error(
@@ -496,8 +546,10 @@ impl MenuParams {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EvalParams {
+    /// The window, or the focused one (else the first) when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowId>,
+    /// The JavaScript to run.
     pub script: String,
 }
 
@@ -509,10 +561,13 @@ pub struct EvalParams {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct IdleParams {
+    /// The window, or the focused one (else the first) when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowId>,
+    /// The longest wait, in milliseconds; `None` lets the server wait as long as it takes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout: Option<u64>,
+    /// How long the window must stay quiet, in milliseconds; `None` uses the server's own rule.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quiet: Option<u64>,
 }
@@ -551,9 +606,12 @@ impl IdleParams {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ElementAtParams {
+    /// The window, or the focused one (else the first) when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowId>,
+    /// Horizontal place in DIPs, relative to the window's content.
     pub x: f64,
+    /// Vertical place in DIPs, relative to the window's content.
     pub y: f64,
 }
 
@@ -562,15 +620,19 @@ pub struct ElementAtParams {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CellAtParams {
+    /// The window, or the focused one (else the first) when `None`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<WindowId>,
     /// The table, as a read of the window gave it.
     pub table: ElementId,
+    /// The cell's row, from 1.
     pub row: i64,
+    /// The cell's column, from 1.
     pub column: i64,
 }
 
 impl CellAtParams {
+    /// Checks that `row` and `column` are at least 1 (`invalid_request`).
     pub fn validate(&self) -> Result<()> {
         for (field, place) in [("cellAt.row", self.row), ("cellAt.column", self.column)] {
             if place < 1 {

@@ -52,8 +52,11 @@ impl<'de> Deserialize<'de> for ElementId {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum ElementKey {
+    /// A key that is a boolean.
     Bool(bool),
+    /// A key that is an integer.
     Int(i64),
+    /// A key that is a string.
     Str(String),
 }
 
@@ -76,17 +79,22 @@ impl From<&str> for ElementKey {
 /// A rectangle in DIPs.
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Bounds {
+    /// Left edge.
     #[serde(serialize_with = "number::write")]
     pub x: f64,
+    /// Top edge.
     #[serde(serialize_with = "number::write")]
     pub y: f64,
+    /// Width.
     #[serde(serialize_with = "number::write")]
     pub width: f64,
+    /// Height.
     #[serde(serialize_with = "number::write")]
     pub height: f64,
 }
 
 impl Bounds {
+    /// A rectangle from its top-left corner and its size.
     pub fn new(x: f64, y: f64, width: f64, height: f64) -> Bounds {
         Bounds {
             x,
@@ -96,14 +104,17 @@ impl Bounds {
         }
     }
 
+    /// Whether the rectangle has no area (a width or height of zero or less).
     pub fn is_empty(&self) -> bool {
         self.width <= 0.0 || self.height <= 0.0
     }
 
+    /// The point in the middle, as `(x, y)`.
     pub fn center(&self) -> (f64, f64) {
         (self.x + self.width / 2.0, self.y + self.height / 2.0)
     }
 
+    /// Whether the two rectangles overlap; touching edges do not count.
     pub fn intersects(&self, other: &Bounds) -> bool {
         self.x < other.x + other.width
             && other.x < self.x + self.width
@@ -116,14 +127,22 @@ impl Bounds {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Window {
+    /// The window's id, for the `window` param of other methods.
     pub id: WindowId,
+    /// The window's title.
     pub title: String,
+    /// Native UI (`content`) or a web page (`page`).
     pub kind: WindowKind,
+    /// The page's address, for a `page` window; `None` for native UI.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// The whole window on the screen, decorations included.
     pub bounds: Bounds,
+    /// The window's content, without decorations.
     pub content_bounds: Bounds,
+    /// Whether the app calls this window active.
     pub focused: bool,
+    /// Whether the window is shown.
     pub visible: bool,
     /// Fields a newer server sends that this build does not know.
     #[serde(flatten)]
@@ -134,44 +153,59 @@ pub struct Window {
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Node {
+    /// The element's id in this window.
     pub id: ElementId,
+    /// The element's parent; `None` at the top of the tree.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<ElementId>,
+    /// What the element is.
     pub role: Role,
+    /// The app's own lasting name for the element, when it gives one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<ElementKey>,
+    /// The element's name as a person reads it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// The element's value: a field's text, a slider's number as text, a choice.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    /// The hint an empty text field shows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placeholder: Option<String>,
+    /// A longer description (often the tooltip).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Where the element is, relative to the window's content; `None` when unknown.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<Bounds>,
+    /// The states it is in.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub states: Vec<State>,
+    /// What `act` can do to it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub actions: Vec<Action>,
+    /// A range's lowest value (sliders, progress bars, meters, steppers).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         serialize_with = "number::write_opt"
     )]
     pub min: Option<f64>,
+    /// A range's highest value.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         serialize_with = "number::write_opt"
     )]
     pub max: Option<f64>,
+    /// A range's current value.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         serialize_with = "number::write_opt"
     )]
     pub now: Option<f64>,
+    /// A range's step between values.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -181,36 +215,52 @@ pub struct Node {
     /// The selected runes `[start, end)` of a text field; equal for a caret.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selection: Option<[u32; 2]>,
+    /// Nesting level (a heading's, a tree item's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<i64>,
+    /// Place in its set, from 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pos_in_set: Option<i64>,
+    /// Number of items in its set.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub set_size: Option<i64>,
+    /// A table's number of rows.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub row_count: Option<i64>,
+    /// A table's number of columns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub col_count: Option<i64>,
+    /// A cell's row, from 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub row_index: Option<i64>,
+    /// A cell's column, from 1.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub col_index: Option<i64>,
+    /// How many rows a cell spans.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub row_span: Option<i64>,
+    /// How many columns a cell spans.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub col_span: Option<i64>,
+    /// What the element is the current one of (`aria-current`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current: Option<Current>,
+    /// What a field's suggestions complete (`aria-autocomplete`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub auto_complete: Option<AutoComplete>,
+    /// The app's own word for the role.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub role_description: Option<String>,
+    /// What kind of popup the element opens.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub has_popup: Option<HasPopup>,
+    /// Ids of the elements this one controls.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub controls: Vec<ElementId>,
+    /// Ids of the elements that describe this one.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub described_by: Vec<ElementId>,
+    /// Ids of the elements that show this one's error.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub error_message: Vec<ElementId>,
     /// Keys that press or focus the element, separated by spaces (`Ctrl+K`).
@@ -245,10 +295,12 @@ impl Default for Role {
 }
 
 impl Node {
+    /// Whether the element is in `state`.
     pub fn has_state(&self, state: &State) -> bool {
         self.states.contains(state)
     }
 
+    /// Whether `act` can do `action` to the element.
     pub fn has_action(&self, action: &Action) -> bool {
         self.actions.contains(action)
     }
@@ -265,7 +317,9 @@ impl Node {
 /// The answer to `windows`.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct WindowList {
+    /// The app's windows.
     pub windows: Vec<Window>,
+    /// Fields a newer server sends that this build does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -273,21 +327,28 @@ pub struct WindowList {
 /// The answer to `tree`: the window's elements in tree order, a parent before its children.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Tree {
+    /// The window read.
     pub window: WindowId,
+    /// The element with the keyboard focus; `None` when none in this window has it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<ElementId>,
+    /// The elements, every parent before its children.
     pub nodes: Vec<Node>,
+    /// What the app announced to assistive technology, when the server reports it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub announcements: Option<Vec<Value>>,
+    /// Fields a newer server sends that this build does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
 impl Tree {
+    /// The element with id `id`, if the tree holds it.
     pub fn node(&self, id: ElementId) -> Option<&Node> {
         self.nodes.iter().find(|n| n.id == id)
     }
 
+    /// The element with the keyboard focus, if the tree holds it.
     pub fn focused(&self) -> Option<&Node> {
         self.focus.and_then(|id| self.node(id))
     }
@@ -296,14 +357,18 @@ impl Tree {
 /// The answer to `capture`: a PNG of `width` × `height` device pixels (base64 on the wire).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Capture {
+    /// The PNG file's bytes (decoded from base64).
     #[serde(with = "super::base64_bytes")]
     pub png: Vec<u8>,
+    /// Width in device pixels.
     pub width: u32,
+    /// Height in device pixels.
     pub height: u32,
     /// uidrive's addition: part of the window lies off the screen and is
     /// not in the picture; `width` and `height` are what is.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub clipped: bool,
+    /// Fields a newer server sends that this build does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
@@ -311,6 +376,7 @@ pub struct Capture {
 /// The answer to `eval`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct EvalResult {
+    /// The script's value; `null` when it has none.
     #[serde(default)]
     pub value: Value,
 }
@@ -326,6 +392,7 @@ pub struct Hello {
     pub methods: Vec<String>,
     /// The `act` actions it knows.
     pub actions: Vec<String>,
+    /// Fields a newer server sends that this build does not know (uidrive's `idleParams`).
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }

@@ -16,8 +16,11 @@ pub const MAX_REQUEST_BYTES: usize = 1024 * 1024;
 /// A request as read off the wire, before its params are checked.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request {
+    /// The request's id, any JSON value, echoed in its answer.
     pub id: Value,
+    /// The method's name, as `tree`.
     pub method: String,
+    /// The params, when the request has them.
     pub params: Option<Value>,
 }
 

@@ -8,15 +8,19 @@ use std::collections::{HashMap, HashSet};
 /// How a diff line reads: `+` came or changed to, `-` went or changed from, `=` context.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Mark {
+    /// `+`: the element came, or its line changed to this.
     #[serde(rename = "+")]
     Added,
+    /// `-`: the element went, or its line changed from this.
     #[serde(rename = "-")]
     Removed,
+    /// `=`: unchanged, shown as context.
     #[serde(rename = "=")]
     Same,
 }
 
 impl Mark {
+    /// The mark's character: `+`, `-` or `=`.
     pub fn sign(self) -> char {
         match self {
             Mark::Added => '+',
@@ -29,19 +33,25 @@ impl Mark {
 /// One line of a diff: a mark and the element's line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DiffLine {
+    /// Whether the line came, went or is context.
     pub mark: Mark,
+    /// The element's ref.
     #[serde(rename = "ref")]
     pub r: Ref,
+    /// The element's line, as the snapshot prints it.
     pub line: String,
 }
 
 /// The changes between two snapshots, with a little context around them.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Diff {
+    /// The lines to print, in order.
     pub lines: Vec<DiffLine>,
     /// How many elements came, went and changed.
     pub added: usize,
+    /// How many elements went.
     pub removed: usize,
+    /// How many elements changed.
     pub changed: usize,
 }
 

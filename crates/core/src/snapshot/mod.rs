@@ -30,14 +30,20 @@ use std::collections::HashMap;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Element {
+    /// The element's ref, as `@e2`.
     #[serde(rename = "ref")]
     pub r: Ref,
+    /// Its id in the read the snapshot was taken from.
     pub id: ElementId,
+    /// What it is.
     pub role: Role,
+    /// Its label, trimmed; `None` when it has none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// Its value (a field's text, else a range's number); `None` when empty or the same as the label.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    /// The app's key for it, as text.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
     /// The text selected in a field, when some is (a find's match, say).
@@ -112,7 +118,9 @@ pub fn node_line(r: Option<Ref>, node: &Node) -> String {
 /// What one window showed: its elements in tree order, a parent before its children.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Snapshot {
+    /// The window the snapshot is of.
     pub window: WindowId,
+    /// Its elements in tree order, a parent before its children.
     pub elements: Vec<Element>,
 }
 

@@ -55,7 +55,9 @@ impl TryFrom<String> for Ref {
 /// What a live ref points at.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RefTarget {
+    /// The window the element is in.
     pub window: WindowId,
+    /// The element's id.
     pub id: ElementId,
     /// The element's role when the ref was given: an id that comes back with
     /// another role is another element, and does not inherit the ref.
@@ -77,6 +79,7 @@ pub struct RefMap {
 }
 
 impl RefMap {
+    /// A map that has given no ref yet.
     pub fn new() -> RefMap {
         RefMap::default()
     }
@@ -154,6 +157,7 @@ impl RefMap {
         self.live.len()
     }
 
+    /// Whether no ref is live.
     pub fn is_empty(&self) -> bool {
         self.live.is_empty()
     }

@@ -70,9 +70,13 @@ impl Default for TraceOptions {
 /// What a finished trace holds, as `stop` reports it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct TraceSummary {
+    /// Where the trace was written.
     pub path: Option<PathBuf>,
+    /// The steps recorded.
     pub steps: u64,
+    /// The pictures (window captures) in it.
     pub pictures: u64,
+    /// The zip's size in bytes.
     pub bytes: u64,
 }
 

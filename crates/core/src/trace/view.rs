@@ -25,32 +25,46 @@ pub struct TraceFrame {
 /// One step as recorded.
 #[derive(Debug, Clone, Default)]
 pub struct TraceStep {
+    /// The step's number, from 1.
     pub id: u64,
+    /// What the step did, as `click` or `expect`.
     pub action: String,
+    /// The locator it acted on, as text; `None` for a step on the app.
     pub locator: Option<String>,
+    /// The step's arguments (`null` when it has none).
     pub args: Value,
     /// Milliseconds from the trace's start.
     pub start: u64,
+    /// How long it took, in milliseconds; `None` while it never ended.
     pub duration: Option<u64>,
     /// `None` while the step never ended (the process stopped inside it).
     pub ok: Option<bool>,
+    /// The route the action took, as `semantic:press`.
     pub route: Option<String>,
     /// What the tree showed of the action: `confirmed: ...` or `unverifiable: ...`.
     pub effect: Option<String>,
+    /// The error it ended with, as its JSON (`code`, `message`, `suggestion`).
     pub error: Option<Value>,
     /// What the ladder waited on, in order.
     pub rungs: Vec<Value>,
+    /// The element it acted on, as the trace's `target` event holds it.
     pub target: Option<Value>,
+    /// The window as it was before the step.
     pub before: Option<TraceFrame>,
+    /// The window as it was after the step (the next step's frame before, when none was taken).
     pub after: Option<TraceFrame>,
+    /// What changed in the window's snapshot across the step.
     pub diff: Option<String>,
 }
 
 /// A trace read back from its zip.
 #[derive(Debug, Clone, Default)]
 pub struct Trace {
+    /// The trace's first event: its version, title and start.
     pub head: Value,
+    /// The steps, in order.
     pub steps: Vec<TraceStep>,
+    /// The pictures, by their name inside the zip.
     pub pictures: HashMap<String, Vec<u8>>,
 }
 
