@@ -37,6 +37,30 @@ impl Default for Timeouts {
 }
 
 /// An app under automation. Cheap to share between threads (`Arc<App>`).
+///
+/// An App is made over a [`Driver`]: [`App::connect`] for an app that
+/// speaks the protocol on a socket, [`App::launch_socket`] to start one, or
+/// [`App::new`] over any driver, as here with the in-memory demo UI:
+///
+/// ```
+/// use std::sync::Arc;
+/// use uidrive_core::{App, MemoryDriver};
+///
+/// let app = App::new(Arc::new(MemoryDriver::new()));
+/// let windows = app.windows()?;
+/// assert_eq!(windows.windows.len(), 1);
+/// assert_eq!(windows.windows[0].title, "Counter");
+///
+/// // One read of the focused window's elements, every parent before its children.
+/// let tree = app.tree(None)?;
+/// let add = tree.nodes.iter().find(|n| n.label.as_deref() == Some("Add")).unwrap();
+/// assert_eq!(add.role, uidrive_core::protocol::Role::Button);
+///
+/// // Locators start at the App: its focused window, else the first.
+/// app.get_by_key("add").click()?;
+/// assert_eq!(app.get_by_key("count").text()?, "Count: 1");
+/// # Ok::<(), uidrive_core::Error>(())
+/// ```
 pub struct App {
     driver: Arc<dyn Driver>,
     process: Arc<Mutex<Option<Child>>>,

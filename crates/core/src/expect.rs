@@ -195,6 +195,33 @@ impl fmt::Display for ExpectedText {
 }
 
 /// Assertions on `locator`.
+///
+/// An assertion that does not hold within its timeout fails with
+/// `assertion_failed`, naming what it last saw:
+///
+/// ```
+/// use std::sync::Arc;
+/// use std::time::Duration;
+/// use uidrive_core::{expect, App, ErrorCode, MemoryDriver};
+///
+/// let app = App::new(Arc::new(MemoryDriver::new()));
+/// let count = app.get_by_key("count");
+/// expect(&count).to_have_text("Count: 0")?;
+///
+/// app.get_by_key("add").click()?;
+/// expect(&count).to_have_text("Count: 1")?;
+/// expect(&count).not().to_have_text("Count: 0")?;
+///
+/// let err = expect(&count)
+///     .with_timeout(Duration::from_millis(100))
+///     .to_have_text("Count: 2")
+///     .unwrap_err();
+/// assert_eq!(err.code, ErrorCode::AssertionFailed);
+/// assert!(err.message.contains("Count: 1"), "{}", err.message);
+///
+/// expect(&app.get_by_key("subscribe")).not().to_be_checked()?;
+/// # Ok::<(), uidrive_core::Error>(())
+/// ```
 pub fn expect(locator: &Locator) -> Expect {
     Expect {
         locator: locator.clone(),

@@ -265,6 +265,41 @@ impl Filter {
 /// A description of elements in a window: which window, then a chain of
 /// steps. Cheap to clone; it holds no element, and every query or action
 /// reads the window afresh.
+///
+/// Actions and strict reads wait (up to the action timeout) until exactly one
+/// element matches and can take the action, and fail with `ambiguous` when
+/// more than one does:
+///
+/// ```
+/// use std::sync::Arc;
+/// use uidrive_core::protocol::Role;
+/// use uidrive_core::{App, ErrorCode, MemoryDriver, RoleQuery, Route};
+///
+/// let app = App::new(Arc::new(MemoryDriver::new()));
+///
+/// // By role and accessible name, as a person names it.
+/// let add = app.get_by_role(Role::Button, "Add");
+/// let outcome = add.click()?;
+/// assert!(matches!(outcome.route, Route::Semantic(_)));
+/// assert_eq!(app.get_by_key("count").text()?, "Count: 1");
+///
+/// // Text fields by their label; `fill` waits until the field reads the text.
+/// let name = app.get_by_label("Name");
+/// name.fill("Grace")?;
+/// assert_eq!(name.value()?.as_deref(), Some("Grace"));
+///
+/// // Inside another locator's elements, and chosen among several matches.
+/// let items = app.get_by_key("fruits").get_by_role(Role::ListItem, RoleQuery::any());
+/// assert_eq!(items.count()?, 3);
+/// assert_eq!(items.first().text()?, "Apple");
+/// assert_eq!(items.nth(2).text()?, "Cherry");
+/// let err = items.text().unwrap_err();
+/// assert_eq!(err.code, ErrorCode::Ambiguous);
+///
+/// // The string form, as the command line takes it.
+/// assert_eq!(app.locator(r#"role=listItem[name="Banana"]"#).count()?, 1);
+/// # Ok::<(), uidrive_core::Error>(())
+/// ```
 #[derive(Clone)]
 pub struct Locator {
     pub(crate) driver: Arc<dyn Driver>,

@@ -116,6 +116,38 @@ pub fn node_line(r: Option<Ref>, node: &Node) -> String {
 }
 
 /// What one window showed: its elements in tree order, a parent before its children.
+///
+/// [`App::snapshot`](crate::App::snapshot) takes one with refs that last
+/// across the App's snapshots; a ref names its element to
+/// [`App::get_by_ref`](crate::App::get_by_ref):
+///
+/// ```
+/// use std::sync::Arc;
+/// use uidrive_core::snapshot::View;
+/// use uidrive_core::{expect, App, MemoryDriver};
+///
+/// let app = App::new(Arc::new(MemoryDriver::new()));
+/// let snapshot = app.snapshot(None)?;
+/// let add = snapshot
+///     .elements
+///     .iter()
+///     .find(|e| e.label.as_deref() == Some("Add"))
+///     .unwrap();
+/// println!("{}", add.line()); // as `@e2 [button] "Add" key=add`
+/// assert!(add.line().starts_with(&format!("{} [button] \"Add\"", add.r)));
+///
+/// // Only the controls an agent can act on, a line each.
+/// let text = snapshot.render(&View::interactive())?;
+/// assert!(text.contains("[button] \"Add\""), "{text}");
+/// assert!(!text.contains("[text]"), "{text}");
+///
+/// // The ref drives a locator, and the element keeps it in later snapshots.
+/// app.get_by_ref(&add.r.to_string())?.click()?;
+/// expect(&app.get_by_key("count")).to_have_text("Count: 1")?;
+/// let again = app.snapshot(None)?;
+/// assert_eq!(again.element(add.r).map(|e| e.id), Some(add.id));
+/// # Ok::<(), uidrive_core::Error>(())
+/// ```
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Snapshot {
     /// The window the snapshot is of.
