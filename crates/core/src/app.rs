@@ -325,7 +325,7 @@ impl App {
         })
     }
 
-    /// Waits until the window has settled (`idle`), up to `timeout` (sent in milliseconds); `None` leaves the wait to the driver.
+    /// Waits until the window has settled (`idle`), up to `timeout` (sent in milliseconds); `None`: the driver's own limit (the socket driver's default is 10 s).
     pub fn idle(&self, window: Option<WindowId>, timeout: Option<Duration>) -> Result<()> {
         let timeout = timeout.map(|t| t.as_millis() as u64);
         self.driver.idle(&IdleParams {

@@ -141,9 +141,9 @@ impl fmt::Display for ErrorCode {
 pub struct Error {
     /// What went wrong, for scripts to test.
     pub code: ErrorCode,
-    /// What went wrong, for a person to read (at most [`MAX_MESSAGE_BYTES`]).
+    /// What went wrong, for a person to read ([`Error::new`] cuts it at [`MAX_MESSAGE_BYTES`]).
     pub message: String,
-    /// What to do about it (at most [`MAX_MESSAGE_BYTES`]).
+    /// What to do about it ([`Error::with_suggestion`] cuts it at [`MAX_MESSAGE_BYTES`]).
     pub suggestion: String,
 }
 

@@ -92,7 +92,7 @@ fn u32_at(data: &[u8], at: usize) -> Option<u32> {
     Some(u32::from_le_bytes(data.get(at..at + 4)?.try_into().ok()?))
 }
 
-/// The entries of a zip of stored entries, as [`write`] makes them.
+/// The entries of a zip of stored entries, as [`write()`] makes them.
 pub fn read(data: &[u8]) -> Result<Vec<(String, Vec<u8>)>> {
     let bad = |why: &str| {
         Error::invalid_request(format!("this is not a uidrive trace: {why}"))
