@@ -105,6 +105,7 @@ fn field_rules(app: &AppRef) -> FieldRules {
             Toolkit::Other => ActionsRead::WithState(st::SHOWING),
         },
         ids: app.has_ids(),
+        web_attributes: app.gives_web_attributes(),
         descriptions: if app.behind_gail() {
             Descriptions::OfUnnamed
         } else {

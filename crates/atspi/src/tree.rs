@@ -147,10 +147,10 @@ fn to_node(
             node.name_source = Some(NameSource::LabelledBy);
         }
     }
-    node.placeholder = raw
-        .attributes
-        .get("placeholder-text")
-        .filter(|p| !p.is_empty())
+    // ATK's name (GTK, Firefox); Chromium's is the markup's own.
+    node.placeholder = ["placeholder-text", "placeholder"]
+        .iter()
+        .find_map(|name| raw.attributes.get(*name).filter(|p| !p.is_empty()))
         .cloned();
     let text_value = raw.text.as_ref().map(|t| t.text.clone());
     if label.is_empty()
@@ -241,9 +241,15 @@ fn to_node(
         node.truncated = true;
         node.child_count = Some(i64::from(raw.child_count)).filter(|n| *n >= 0);
     }
-    node.key = Some(raw.accessible_id.clone())
+    node.key = Some(raw.key())
         .filter(|k| !k.is_empty())
-        .map(ElementKey::Str);
+        .map(ElementKey::from);
+    node.classes = raw
+        .attributes
+        .get("class")
+        .map(|classes| classes.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    node.tag = raw.attributes.get("tag").filter(|t| !t.is_empty()).cloned();
     node.controls = related(3)
         .iter()
         .map(|o| element_id(&o.0, o.1.as_str()))
@@ -628,5 +634,56 @@ mod tests {
         );
         // What GTK 3 answers for a window being unmapped.
         assert_eq!(bounds((i32::MIN, i32::MIN)), None);
+    }
+
+    #[test]
+    fn the_key_is_the_accessible_id_else_the_markups_id_with_classes_and_placeholder() {
+        let node = |accessible_id: &str, attributes: &[(&str, &str)]| {
+            let element = Element {
+                raw: RawNode {
+                    role: 79, // entry
+                    name: "Postcode".into(),
+                    accessible_id: accessible_id.into(),
+                    attributes: attributes
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .collect(),
+                    ..RawNode::default()
+                },
+                parent: None,
+                in_scroller: false,
+            };
+            to_node(
+                &element,
+                ElementId(1),
+                None,
+                Toolkit::Other,
+                Frame::unscaled((0, 0)),
+                &HashMap::new(),
+            )
+        };
+        // Firefox: no accessible id; the page's attributes.
+        let firefox = node(
+            "",
+            &[
+                ("id", "zip"),
+                ("class", " field  narrow "),
+                ("tag", "input"),
+                ("placeholder-text", "ZIP"),
+            ],
+        );
+        assert_eq!(firefox.key, Some(ElementKey::from("zip")));
+        assert_eq!(firefox.classes, ["field", "narrow"]);
+        assert_eq!(firefox.tag.as_deref(), Some("input"));
+        assert_eq!(firefox.label.as_deref(), Some("Postcode"));
+        assert_eq!(firefox.placeholder.as_deref(), Some("ZIP"));
+        // Chromium names the placeholder as the markup does.
+        let chromium = node("", &[("id", "zip"), ("placeholder", "ZIP")]);
+        assert_eq!(chromium.placeholder.as_deref(), Some("ZIP"));
+        // A toolkit's accessible id comes first.
+        let both = node("postcode-field", &[("id", "zip")]);
+        assert_eq!(both.key, Some(ElementKey::from("postcode-field")));
+        let none = node("", &[("class", ""), ("tag", "")]);
+        assert_eq!((none.key, none.classes, none.tag), (None, vec![], None));
     }
 }
