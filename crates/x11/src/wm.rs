@@ -57,7 +57,7 @@ impl X11 {
     /// for its app to answer.
     pub fn ping(&self, window: u32, timeout: Duration) -> Result<Ping> {
         let started = Instant::now();
-        let (conn, screen) = connect(self.display())?;
+        let (conn, screen) = self.connect_again()?;
         let root = conn.setup().roots[screen].root;
         let (wm_protocols, net_wm_ping) =
             (atom(&conn, "WM_PROTOCOLS")?, atom(&conn, "_NET_WM_PING")?);
@@ -287,12 +287,6 @@ impl X11 {
             .filter(|w| self.ask_to_close(w.id).unwrap_or(false))
             .count())
     }
-}
-
-/// A connection of its own, whose events are the caller's alone.
-fn connect(display: &str) -> Result<(RustConnection, usize)> {
-    RustConnection::connect(Some(display))
-        .map_err(|e| Error::disconnected(format!("cannot connect to the X display {display}: {e}")))
 }
 
 fn atom(conn: &RustConnection, name: &str) -> Result<u32> {

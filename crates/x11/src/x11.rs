@@ -71,6 +71,8 @@ pub(crate) struct Inner {
 /// `Send + Sync`: calls from several threads take turns on one connection.
 pub struct X11 {
     display: String,
+    /// The authority file this connection presented, for connections of its own.
+    xauthority: Option<std::path::PathBuf>,
     inner: Mutex<Inner>,
 }
 
@@ -107,6 +109,7 @@ impl X11 {
         let atoms = intern_atoms(&conn)?;
         Ok(X11 {
             display: display.to_string(),
+            xauthority: xauthority.map(std::path::Path::to_path_buf),
             inner: Mutex::new(Inner {
                 conn,
                 root,
@@ -121,6 +124,17 @@ impl X11 {
     /// The display this connection is to.
     pub fn display(&self) -> &str {
         &self.display
+    }
+
+    /// Another connection to the same display, authorized the same way
+    /// (a headless desktop takes only clients with its cookie).
+    pub(crate) fn connect_again(&self) -> Result<(RustConnection, usize)> {
+        crate::auth::connect(&self.display, self.xauthority.as_deref()).map_err(|e| {
+            Error::disconnected(format!(
+                "cannot connect to the X display {}: {e}",
+                self.display
+            ))
+        })
     }
 
     pub(crate) fn lock(&self) -> MutexGuard<'_, Inner> {
