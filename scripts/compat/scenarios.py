@@ -704,6 +704,9 @@ def page_loaded(app):
     app.wait_for("the form's Name field (the page in the tree)", has(app, "textField", "Name"), timeout=30)
 
 
+# Elements whose value the values step must hold against the capture: Calc's A1, =6*7.
+MUST_SHOW = {"calc": [("cell", "A1", "42")]}
+
 READY = {"firefox": page_loaded, "chromium": page_loaded, "epiphany": page_loaded}
 
 APPS = {
