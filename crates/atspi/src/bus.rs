@@ -167,8 +167,11 @@ pub async fn open_peers(
     Some((address, walk, fields))
 }
 
-/// One connection to the app's peer `address`, within 2 s.
-pub async fn connect_peer(address: &str, bulk: Bulk) -> Option<Connection> {
+/// One connection to the app's peer `address`, within 2 s. `bulk` marks
+/// the bulk reads the app's server answers without harm; the mark is the
+/// server's (its guid), shared by every connection to it, so a connection
+/// that makes no reads (an action's lane) passes `None` and leaves it.
+pub async fn connect_peer(address: &str, bulk: Option<Bulk>) -> Option<Connection> {
     let connect = async {
         let builder = match socket_file(address) {
             Some(path) => zbus::connection::Builder::socket(crate::peer_socket::BufferedUnix(
@@ -187,7 +190,9 @@ pub async fn connect_peer(address: &str, bulk: Bulk) -> Option<Connection> {
         .await
         .ok()
         .flatten()?;
-    mark_bulk(&peer, "", bulk);
+    if let Some(bulk) = bulk {
+        mark_bulk(&peer, "", bulk);
+    }
     Some(peer)
 }
 

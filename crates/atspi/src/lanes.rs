@@ -110,7 +110,7 @@ impl Lanes {
         let at = match lanes.iter().position(|l| l.held_above.is_none()) {
             Some(at) => at,
             None => {
-                let Some(conn) = bus::connect_peer(&self.address, bus::Bulk::None).await else {
+                let Some(conn) = bus::connect_peer(&self.address, None).await else {
                     return Ok(None);
                 };
                 lanes.push(Lane {

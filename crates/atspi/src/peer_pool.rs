@@ -94,12 +94,12 @@ pub async fn peers(address: &str, bulk: Bulk) -> Option<Peers> {
 async fn open(address: String, bulk: Bulk) -> Option<Peers> {
     let fields = async {
         if bulk == Bulk::All {
-            connect_peer(&address, bulk).await
+            connect_peer(&address, Some(bulk)).await
         } else {
             None
         }
     };
-    let (walk, fields) = tokio::join!(connect_peer(&address, bulk), fields);
+    let (walk, fields) = tokio::join!(connect_peer(&address, Some(bulk)), fields);
     Some((walk?, fields))
 }
 

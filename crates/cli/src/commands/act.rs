@@ -173,7 +173,7 @@ pub struct Click {
 impl Command for Click {
     const NAME: &'static str = "click";
     const ABOUT: &'static str =
-        "Click an element with the real pointer where it shows (else its own press action, and the output says so); press always uses the action";
+        "Click an element with the real pointer where it shows (else by its own press action, said in the output); press always uses the action";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {

@@ -54,7 +54,7 @@ pub struct Open {
     #[arg(long, value_name = "CMD", num_args = 1.., allow_hyphen_values = true)]
     #[serde(default)]
     pub launch: Vec<String>,
-    /// Record a trace of the session's actions and checks, with pictures, written to FILE (a zip) at `close`; view it with `uidrive trace show FILE`.
+    /// Record the session's actions and checks with pictures, to FILE (a zip) at `close`; view it with `uidrive trace show FILE`.
     #[arg(long, value_name = "FILE")]
     #[serde(default)]
     pub trace: Option<PathBuf>,
