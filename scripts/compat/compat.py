@@ -216,6 +216,7 @@ class App:
         self.acted = []  # (command line, outcome) of every action
         self.untrue = []  # what a witness contradicted
         self.must_show = ()  # (role, label, value) the values step must read by OCR
+        self.values_after = None  # the scenario step the values step follows (None: the last)
 
     # --- commands -------------------------------------------------------
     def cli(self, *args, timeout=60):
@@ -306,7 +307,10 @@ class App:
 
         windows = self.windows()
         main = windows[0]
-        covered = [tuple(w["bounds"][k] for k in ("x", "y", "width", "height")) for w in windows[1:]]
+        # The app's other windows that show cover what is under them; Chromium lists windows
+        # of its main window's own place and size too (had one covered it, OCR would say so).
+        covered = [tuple(w["bounds"][k] for k in ("x", "y", "width", "height")) for w in windows[1:]
+                   if w.get("visible") and w["bounds"] != main["bounds"]]
         nodes = self.tree(main["id"])
         path = os.path.join(WORK, f"{self.name}-values.png")
         self.witness("shot", path)
@@ -315,7 +319,7 @@ class App:
         on_screen = shown.on_screen(nodes, origin, image.size, covered)
         if os.environ.get("UIDRIVE_COMPAT_DUMP"):  # what the step saw, beside the capture
             with open(os.path.join(WORK, f"{self.name}-values.json"), "w") as f:
-                json.dump({"origin": origin, "covered": covered, "shown": [n["id"] for n, _ in on_screen],
+                json.dump({"origin": origin, "covered": covered, "windows": windows, "shown": [n["id"] for n, _ in on_screen],
                            "nodes": [n for n in nodes if n.get("role") in shown.TEXT_ROLES]}, f, indent=1)
         if not on_screen:
             raise StepFailed("no text field, cell or label shown whole on the screen: nothing to check")
@@ -339,6 +343,8 @@ class App:
             detail += f" ({', '.join(seen['examples'])})"
         if seen["untrue"]:
             raise StepFailed(detail + "; untrue: " + "; ".join(seen["untrue"][:5]))
+        if not checked:
+            raise StepFailed(detail + ": nothing was checked")
         if seen["empty"] and not seen["empty_blank"] + seen["empty_read"]:
             raise StepFailed(detail + ": no element with no value was checked")
         if seen["valued"] and not seen["valued_read"]:
@@ -352,7 +358,7 @@ class App:
 
         caught, tried = [], []
         showing = [(n, b) for n, b in on_screen if n.get("value") and shown.plain(n["value"])
-                   and not n.get("label") and not n.get("placeholder")]
+                   and not any(shown.part_of(n["value"], t) for t in (n.get("label"), n.get("placeholder")) if t)]
         if showing:
             node, box = showing[0]
             tried.append(f"{node['value']!r} claimed empty")
@@ -630,8 +636,11 @@ def run_app(app, scenario):
         step("nodes", app.nodes_step)
         for name, work in scenario(app):
             step(name, work)
+            if name == app.values_after:
+                step("values", app.values_step)
         step("truth", app.truth_step)
-        step("values", app.values_step)
+        if "values" not in app.results:
+            step("values", app.values_step)
         step("capture", app.capture)
         step("close", app.close)
     for name in STEPS:
@@ -677,6 +686,7 @@ def main():
         app = App(name, [a.replace("{work}", WORK).replace("{here}", HERE) for a in argv], timeout_ms,
                   scenarios.READY.get(name))
         app.must_show = scenarios.MUST_SHOW.get(name, ())
+        app.values_after = scenarios.VALUES_AFTER.get(name)
         print(f"== {name}: {' '.join(app.argv)}", flush=True)
         run_app(app, scenario)
         apps.append(app)

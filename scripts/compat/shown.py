@@ -5,9 +5,10 @@ An element that shows text (a text field, a cell, a label) and reads no value mu
 nothing in its box but its own label or placeholder; one that reads a value must show that
 value. "Shows nothing" is measured on the pixels: after the border is inset, the box is one
 colour but for a few pixels (a caret, a focus ring's corner). Where it is not, tesseract reads
-the box, and what it reads must be the element's label or placeholder, or nothing of letters
-and digits (an icon). A value is held against tesseract's reading of the box: the same letters
-and digits, with some slack for OCR.
+the box, and the words it is sure of must be the element's label or placeholder (or part of
+it), or fewer than two letters and digits (an icon, a line number, a lone glyph: a one-character
+value claimed empty is not caught). A value is held against all tesseract reads in the box: the
+same letters and digits, with some slack for OCR (lookalike glyphs count as one, and a ratio).
 
 Only elements on the screen are judged: not offscreen, at least MIN_WIDTH x MIN_HEIGHT pixels,
 wholly inside the capture and inside each of their ancestors' boxes (a cell scrolled half out
@@ -30,15 +31,19 @@ INSET = {"text": 1}
 BORDER_INSET = 3
 # Of the box's ancestors' boxes, an element may stick out this much and still count as inside.
 CLIP_SLACK = 4
-# A pixel is ink when one of its channels differs this much from the box's background.
-INK_CONTRAST = 80
-# A box with this many ink pixels or fewer (or that share of its area) shows nothing.
-BLANK_PIXELS, BLANK_SHARE = 12, 0.002
+# A pixel is ink when one of its channels differs this much from the box's background (a
+# disabled label's grey text too).
+INK_CONTRAST = 40
+# A box with this many ink pixels or fewer shows nothing (a caret has fewer; a digit more).
+BLANK_PIXELS = 30
 # Values held against OCR: plain ASCII letters and digits, two of them at least, one line.
 PLAIN_VALUE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9 .,:%/+-]*$")
 PLAIN_MAX = 40
 # How alike OCR and the text must be (difflib's ratio of their letters and digits).
 ALIKE = 0.75
+# The words tesseract is this sure of (0-100) are the text a box with no value must not show:
+# it reads an icon as letters too, less surely.
+CONFIDENT = 60
 
 
 # Glyphs OCR takes for one another: compared as one.
@@ -57,6 +62,11 @@ def alike(seen, text):
     if not text:
         return not seen
     return text in seen or difflib.SequenceMatcher(None, seen, text).ratio() >= ALIKE
+
+
+def part_of(seen, text):
+    """OCR's reading `seen` is `text` or a part of it (a label cut short, an elided line)."""
+    return folded(seen) in folded(text) or alike(seen, text)
 
 
 def plain(value):
@@ -89,8 +99,7 @@ def blank(image, box, role=None):
     `image` (RGB)."""
     region = image.crop(inner(box, role))
     _, ink = background(region)
-    area = region.width * region.height
-    return ink <= max(BLANK_PIXELS, BLANK_SHARE * area), ink
+    return ink <= BLANK_PIXELS, ink
 
 
 def prepared(image, box, role):
@@ -106,9 +115,10 @@ def prepared(image, box, role):
 
 
 def ocr(image, boxes):
-    """tesseract's reading of the inside of each (box, role), in order: one tesseract per layout (one line,
-    or a block), each given all its boxes as pages (loading tesseract's model takes longest)."""
-    readings = [""] * len(boxes)
+    """tesseract's reading of the inside of each (box, role), in order, as (all the words it
+    read, those it is CONFIDENT of): one tesseract per layout (one line, or a block), each given
+    all its boxes as pages (loading tesseract's model takes longest)."""
+    words = [[] for _ in boxes]
     with tempfile.TemporaryDirectory(prefix="uidrive-ocr-") as folder:
         layouts = {}
         for i, (box, role) in enumerate(boxes):
@@ -120,16 +130,18 @@ def ocr(image, boxes):
             listing = os.path.join(folder, f"pages-{psm}.txt")
             with open(listing, "w") as f:
                 f.write("".join(path + "\n" for _, path in pages))
-            done = subprocess.run(["tesseract", listing, "-", "--psm", psm], capture_output=True, text=True,
-                                  timeout=60 + 10 * len(pages), env={**os.environ, "OMP_THREAD_LIMIT": "1"})
+            done = subprocess.run(["tesseract", listing, "-", "--psm", psm, "tsv"], capture_output=True,
+                                  text=True, timeout=60 + 10 * len(pages),
+                                  env={**os.environ, "OMP_THREAD_LIMIT": "1"})
             if done.returncode != 0:
                 raise RuntimeError(f"tesseract failed: {done.stderr.strip()[-300:]}")
-            texts = done.stdout.split("\f")
-            if len(texts) < len(pages):
-                raise RuntimeError(f"tesseract read {len(texts)} pages of {len(pages)}")
-            for (i, _), text in zip(pages, texts):
-                readings[i] = " ".join(text.split())
-    return readings
+            # level, page, block, paragraph, line, word, left, top, width, height, confidence, text
+            for row in done.stdout.splitlines()[1:]:
+                cols = row.split("\t")
+                if len(cols) == 12 and cols[0] == "5" and cols[11].strip():
+                    words[pages[int(cols[1]) - 1][0]].append((cols[11].strip(), float(cols[10])))
+    return [(" ".join(w for w, _ in found), " ".join(w for w, conf in found if conf >= CONFIDENT))
+            for found in words]
 
 
 def inside(box, outer):
@@ -208,13 +220,13 @@ def judge(image, shown, sample=8, ocr_at_most=40, must=()):
     chosen = spread(valued, sample)
     chosen += [(n, b) for n, b in valued if any(n is m for m in must) and not any(n is c for c, _ in chosen)]
     readings = ocr(image, [(b, n.get("role")) for n, b, _ in read_empty] + [(b, n.get("role")) for n, b in chosen])
-    for (n, b, ink), seen in zip(read_empty, readings):
+    for (n, b, ink), (_, seen) in zip(read_empty, readings):
         allowed = [t for t in (n.get("label"), n.get("placeholder")) if t]
-        if folded(seen) and not any(alike(seen, t) for t in allowed):
+        if len(folded(seen)) >= 2 and not any(part_of(seen, t) for t in allowed):
             result["untrue"].append(f"{describe(n)} at {b}: the capture shows {seen!r} ({ink} ink pixels)")
     result["empty_read"] = len(read_empty)
     result["empty_unread"] = len(inked) - len(read_empty)
-    for (n, b), seen in zip(chosen, readings[len(read_empty):]):
+    for (n, b), (seen, _) in zip(chosen, readings[len(read_empty):]):
         result["valued_read"] += 1
         if not alike(seen, n["value"]):
             result["untrue"].append(f"{describe(n)} at {b}: the capture shows {seen!r}")

@@ -63,6 +63,12 @@ class Checker(unittest.TestCase):
         self.assertEqual(seen["untrue"], [])
         self.assertEqual((seen["empty_blank"], seen["valued_read"]), (1, 3))
 
+    def test_an_icon_is_no_text(self):
+        draw = ImageDraw.Draw(self.image)
+        field(draw, (200, 50, 40, 24))
+        draw.ellipse([212, 56, 224, 68], fill=(30, 120, 30))
+        self.assertEqual(self.untrue([(node("cell"), (200, 50, 40, 24))]), [])
+
     def test_an_element_may_show_its_label(self):
         self.assertEqual(self.untrue([(node("text", label="Hello compat"), self.filled)]), [])
 
