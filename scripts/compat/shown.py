@@ -24,7 +24,8 @@ from PIL import Image, ImageOps
 
 # The roles whose box shows their text (a label is `text`; a spin button is `stepper`).
 TEXT_ROLES = {"textField", "cell", "text", "stepper"}
-MIN_WIDTH, MIN_HEIGHT = 16, 12
+# Narrower boxes hold an icon (a process list's 24-pixel icons read as letters), not text.
+MIN_WIDTH, MIN_HEIGHT = 32, 12
 # Pixels off each side before the box is measured: a field's or cell's border, grid line or
 # focus ring; a label has none, and its glyphs may reach its edge.
 INSET = {"text": 1}
@@ -130,7 +131,7 @@ def ocr(image, boxes):
             listing = os.path.join(folder, f"pages-{psm}.txt")
             with open(listing, "w") as f:
                 f.write("".join(path + "\n" for _, path in pages))
-            done = subprocess.run(["tesseract", listing, "-", "--psm", psm, "tsv"], capture_output=True,
+            done = subprocess.run(["tesseract", listing, "-", "--psm", psm, "tsv"], capture_output=True, check=False,
                                   text=True, timeout=60 + 10 * len(pages),
                                   env={**os.environ, "OMP_THREAD_LIMIT": "1"})
             if done.returncode != 0:
