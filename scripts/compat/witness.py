@@ -7,6 +7,8 @@ usage: /usr/bin/python3 witness.py PID read      one JSON line: the app's window
                                                  names and texts of its elements, the
                                                  names of those checked
        /usr/bin/python3 witness.py PID capture   one JSON line: a hash of the screen
+       /usr/bin/python3 witness.py PID shot FILE one JSON line: the screen's size; its
+                                                 capture saved as the PNG FILE
 
 The app is the one whose process is PID or a descendant of it; an element
 that manages its descendants is walked into only when it has few children
@@ -66,7 +68,7 @@ def read(pid):
     return {"windows": titles, "shown": shown, "texts": texts, "checked": checked}
 
 
-def capture():
+def screen():
     import gi
 
     gi.require_version("Gdk", "3.0")
@@ -74,13 +76,28 @@ def capture():
 
     root = Gdk.get_default_root_window()
     width, height = root.get_width(), root.get_height()
-    pixels = Gdk.pixbuf_get_from_window(root, 0, 0, width, height)
-    return {"hash": hashlib.sha1(pixels.get_pixels()).hexdigest(), "size": [width, height]}
+    return Gdk.pixbuf_get_from_window(root, 0, 0, width, height), [width, height]
+
+
+def capture():
+    pixels, size = screen()
+    return {"hash": hashlib.sha1(pixels.get_pixels()).hexdigest(), "size": size}
+
+
+def shot(path):
+    pixels, size = screen()
+    pixels.savev(path, "png", [], [])
+    return {"size": size}
 
 
 def main():
     pid, what = int(sys.argv[1]), sys.argv[2]
-    print(json.dumps(read(pid) if what == "read" else capture()))
+    if what == "read":
+        print(json.dumps(read(pid)))
+    elif what == "shot":
+        print(json.dumps(shot(sys.argv[3])))
+    else:
+        print(json.dumps(capture()))
 
 
 if __name__ == "__main__":
