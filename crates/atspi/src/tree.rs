@@ -59,6 +59,10 @@ pub fn to_nodes(
 ) -> (Vec<Node>, Option<ElementId>) {
     let replaced = with_embedded_text(elements);
     let elements = replaced.as_deref().unwrap_or(elements);
+    let moved = crate::profile::is_libreoffice(&app.name)
+        .then(|| crate::office::with_root_pane_moved(elements))
+        .flatten();
+    let elements = moved.as_deref().unwrap_or(elements);
     let ids: Vec<ElementId> = elements.iter().map(|e| id_of(&e.raw)).collect();
     let names: HashMap<String, &str> = elements
         .iter()
