@@ -341,29 +341,59 @@ class App:
         detail += f"; {seen['valued_read']} of {seen['valued']} plain values read back by OCR"
         if seen["examples"]:
             detail += f" ({', '.join(seen['examples'])})"
-        if seen["untrue"]:
-            raise StepFailed(detail + "; untrue: " + "; ".join(seen["untrue"][:5]))
+        # A box that shows text where uidrive reads none is uidrive's fault only when the app
+        # exposes that text: pyatspi is asked what lies within the box (Qt Designer's Widget Box
+        # draws its widgets' names in a cell and exposes no element for them).
+        untrue, unexposed = [], []
+        for node, box, line, claimed_empty in seen["contradicted"]:
+            there = self.witness("inside", *map(str, box))["inside"] if claimed_empty else None
+            # The element itself must be among those found: else the boxes disagree, and nothing is excused.
+            if there and not any(e["name"].strip() or (e["text"] or "").strip() for e in there):
+                unexposed.append(f"{line}; pyatspi: {len(there)} element(s) within it, none with a name "
+                                 f"or text ({', '.join(sorted({e['role'] for e in there}))})")
+            elif there is not None:
+                untrue.append(f"{line}; pyatspi reads there: " + (", ".join(
+                    repr(e["name"] or e["text"]) for e in there if e["name"] or e["text"])[:200] or "no element"))
+            else:
+                untrue.append(line)
+        if unexposed:
+            detail += (f"; {len(unexposed)} show what OCR reads as text where no element the app exposes "
+                       f"has a name or text: " + "; ".join(unexposed[:3]))
+        if untrue:
+            raise StepFailed(detail + "; untrue: " + "; ".join(untrue[:5]))
         if not checked:
             raise StepFailed(detail + ": nothing was checked")
         if seen["empty"] and not seen["empty_blank"] + seen["empty_read"]:
             raise StepFailed(detail + ": no element with no value was checked")
         if seen["valued"] and not seen["valued_read"]:
             raise StepFailed(detail + ": no element with a value was checked")
-        return detail + self.falsified(image, on_screen)
+        return detail + self.falsified(image, on_screen, seen["read_back"])
 
-    def falsified(self, image, on_screen):
+    def falsified(self, image, on_screen, read_back=()):
         """The checker, given claims made false on this very capture, must say so: a value
-        shown read as none, and a value given to an element that shows nothing."""
+        shown read as none (one OCR read back, when there is one: tesseract may be unsure of
+        another's glyphs, as of GIMP's '100.0', and only sure words count against an empty
+        claim), and a value given to an element that shows nothing."""
         import shown
 
         caught, tried = [], []
         showing = [(n, b) for n, b in on_screen if n.get("value") and shown.plain(n["value"])
                    and not any(shown.part_of(n["value"], t) for t in (n.get("label"), n.get("placeholder")) if t)]
-        if showing:
-            node, box = showing[0]
-            tried.append(f"{node['value']!r} claimed empty")
+        showing.sort(key=lambda nb: not any(nb[0] is n for n in read_back))
+        # Up to 3 values, until one claimed empty is caught: a claim of no value is held only
+        # against the words tesseract is sure of, and it may be unsure of a value it read.
+        unsure = []
+        for node, box in showing[:3]:
+            claim = f"{node['value']!r} claimed empty"
             if shown.judge(image, [({**node, "value": None}, box)])["untrue"]:
-                caught.append(tried[-1])
+                if unsure:
+                    claim += f" (after {', '.join(unsure)}, read too unsurely to count)"
+                tried.append(claim)
+                caught.append(claim)
+                break
+            unsure.append(claim)
+        else:
+            tried.extend(unsure)
         for node, box in on_screen:
             if not node.get("value") and shown.blank(image, box, node.get("role"))[0]:
                 tried.append(f"an empty {node['role']} claimed to read 'uidrive42'")

@@ -48,7 +48,7 @@ CONFIDENT = 60
 
 
 # Glyphs OCR takes for one another: compared as one.
-LOOKALIKES = str.maketrans("oilsbzg|", "01158291")
+LOOKALIKES = str.maketrans("ouilsbzg|", "001158291")  # u: small zeros ("0.00" read "U.UU")
 
 
 def folded(text):
@@ -205,11 +205,14 @@ def judge(image, shown, sample=8, ocr_at_most=40, must=()):
     Every node without a value is measured for ink; those with ink are read by OCR (at most
     `ocr_at_most`, spread over the list). Of the nodes with a plain value, `sample` (spread
     over the list) and every node in `must` are read by OCR. Answers a dict: counts, a few
-    examples, and `untrue`, a line for each node the capture contradicts."""
+    examples, `untrue`, a line for each node the capture contradicts, and `contradicted`, those
+    nodes: (node, box, line, whether the node claimed to be empty); `read_back`, the nodes
+    whose value OCR read."""
     empty = [(n, b) for n, b in shown if not n.get("value")]
     valued = [(n, b) for n, b in shown if n.get("value") and plain(n["value"])]
     result = {"empty": len(empty), "empty_blank": 0, "empty_read": 0, "empty_unread": 0,
-              "valued": len(valued), "valued_read": 0, "untrue": [], "examples": []}
+              "valued": len(valued), "valued_read": 0, "untrue": [], "examples": [], "contradicted": [],
+              "read_back": []}
     inked = []
     for n, b in empty:
         is_blank, ink = blank(image, b, n.get("role"))
@@ -225,14 +228,18 @@ def judge(image, shown, sample=8, ocr_at_most=40, must=()):
         allowed = [t for t in (n.get("label"), n.get("placeholder")) if t]
         if len(folded(seen)) >= 2 and not any(part_of(seen, t) for t in allowed):
             result["untrue"].append(f"{describe(n)} at {b}: the capture shows {seen!r} ({ink} ink pixels)")
+            result["contradicted"].append((n, b, result["untrue"][-1], True))
     result["empty_read"] = len(read_empty)
     result["empty_unread"] = len(inked) - len(read_empty)
     for (n, b), (seen, _) in zip(chosen, readings[len(read_empty):]):
         result["valued_read"] += 1
         if not alike(seen, n["value"]):
             result["untrue"].append(f"{describe(n)} at {b}: the capture shows {seen!r}")
-        elif len(result["examples"]) < 3:
-            result["examples"].append(f"{n['value']!r} reads {seen!r}")
+            result["contradicted"].append((n, b, result["untrue"][-1], False))
+        else:
+            result["read_back"].append(n)
+            if len(result["examples"]) < 3:
+                result["examples"].append(f"{n['value']!r} reads {seen!r}")
     return result
 
 
