@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""A GTK 4 window with a header bar, a check button and a label that says
-whether it is on: the scaled tests click the check button for real
+"""A GTK 4 window with a header bar, a check button, a label that says
+whether the last check button toggled is on ("extra on" for the popover's), and a menu button whose popover
+holds another check button: the scaled tests click them for real
 (GDK_SCALE=2)."""
 import gi
 
@@ -8,8 +9,8 @@ gi.require_version("Gtk", "4.0")
 from gi.repository import Gtk  # noqa: E402
 
 
-def toggled(button, label):
-    label.set_text("on" if button.get_active() else "off")
+def toggled(button, label, name=""):
+    label.set_text(name + ("on" if button.get_active() else "off"))
 
 
 def activate(app):
@@ -24,8 +25,15 @@ def activate(app):
     label = Gtk.Label(label="off")
     check = Gtk.CheckButton(label="Remember me")
     check.connect("toggled", toggled, label)
+    # A popover (a surface of its own) with a check button of its own.
+    extra = Gtk.CheckButton(label="Extra")
+    extra.connect("toggled", toggled, label, "extra ")
+    popover = Gtk.Popover(child=extra)
+    options = Gtk.MenuButton(label="Options", popover=popover)
+    options.set_halign(Gtk.Align.START)
     box.append(check)
     box.append(label)
+    box.append(options)
     window.set_child(box)
     window.present()
 

@@ -301,15 +301,28 @@ async fn find_popovers(
     let Ok(x11) = inner.x11() else {
         return Vec::new();
     };
-    let popups = match x11.popups_of(inner.app.pid) {
+    let mut popups = match x11.popups_of(inner.app.pid) {
         Ok(popups) if !popups.is_empty() => popups,
         _ => return Vec::new(),
     };
     let Some(window) = toplevel_window(&x11, inner, top) else {
         return Vec::new();
     };
-    let (dx, dy) = content_inset(&x11, &inner.app, top, &window, inner.scale_of(top));
+    let scale = inner.scale_of(top);
+    let (dx, dy) = content_inset(&x11, &inner.app, top, &window, scale);
     let origin = (window.geometry.x + dx, window.geometry.y + dy);
+    // The popups' surfaces in GTK's pixels, counted from the same origin,
+    // as GTK's positions are ([`crate::scale`]).
+    if scale != 1.0 {
+        let app_pixels = |v: i32| (f64::from(v) / scale).round() as i32;
+        for popup in &mut popups {
+            let g = &mut popup.geometry;
+            g.x = origin.0 + app_pixels(g.x - origin.0);
+            g.y = origin.1 + app_pixels(g.y - origin.1);
+            g.width = app_pixels(g.width as i32).max(0) as u32;
+            g.height = app_pixels(g.height as i32).max(0) as u32;
+        }
+    }
     // An element's extents and its parent's, as GTK answers them.
     type Box4 = (i32, i32, i32, i32);
     let place = |index: usize| -> Option<(Box4, Box4)> {
