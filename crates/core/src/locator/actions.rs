@@ -1464,17 +1464,17 @@ fn chosen_state(
         return Ok(format!("it reads {value:?}"));
     }
     let inside = items(tree, at);
-    // A combo box shows its choice (its value; Qt's and GTK 3's, their name
-    // when that is one of its items' texts), and what it shows decides: an
+    // A combo box that shows its choice, as its value or (Qt's, GTK 3's) its
+    // name being one of its items' texts, is judged by what it shows: an
     // item selected in its popup is not chosen until the combo shows it
     // (Qt's popup item's action selects it there without committing it).
+    // (Chromium's value is all its options' texts run together: not a choice.)
     if node.role == Role::ComboBox {
-        let named_by_item =
-            |label: &&str| inside.iter().any(|&i| tree.nodes[i].text() == Some(*label));
-        if let Some(value) = node.value.as_deref() {
+        let an_item = |text: &&str| inside.iter().any(|&i| tree.nodes[i].text() == Some(*text));
+        if let Some(value) = node.value.as_deref().filter(an_item) {
             return Err(format!("it still reads {value:?}"));
         }
-        if let Some(label) = node.label.as_deref().filter(named_by_item) {
+        if let Some(label) = node.label.as_deref().filter(an_item) {
             if option.matches(label) {
                 return Ok(format!("it is named by its choice, now {label:?}"));
             }
@@ -1881,6 +1881,17 @@ mod tests {
         // A combo named by its label, not its choice, is judged by its item.
         let labelled = qt_combo("Screen Size", "VGA landscape (640x480)");
         assert!(chosen_state(&labelled, 0, ElementId(5), &vga, &before).is_ok());
+        // So is one whose value is no item's text (Chromium's: all of them).
+        let mut all_texts = labelled;
+        all_texts.nodes[0].value = Some("Default sizeQVGA portrait (240x320)".into());
+        assert!(chosen_state(&all_texts, 0, ElementId(5), &vga, &before).is_ok());
+        // A value that is an item's text is what the combo shows.
+        let mut shows_value = qt_combo("Screen Size", "VGA landscape (640x480)");
+        shows_value.nodes[0].value = Some("Default size".into());
+        assert_eq!(
+            chosen_state(&shows_value, 0, ElementId(5), &vga, &before),
+            Err("it still reads \"Default size\"".to_string())
+        );
     }
 
     #[test]
