@@ -20,8 +20,9 @@ COMPAT_APPS=(kcalc featherpad linguist-qt6 firefox-esr chromium libreoffice-writ
   libreoffice-gtk3 gnome-text-editor mousepad python3-pyatspi)
 # its values step: what a capture shows in an element's box (PIL crops, tesseract reads)
 COMPAT_VALUES=(python3-pil tesseract-ocr tesseract-ocr-eng)
-# apps whose reads go stale, scale or embed (crates/atspi/tests/fresh_reads.rs, scaled.rs)
-FRESH_READ_APPS=(gnome-system-monitor okular epiphany-browser)
+# apps whose reads go stale, scale or embed (crates/atspi/tests/fresh_reads.rs, scaled.rs:
+# GTK 4 for tests/apps/gtk4_check.py)
+FRESH_READ_APPS=(gnome-system-monitor okular epiphany-browser gir1.2-gtk-4.0)
 
 # apps whose handlers run modal dialogs in a nested loop (crates/atspi/tests/modal_dialogs.rs:
 # a PyGObject and a wxPython app of tests/apps/, Inkscape, Audacity)

@@ -1464,6 +1464,23 @@ fn chosen_state(
         return Ok(format!("it reads {value:?}"));
     }
     let inside = items(tree, at);
+    // A combo box that shows its choice, as its value or (Qt's, GTK 3's) its
+    // name being one of its items' texts, is judged by what it shows: an
+    // item selected in its popup is not chosen until the combo shows it
+    // (Qt's popup item's action selects it there without committing it).
+    // (Chromium's value is all its options' texts run together: not a choice.)
+    if node.role == Role::ComboBox {
+        let an_item = |text: &&str| inside.iter().any(|&i| tree.nodes[i].text() == Some(*text));
+        if let Some(value) = node.value.as_deref().filter(an_item) {
+            return Err(format!("it still reads {value:?}"));
+        }
+        if let Some(label) = node.label.as_deref().filter(an_item) {
+            if option.matches(label) {
+                return Ok(format!("it is named by its choice, now {label:?}"));
+            }
+            return Err(format!("it still shows {label:?}"));
+        }
+    }
     let picked: Vec<&Node> = inside
         .iter()
         .map(|&i| &tree.nodes[i])
@@ -1804,6 +1821,77 @@ mod tests {
         );
         assert!(unchecked(&driver), "no click followed the press");
         assert_eq!(driver.swallowed(), ["act press"]);
+    }
+
+    /// Qt Designer's Screen Size combo with its popup list, the combo
+    /// named `shows` and the popup's `selected` item reading selected.
+    fn qt_combo(shows: &str, selected: &str) -> Tree {
+        let node = |id: u64, parent: Option<u64>, role: Role, label: &str| {
+            let mut states = vec![State::Selectable];
+            if label == selected && role == Role::ListItem {
+                states.push(State::Selected);
+            }
+            Node {
+                id: ElementId(id),
+                parent: parent.map(ElementId),
+                role,
+                label: Some(label.to_string()).filter(|l| !l.is_empty()),
+                states,
+                ..Node::default()
+            }
+        };
+        let mut nodes = vec![
+            node(1, None, Role::ComboBox, shows),
+            node(2, Some(1), Role::List, ""),
+        ];
+        for (id, item) in [
+            "Default size",
+            "QVGA portrait (240x320)",
+            "VGA landscape (640x480)",
+        ]
+        .iter()
+        .enumerate()
+        {
+            nodes.push(node(3 + id as u64, Some(2), Role::ListItem, item));
+        }
+        Tree {
+            window: 1,
+            focus: None,
+            nodes,
+            announcements: None,
+            extra: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_combo_box_has_chosen_only_what_it_shows() {
+        let vga = TextMatch::from("VGA landscape (640x480)");
+        let before = qt_combo("Default size", "Default size").nodes[0].clone();
+        // The popup's item selected, the combo still showing its old choice.
+        let uncommitted = qt_combo("Default size", "VGA landscape (640x480)");
+        assert_eq!(
+            chosen_state(&uncommitted, 0, ElementId(5), &vga, &before),
+            Err("it still shows \"Default size\"".to_string())
+        );
+        let committed = qt_combo("VGA landscape (640x480)", "VGA landscape (640x480)");
+        assert_eq!(
+            chosen_state(&committed, 0, ElementId(5), &vga, &before),
+            Ok("it is named by its choice, now \"VGA landscape (640x480)\"".to_string())
+        );
+        // A combo named by its label, not its choice, is judged by its item.
+        let labelled = qt_combo("Screen Size", "VGA landscape (640x480)");
+        assert!(chosen_state(&labelled, 0, ElementId(5), &vga, &before).is_ok());
+        // So is one whose value is no item's text (Chromium's: all of them).
+        let mut all_texts = labelled;
+        all_texts.nodes[0].value = Some("Default sizeQVGA portrait (240x320)".into());
+        assert!(chosen_state(&all_texts, 0, ElementId(5), &vga, &before).is_ok());
+        // A value that is an item's text is what the combo shows.
+        let mut shows_value = qt_combo("Screen Size", "VGA landscape (640x480)");
+        shows_value.nodes[0].value = Some("Default size".into());
+        assert_eq!(
+            chosen_state(&shows_value, 0, ElementId(5), &vga, &before),
+            Err("it still reads \"Default size\"".to_string())
+        );
     }
 
     #[test]
