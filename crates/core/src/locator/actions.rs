@@ -1003,24 +1003,27 @@ impl Locator {
                     .into());
                 }
                 from = node.now;
-                let mut route = Route::NotNeeded;
-                for _ in 0..steps {
-                    route = self
-                        .try_semantic(ready, action.clone(), None)?
-                        .unwrap_or(Route::NotNeeded);
+                // At its end already: nothing to step, so nothing is sent.
+                let at_end = node.now.is_some_and(|now| {
+                    if up {
+                        node.max.is_some_and(|max| now >= max)
+                    } else {
+                        node.min.is_some_and(|min| now <= min)
+                    }
+                });
+                if at_end {
+                    return Ok(done_by(ready, Route::NotNeeded));
                 }
-                Ok(done_by(ready, route))
+                for _ in 0..steps {
+                    self.act_on(ready.window(), node, action.clone(), None)?;
+                }
+                Ok(done_by(ready, Route::Semantic(action.clone())))
             })?;
             let Some(from) = from else {
                 let checked = "it gives no number to read back".to_string();
                 return Ok(done.outcome(Effect::Unverifiable(checked), None));
             };
-            let at_end = if up {
-                done.element.max.is_some_and(|max| from >= max)
-            } else {
-                done.element.min.is_some_and(|min| from <= min)
-            };
-            if at_end {
+            if done.route == Route::NotNeeded {
                 let end = if up { "its maximum" } else { "its minimum" };
                 return Ok(
                     done.confirmed(format!("it was at {end} ({}) already", number(from)), None)
