@@ -34,6 +34,28 @@ impl Driver for Recorder {
     }
     fn input(&self, params: &InputParams) -> Result<()> {
         self.inputs.lock().unwrap().push(params.clone());
+        // As a GTK 4 tree row takes them: Shift+Right expands the focused
+        // row, Shift+Left collapses it.
+        for event in &params.events {
+            let InputEvent::Key { key } = event else {
+                continue;
+            };
+            let expand = match key.to_string().as_str() {
+                "Shift+Right" => true,
+                "Shift+Left" => false,
+                _ => continue,
+            };
+            self.inner.edit(|ui| {
+                let window = &mut ui.windows[0];
+                let Some(focus) = window.focus else { return };
+                if let Some(row) = window.nodes.iter_mut().find(|n| n.id == focus) {
+                    row.states.retain(|s| s != &State::Expanded);
+                    if expand {
+                        row.states.push(State::Expanded);
+                    }
+                }
+            });
+        }
         self.inner.input(params)
     }
     fn menu(&self, params: &MenuParams) -> Result<()> {
@@ -219,6 +241,37 @@ fn expand_and_collapse_read_the_expanded_state_back() {
     assert_eq!(done.route, Route::Semantic(Action::Collapse));
     confirmed(&done.effect);
     assert!(!file.node().unwrap().has_state(&State::Expanded));
+}
+
+#[test]
+fn a_row_with_no_expand_action_takes_the_keys_of_a_tree_with_the_focus_on_it() {
+    let (driver, app) = demo();
+    driver.inner.edit(|ui| {
+        let file = ui.windows[0].keyed("file");
+        file.bounds = Some(Bounds::new(0.0, 0.0, 40.0, 20.0));
+        file.actions = vec![Action::Focus];
+    });
+    let file = app.get_by_key("file");
+    let done = file.expand().unwrap();
+    assert_eq!(done.route, Route::Input);
+    confirmed(&done.effect);
+    assert!(file.node().unwrap().has_state(&State::Expanded));
+    assert_eq!(acts(&driver, "focus"), 1, "focused before the keys");
+    let done = file.collapse().unwrap();
+    assert_eq!(done.route, Route::Input);
+    assert!(!file.node().unwrap().has_state(&State::Expanded));
+    let keys: Vec<String> = driver
+        .inputs
+        .lock()
+        .unwrap()
+        .iter()
+        .flat_map(|input| input.events.clone())
+        .filter_map(|event| match event {
+            InputEvent::Key { key } => Some(key.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(keys, ["Shift+Right", "Shift+Left"]);
 }
 
 #[test]

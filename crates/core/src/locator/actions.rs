@@ -7,15 +7,15 @@ use super::effect::{clip, find_again, ActionOutcome, Effect, Route};
 use super::ladder::{Needs, Ready};
 use super::matching::{is_shown, TextMatch, TreeIndex};
 use super::observe::{
-    done, done_by, gone_with, text_landed, verify_time, Done, Seen, VERIFY_AT_LEAST,
+    done, done_by, gone_with, text_landed, verify_time, Done, Reread, Seen, VERIFY_AT_LEAST,
 };
 use super::picture::Picture;
 use super::resolve::{describe_node, human, worth_retrying, Poller, Read};
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::{
-    ActParams, Action, ElementAtParams, ElementId, InputEvent, InputParams, KeyChord, MouseButton,
-    Node, PointerButton, Role, State, Tree, TreeParams, WindowId,
+    ActParams, Action, ElementAtParams, ElementId, IdleParams, InputEvent, InputParams, KeyChord,
+    MouseButton, Node, PointerButton, Role, State, Tree, TreeParams, WindowId,
 };
 use crate::text_check;
 use std::collections::HashSet;
@@ -894,7 +894,7 @@ impl Locator {
         );
         self.traced("scroll", || {
             let mut poller = self.poller(self.action_timeout());
-            let done = self.perform_on_match("scroll", Needs::HOVER, &mut poller, |ready, _| {
+            let done = self.perform_with("scroll", Needs::HOVER, &mut poller, |ready, _| {
                 let (x, y) = centre(ready.node())?;
                 let (dx, dy) = direction.delta(notches);
                 let windows = self.windows_now();
@@ -909,12 +909,24 @@ impl Locator {
                 self.send(ready.window(), vec![wheel])?;
                 Ok(done(ready, Route::Input, windows))
             })?;
-            self.observe_change(&mut poller, done, "the scroll")
+            // A list lays its rows out anew on a frame after the wheel's
+            // events (GTK 4 renames the rows it recycles then): let the app
+            // fall quiet by the driver's rule first, so the read that looks
+            // for the change sees the rows shown now. Its failure is the
+            // read's to report.
+            let quiet = poller.remaining().min(SCROLL_SETTLE);
+            let _ = self.driver.idle(&IdleParams::within(
+                Some(done.window),
+                quiet.as_millis() as u64,
+            ));
+            self.observe_change_in(&mut poller, done, "the scroll", Reread::Whole)
         })
     }
 
     /// Expands a tree row, an expander or a combo box: its `expand` action,
-    /// then waits until it reads `expanded`.
+    /// else, for an expandable row that offers none (GTK 4's tree rows),
+    /// Shift+Right with the focus on it (`collapse`: Shift+Left); then waits
+    /// until it reads `expanded`.
     pub fn expand(&self) -> Result<ActionOutcome> {
         self.set_expanded(true)
     }
@@ -933,7 +945,7 @@ impl Locator {
         };
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
-            let done = self.perform_on_match(what, Needs::KEYS, &mut poller, |ready, _| {
+            let done = self.perform_on_match(what, Needs::KEYS, &mut poller, |ready, poller| {
                 let node = ready.node();
                 if node.has_state(&State::Expanded) == expanded
                     && (expanded || !node.has_action(&Action::Collapse))
@@ -943,6 +955,15 @@ impl Locator {
                 }
                 match self.try_semantic(ready, action.clone(), None)? {
                     Some(route) => Ok(done_by(ready, route)),
+                    // An expandable row with no action for it (GTK 4's tree
+                    // expander offers none): the keys a tree row takes, with
+                    // the focus on it.
+                    None if node.has_state(&State::Expandable) => {
+                        self.focus_for_keys(ready, poller)?;
+                        let keys = if expanded { "Shift+Right" } else { "Shift+Left" };
+                        self.send(ready.window(), InputEvent::keystroke(chord(keys)))?;
+                        Ok(done_by(ready, Route::Input))
+                    }
                     None => Err(Error::unsupported(format!(
                         "{what}: {} offers no {what} action",
                         describe_node(node)
@@ -1451,6 +1472,9 @@ fn stale_if_gone(err: Error) -> Failure {
         Failure::Fatal(err)
     }
 }
+
+/// How long `scroll` waits at most for the app to fall quiet after the wheel.
+const SCROLL_SETTLE: Duration = Duration::from_secs(2);
 
 /// At most this many steps in one `increment` or `decrement`.
 pub const MOST_STEPS: u32 = 1_000;
