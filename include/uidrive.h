@@ -1219,8 +1219,10 @@ ud_status ud_locator_scroll(const ud_locator *locator, const char *direction, ui
 
 /**
  * Expands the one tree row, expander or combo box the locator finds (its
- * own `expand` action) and waits until it reads `expanded`; `"route":"not_needed"`
- * when it was expanded already. `out_outcome_json` as for `ud_locator_click`.
+ * own `expand` action; a row that offers none, as GTK 4's: Shift+Right with
+ * the focus on it) and waits until it reads `expanded`;
+ * `"route":"not_needed"` when it was expanded already. `out_outcome_json`
+ * as for `ud_locator_click`.
  *
  * # Safety
  * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
@@ -1228,8 +1230,9 @@ ud_status ud_locator_scroll(const ud_locator *locator, const char *direction, ui
 ud_status ud_locator_expand(const ud_locator *locator, char **out_outcome_json);
 
 /**
- * Collapses what `ud_locator_expand` expands and waits until it no longer
- * reads `expanded`. `out_outcome_json` as for `ud_locator_click`.
+ * Collapses what `ud_locator_expand` expands (a row with no action for it:
+ * Shift+Left) and waits until it no longer reads `expanded`.
+ * `out_outcome_json` as for `ud_locator_click`.
  *
  * # Safety
  * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
