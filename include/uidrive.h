@@ -673,6 +673,32 @@ ud_status ud_keyboard_type(const ud_app *app, uint64_t window_id, const char *te
 ud_status ud_keyboard_press(const ud_app *app, uint64_t window_id, const char *chord, char **out_outcome_json);
 
 /**
+ * Presses `chord`'s keys in `window_id` and leaves them down, as a person
+ * holds Shift: `"Shift"` alone, or a chord such as `"Ctrl+Shift"`. The
+ * inputs that follow, through any function, come with them held, until
+ * `ud_keyboard_up` releases them or the app is freed (`ud_app_free`; an
+ * app reached over a socket: when its connection closes). The outcome is `"effect":"unverifiable"`: a held key
+ * shows nothing until the next input. `out_outcome_json` as for
+ * `ud_locator_click` (may be NULL).
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `chord` is NULL or a NUL-terminated
+ * string; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_keyboard_down(const ud_app *app, uint64_t window_id, const char *chord, char **out_outcome_json);
+
+/**
+ * Releases keys `ud_keyboard_down` holds (`"Shift"`); releasing a key that
+ * is not down sends nothing. The outcome is `"effect":"unverifiable"`.
+ * `out_outcome_json` as for `ud_locator_click` (may be NULL).
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `chord` is NULL or a NUL-terminated
+ * string; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_keyboard_up(const ud_app *app, uint64_t window_id, const char *chord, char **out_outcome_json);
+
+/**
  * The code of this thread's last failing call, or `UD_OK` when no call on
  * this thread has failed yet.
  */
@@ -1174,6 +1200,78 @@ ud_status ud_locator_scroll_into_view(const ud_locator *locator, char **out_outc
  * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
  */
 ud_status ud_locator_set_value(const ud_locator *locator, double value, char **out_outcome_json);
+
+/**
+ * Turns the real mouse wheel `notches` clicks over the centre of the one
+ * element the locator finds, towards `direction`: `"up"`, `"down"`,
+ * `"left"` or `"right"`. The outcome is `"effect":"confirmed"` when the
+ * tree showed it (elements came, went, moved or changed, or the focus
+ * moved), else `"effect":"unverifiable"`. A direction other than those four
+ * and `notches` 0 or over 1 000 are `UD_ERR_INVALID_REQUEST` before anything
+ * is looked for. `out_outcome_json` as for `ud_locator_click` (its `route`
+ * is `input`).
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `direction` is NULL or a
+ * NUL-terminated string; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_scroll(const ud_locator *locator, const char *direction, uint32_t notches, char **out_outcome_json);
+
+/**
+ * Expands the one tree row, expander or combo box the locator finds (its
+ * own `expand` action; a row that offers none, as GTK 4's: Shift+Right with
+ * the focus on it) and waits until it reads `expanded`;
+ * `"route":"not_needed"` when it was expanded already. `out_outcome_json`
+ * as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_expand(const ud_locator *locator, char **out_outcome_json);
+
+/**
+ * Collapses what `ud_locator_expand` expands (a row with no action for it:
+ * Shift+Left) and waits until it no longer reads `expanded`.
+ * `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_collapse(const ud_locator *locator, char **out_outcome_json);
+
+/**
+ * Steps the one slider or spin button the locator finds up `steps` times
+ * (1 to 1 000) by its own `increment` action and waits until its number
+ * grew; at its maximum already, `"route":"not_needed"` and nothing is sent.
+ * `steps` out of range is `UD_ERR_INVALID_REQUEST` before anything is looked
+ * for. `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_increment(const ud_locator *locator, uint32_t steps, char **out_outcome_json);
+
+/**
+ * Steps it down, as `ud_locator_increment` steps it up (at its minimum:
+ * `"route":"not_needed"`).
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_decrement(const ud_locator *locator, uint32_t steps, char **out_outcome_json);
+
+/**
+ * Selects the characters `from` (inclusive) to `to` (exclusive), counted
+ * in Unicode scalar values from 0, of the text of the one element the
+ * locator finds, and waits until its selection reads so (`from` equal to
+ * `to`: the caret there). `from` after `to` is `UD_ERR_INVALID_REQUEST`
+ * before anything is looked for. `out_outcome_json` as for
+ * `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_select_text(const ud_locator *locator, uint32_t from, uint32_t to, char **out_outcome_json);
 
 /**
  * Drags the one element the locator finds onto the one `target` finds,

@@ -247,6 +247,19 @@ export interface ClickOptions extends ActionOptions {
   clickCount?: number;
 }
 
+/** Which way `scroll` turns the wheel. */
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+
+export interface ScrollOptions extends ActionOptions {
+  /** Wheel clicks, 1 (the default) to 1000. */
+  notches?: number;
+}
+
+export interface StepOptions extends ActionOptions {
+  /** Steps of the element's own action, 1 (the default) to 1000. */
+  steps?: number;
+}
+
 export interface ExpectOptions {
   /** Milliseconds to keep trying, over the App's expect timeout (5 s by default). */
   timeout?: number;
@@ -411,6 +424,14 @@ export declare class Keyboard {
    * window opened or closed, else `unverifiable`.
    */
   press(chord: KeyChord, options?: { window?: number }): Promise<ActionOutcome>;
+  /**
+   * Presses the chord's keys (`Shift`, `Ctrl+Shift`) and leaves them down
+   * for the clicks and keys that follow, until `up` releases them or the app
+   * closes. `unverifiable`: a held key shows nothing by itself.
+   */
+  down(chord: KeyChord, options?: { window?: number }): Promise<ActionOutcome>;
+  /** Releases keys `down` holds. `unverifiable`. */
+  up(chord: KeyChord, options?: { window?: number }): Promise<ActionOutcome>;
 }
 
 export declare class Window implements Finders {
@@ -489,6 +510,30 @@ export declare class Locator implements Finders {
   /** Sets a slider's or a spinner's number. */
   setValue(value: number, options?: ActionOptions): Promise<ActionOutcome>;
   dragTo(target: Locator, options?: ActionOptions): Promise<ActionOutcome>;
+  /**
+   * Turns the real mouse wheel `notches` clicks over its centre: `confirmed`
+   * when the tree shows it (elements came, went or moved), else
+   * `unverifiable`. A direction other than the four, or notches out of
+   * range, rejects with `invalid_request` before anything is looked for.
+   */
+  scroll(direction: ScrollDirection, options?: ScrollOptions): Promise<ActionOutcome>;
+  /** Expands a tree row, an expander or a combo box; waits until it reads `expanded`. */
+  expand(options?: ActionOptions): Promise<ActionOutcome>;
+  /** Collapses what `expand` expands; waits until it no longer reads `expanded`. */
+  collapse(options?: ActionOptions): Promise<ActionOutcome>;
+  /**
+   * Steps a slider or spin button up by its own action; waits until its
+   * number grew. At its maximum: `route` `not_needed`, nothing sent.
+   */
+  increment(options?: StepOptions): Promise<ActionOutcome>;
+  /** Steps it down, as `increment` steps it up. */
+  decrement(options?: StepOptions): Promise<ActionOutcome>;
+  /**
+   * Selects the characters `from` to `to` (`to` excluded, counted from 0) of
+   * its text; waits until its selection reads so. `from` after `to` rejects
+   * with `invalid_request`.
+   */
+  selectText(from: number, to: number, options?: ActionOptions): Promise<ActionOutcome>;
 
   /** How many elements match now (no wait, not strict). */
   count(): Promise<number>;

@@ -140,6 +140,12 @@ class Keyboard:
         self, text: str, *, delay: float | None = None, window: int | None = None
     ) -> ActionResult: ...
     def press(self, chord: str, *, window: int | None = None) -> ActionResult: ...
+    def down(self, chord: str, *, window: int | None = None) -> ActionResult:
+        """Presses ``chord``'s keys (``"Shift"``, ``"Ctrl+Shift"``) and leaves them
+        down for the clicks and keys that follow, until ``up`` or the app closes.
+        ``"unverifiable"``: a held key shows nothing by itself."""
+    def up(self, chord: str, *, window: int | None = None) -> ActionResult:
+        """Releases keys ``down`` holds. ``"unverifiable"``."""
 
 @final
 class Snapshot:
@@ -227,6 +233,32 @@ class Locator(_Factories):
     def scroll_into_view(self, *, timeout: float | None = None) -> ActionResult: ...
     def set_value(self, value: float, *, timeout: float | None = None) -> ActionResult: ...
     def drag_to(self, target: Locator, *, timeout: float | None = None) -> ActionResult: ...
+    def scroll(
+        self,
+        direction: Literal["up", "down", "left", "right"],
+        notches: int = 1,
+        *,
+        timeout: float | None = None,
+    ) -> ActionResult:
+        """Turns the real mouse wheel ``notches`` clicks (1 to 1000) over its
+        centre. ``"confirmed"`` when the tree shows it (elements came, went or
+        moved), else ``"unverifiable"``."""
+    def expand(self, *, timeout: float | None = None) -> ActionResult:
+        """Expands a tree row, an expander or a combo box and waits until it
+        reads ``expanded`` (``route`` ``"not_needed"`` when it did already)."""
+    def collapse(self, *, timeout: float | None = None) -> ActionResult:
+        """Collapses what ``expand`` expands and waits until it no longer reads
+        ``expanded``."""
+    def increment(self, steps: int = 1, *, timeout: float | None = None) -> ActionResult:
+        """Steps a slider or spin button up ``steps`` times (1 to 1000) by its own
+        action and waits until its number grew; at its maximum, ``route``
+        ``"not_needed"`` and nothing is sent."""
+    def decrement(self, steps: int = 1, *, timeout: float | None = None) -> ActionResult:
+        """Steps it down, as ``increment`` steps it up."""
+    def select_text(self, from_: int, to: int, *, timeout: float | None = None) -> ActionResult:
+        """Selects the characters ``from_`` to ``to`` (``to`` excluded, counted
+        from 0) of its text and waits until its selection reads so; ``from_``
+        after ``to`` raises ``InvalidRequestError``."""
 
 @final
 class Expect:
