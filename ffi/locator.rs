@@ -107,7 +107,7 @@ unsafe fn locator_ref<'a>(locator: *const ud_locator, what: &str) -> Result<&'a 
     handles::get(handles::Kind::Locator, locator, what)
 }
 
-fn text_match(value: &str, how: i32) -> Result<TextMatch> {
+pub(crate) fn text_match(value: &str, how: i32) -> Result<TextMatch> {
     match how {
         UD_MATCH_SUBSTRING => Ok(TextMatch::substring(value)),
         UD_MATCH_EXACT => Ok(TextMatch::exact(value)),
@@ -1385,6 +1385,32 @@ pub unsafe extern "C" fn ud_locator_is_focused(
     out_focused: *mut bool,
 ) -> ud_status {
     flag_read(locator, out_focused, "out_focused", Locator::is_focused)
+}
+
+/// Whether the one element the locator finds reads expanded (a GTK 4 tree
+/// row: the expander inside it does), once it is there.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_expanded` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_is_expanded(
+    locator: *const ud_locator,
+    out_expanded: *mut bool,
+) -> ud_status {
+    flag_read(locator, out_expanded, "out_expanded", Locator::is_expanded)
+}
+
+/// Whether the one element the locator finds takes text and is not
+/// read-only, once it is there.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_editable` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_is_editable(
+    locator: *const ud_locator,
+    out_editable: *mut bool,
+) -> ud_status {
+    flag_read(locator, out_editable, "out_editable", Locator::is_editable)
 }
 
 // ---- Expectations ----

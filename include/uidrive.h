@@ -1388,6 +1388,24 @@ ud_status ud_locator_is_checked(const ud_locator *locator, bool *out_checked);
 ud_status ud_locator_is_focused(const ud_locator *locator, bool *out_focused);
 
 /**
+ * Whether the one element the locator finds reads expanded (a GTK 4 tree
+ * row: the expander inside it does), once it is there.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_expanded` is NULL or valid for a write.
+ */
+ud_status ud_locator_is_expanded(const ud_locator *locator, bool *out_expanded);
+
+/**
+ * Whether the one element the locator finds takes text and is not
+ * read-only, once it is there.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_editable` is NULL or valid for a write.
+ */
+ud_status ud_locator_is_editable(const ud_locator *locator, bool *out_editable);
+
+/**
  * Waits until the element is in `state` (a `UD_EXPECT_*` value), or, with
  * `negate`, until it is not; fails with `UD_ERR_ASSERTION_FAILED`, saying
  * what it last saw, after `timeout_ms` (`UD_TIMEOUT_DEFAULT`: the app's
@@ -1598,6 +1616,20 @@ ud_status ud_eval(const ud_app *app, uint64_t window_id, const char *script, cha
  * `app` is NULL or a live handle.
  */
 ud_status ud_idle(const ud_app *app, uint64_t window_id, int64_t timeout_ms);
+
+/**
+ * Waits until a window whose title matches `title` under `matching` shows
+ * (a dialog an action opens), up to `timeout_ms` (`UD_TIMEOUT_DEFAULT`, -1:
+ * 10 000): `*out_json` is that window as `windows` lists it. `UD_ERR_TIMEOUT`,
+ * naming the windows there are, when none shows.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `title` is NULL or a NUL-terminated
+ * string; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_app_wait_for_window(const ud_app *app, const char *title, int32_t matching, int64_t timeout_ms, char **out_json);
 
 /**
  * Calls any protocol method by name, with its params as JSON text (an

@@ -362,6 +362,8 @@ export declare class App implements Finders {
   input(events: InputEvent[], options?: WindowOptions): Promise<void>;
   /** Resolves once the window has settled; rejects with `timeout` otherwise. */
   idle(options?: IdleOptions): Promise<void>;
+  /** Waits until a window whose title matches shows (a dialog an action opens); milliseconds, 10 000 by default. */
+  waitForWindow(title: TextMatch, options?: { timeout?: number }): Promise<WindowInfo>;
   eval(script: string, options?: WindowOptions): Promise<unknown>;
   /** The protocol's `act`: the low-level door under locators. */
   act(params: ActParams): Promise<void>;
@@ -552,6 +554,10 @@ export declare class Locator implements Finders {
   isEnabled(options?: ActionOptions): Promise<boolean>;
   isChecked(options?: ActionOptions): Promise<boolean>;
   isFocused(options?: ActionOptions): Promise<boolean>;
+  /** Whether it reads expanded (a GTK 4 tree row: its expander does). */
+  isExpanded(options?: ActionOptions): Promise<boolean>;
+  /** Whether it takes text and is not read-only. */
+  isEditable(options?: ActionOptions): Promise<boolean>;
 }
 
 /** Assertions on a locator, retried on fresh reads; a failure rejects with `assertion_failed`. */

@@ -633,4 +633,14 @@ impl Locator {
     pub fn is_focused(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
         self.query("isFocused", options, |l| l.is_focused())
     }
+
+    #[napi(ts_return_type = "Promise<boolean>")]
+    pub fn is_expanded(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("isExpanded", options, |l| l.is_expanded())
+    }
+
+    #[napi(ts_return_type = "Promise<boolean>")]
+    pub fn is_editable(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("isEditable", options, |l| l.is_editable())
+    }
 }

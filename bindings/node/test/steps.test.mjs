@@ -56,12 +56,18 @@ test('gtk4-demo: scroll shows later demos, collapse and expand fold a tree row',
     const collapsed = await benchmark.collapse();
     assert.equal(collapsed.effect, 'confirmed', JSON.stringify(collapsed));
     assert.ok(!(await benchmark.states()).includes('expanded'));
+    assert.equal(await benchmark.isExpanded(), false);
     await expect(fishbowl).toHaveCount(0);
     assert.equal((await benchmark.collapse()).route, 'not_needed');
     const expanded = await benchmark.expand({ timeout: 10_000 });
     assert.equal(expanded.effect, 'confirmed', JSON.stringify(expanded));
     assert.ok((await benchmark.states()).includes('expanded'));
+    assert.equal(await benchmark.isExpanded(), true);
     await expect(fishbowl).toBeVisible();
+
+    // The window by its title, waited for; one that never shows times out.
+    assert.equal((await demo.waitForWindow('GTK Demo')).title, 'GTK Demo');
+    assert.equal(await codeOf(demo.waitForWindow('No such dialog', { timeout: 300 })), 'timeout');
 
     // Refused before anything is looked for.
     assert.equal(await codeOf(demos.scroll('sideways')), 'invalid_request');

@@ -484,6 +484,16 @@ impl PyLocator {
         self.ask(py, timeout, |l| l.is_focused())
     }
 
+    #[pyo3(signature = (*, timeout=None))]
+    fn is_expanded(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        self.ask(py, timeout, |l| l.is_expanded())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn is_editable(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        self.ask(py, timeout, |l| l.is_editable())
+    }
+
     // Actions.
 
     /// Clicks it as a person does: a real click at its centre where the

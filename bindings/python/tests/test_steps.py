@@ -49,14 +49,21 @@ def test_gtk4_demo_scrolls_its_list_and_folds_its_rows(app: AppFactory) -> None:
     assert outcome["effect"] == "confirmed", outcome
     assert "expanded" not in outcome["element"]["states"]
     assert "expanded" not in benchmark.states()
+    assert not benchmark.is_expanded()
     uidrive.expect(fishbowl).to_have_count(0)
     assert benchmark.collapse()["route"] == "not_needed"
 
     outcome = benchmark.expand()
     assert outcome["effect"] == "confirmed", outcome
     assert "expanded" in benchmark.states()
+    assert benchmark.is_expanded()
     uidrive.expect(fishbowl).to_be_visible()
     assert benchmark.expand()["route"] == "not_needed"
+
+    # The window by its title, waited for; one that never shows times out.
+    assert demo.wait_for_window("GTK Demo")["title"] == "GTK Demo"
+    with pytest.raises(uidrive.TimeoutError, match="GTK Demo"):
+        demo.wait_for_window("No such dialog", timeout=0.3)
 
     # Refused before anything is looked for.
     with pytest.raises(uidrive.InvalidRequestError, match="up, down, left or right"):
@@ -98,6 +105,8 @@ def test_widget_factory_entry_selects_text_and_holds_shift(app: AppFactory) -> N
     factory = app(["gtk3-widget-factory"])
     entry = factory.locator("role=textField[disabled=false] >> nth=2")
     uidrive.expect(entry).to_have_value("entry")
+    assert entry.is_editable()
+    assert not factory.get_by_role("checkBox", name="checkbutton").first().is_editable()
 
     outcome: Any = entry.select_text(1, 4)
     assert outcome["route"] == "semantic:selectText"
