@@ -34,7 +34,7 @@ pub use tracing::Tracing;
 pub use window::Window;
 
 /// How long `launch` waits for the app by default.
-const LAUNCH_TIMEOUT: Duration = Duration::from_secs(30);
+const LAUNCH_TIMEOUT: Duration = uidrive_core::defaults::LAUNCH;
 
 #[napi(object)]
 #[derive(Default)]

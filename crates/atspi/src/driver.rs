@@ -33,13 +33,13 @@ impl Default for LaunchOptions {
     fn default() -> LaunchOptions {
         LaunchOptions {
             env: Vec::new(),
-            timeout: Duration::from_secs(20),
+            timeout: uidrive_core::defaults::LAUNCH,
         }
     }
 }
 
 /// How long `idle` waits when the caller gives no timeout.
-const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(30);
+const DEFAULT_IDLE_TIMEOUT: Duration = uidrive_core::defaults::IDLE;
 /// How long a settle waits for no event once the app has processed what it
 /// was sent, after an action of the driver's: long enough for the app's own
 /// late work to show (gnome-calculator's answer to `=` comes about 50 ms

@@ -57,6 +57,9 @@ pub struct Ctx {
     pub files: Arc<crate::files::Files>,
 }
 
+/// The environment variable that sets every command's action timeout.
+pub const ACTION_TIMEOUT_ENV: &str = "UIDRIVE_TIMEOUT_MS";
+
 impl Ctx {
     pub fn new(session: String, store: Store, state: State) -> Ctx {
         Ctx {
@@ -75,10 +78,11 @@ impl Ctx {
                 + grace(Timeouts::default().action),
             socket: None,
             files: Arc::new(crate::files::Files::Anywhere),
-            action_timeout: std::env::var("UIDRIVE_TIMEOUT_MS")
+            // A bad value is refused where the command line and the MCP
+            // server start (`uidrive_facade::time::env_millis`), before this.
+            action_timeout: uidrive_facade::time::env_millis(ACTION_TIMEOUT_ENV)
                 .ok()
-                .and_then(|ms| ms.parse().ok())
-                .and_then(|ms| uidrive_facade::time::whole_millis("UIDRIVE_TIMEOUT_MS", ms).ok()),
+                .flatten(),
         }
     }
 

@@ -55,7 +55,7 @@ fn cli() -> clap::Command {
                 .action(ArgAction::SetTrue)
                 .help("Print {ok, command, data | error} as JSON"),
         );
-    for entry in registry::COMMANDS {
+    for entry in registry::COMMANDS.iter().filter(|e| e.on_cli) {
         app = app.subcommand((entry.cli)());
     }
     app.subcommand(serve::ServeArgs::augment_args(
@@ -118,7 +118,7 @@ fn run_command(name: &str, top: &ArgMatches, sub: &ArgMatches) -> u8 {
         .or_else(|| top.get_one::<String>("session"))
         .cloned()
         .unwrap_or_else(|| "default".into());
-    let Some(entry) = registry::find(name) else {
+    let Some(entry) = registry::find_cli(name) else {
         return EXIT_USAGE;
     };
     // `close` opens a session whose file is damaged too: it must still stop

@@ -73,18 +73,20 @@ Call `open` (launch: [\"gnome-calculator\"], headless: true) first, then `snapsh
 to get refs such as @e3, then act on refs (`press`, `fill`, `check`, `select`, `key`...) with settle: true. \
 Arguments the tools share: `target`, the element: a ref (@e3), key=KEY, id=DIGITS, or role=button name=\"Add\"; \
 `settle`, answer what changed once the window settles (+ came, - went, = context; `(+N)` counts what came \
-or went inside an element; windows that opened, closed or took the focus come first); `full`, with settle, \
-every changed line, hidden elements too; `window`, a window id from `windows` (by default the session's, \
-which follows the focus). `batch` runs steps given as {\"tool\": \"press\", \"target\": \"@e3\"} and answers \
+or went inside an element; windows that opened, closed or took the focus come first); `window`, a window \
+id from `windows` (by default the session's, which follows the focus); `timeout`, in milliseconds; `gone`, \
+for it not to show instead; `into`, an element to focus first; `text`, a whole text (/pattern/ is a regex), `contains`, a part. `batch` runs steps given as {\"tool\": \"press\", \"target\": \"@e3\"} and answers \
 what changed once. Each action answers `effect`: `confirmed` with what the tree showed (`observed`), or \
 `unverifiable` with what was checked (`checked`; read the window to see what it did); an action whose \
-effect did not come fails instead; windows the action closed are listed in `closed`. `wait` with `text` \
-waits for a text that is the whole label or value, with `contains` for a part. Refs belong to the session; \
+effect did not come fails instead; windows the action closed are listed in `closed`. Refs belong to the session; \
 a ref whose element went is refused as stale_ref: take a new snapshot.";
 
 /// Arguments many tools share: the instructions explain them once, so the
 /// tools' schemas leave their descriptions out.
-const SHARED: &[&str] = &["settle", "full", "window", "target"];
+const SHARED: &[&str] = &[
+    "settle", "window", "target", "timeout", "gone", "text", "contains", "script", "notches",
+    "collapse", "off", "into",
+];
 
 struct Server {
     /// The server's own session, in memory (when no session was named).
@@ -152,6 +154,12 @@ fn compact(mut schema: serde_json::Map<String, Value>) -> serde_json::Map<String
         object.values_mut().for_each(shrink);
     }
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        // The full diff is the command line's: an agent reads the short one.
+        properties.remove("full");
+    }
+    // A flattened struct's doc comment says nothing the tool does not.
+    schema.remove("description");
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
         for name in SHARED {
             if let Some(Value::Object(p)) = properties.get_mut(*name) {
                 p.remove("description");
@@ -216,7 +224,7 @@ pub fn mcp_terms(text: &str) -> String {
         let words: Vec<&str> = inner[..end].split_whitespace().collect();
         let tool = words.get(1).copied().unwrap_or("");
         done.push_str(&rest[..at]);
-        if registry::find(tool).is_some_and(|e| e.mcp) {
+        if registry::find_mcp(tool).is_some() {
             done.push_str(&format!("the `{tool}` tool"));
         } else {
             done.push_str(&rest[at..at + 1 + end + 1]);
@@ -306,7 +314,7 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.to_string();
-        let Some(entry) = registry::find(&name).filter(|e| e.mcp) else {
+        let Some(entry) = registry::find_mcp(&name) else {
             return Err(McpError::invalid_params(format!("no tool `{name}`"), None));
         };
         if self.read_only && !entry.hints.read_only {
@@ -637,6 +645,7 @@ fn checked_stdio() -> (
 /// the tools work in that command-line session instead, which outlives the
 /// server: its app stays open for the next command or `close`.
 pub fn run(args: McpArgs, session: Option<String>) -> Result<(), Error> {
+    uidrive_facade::time::env_millis(crate::ctx::ACTION_TIMEOUT_ENV)?;
     if let Some(name) = &session {
         crate::session::Files::of(name)?;
     }
@@ -700,6 +709,7 @@ pub fn run(args: McpArgs, session: Option<String>) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn command_lines_read_as_tools_and_arguments() {
@@ -723,10 +733,59 @@ mod tests {
     }
 
     #[test]
+    fn grouped_tools_refuse_unknown_arguments_and_take_their_own() {
+        for (tool, good) in [
+            ("set-value", json!({"target": "@e1", "steps": -2})),
+            (
+                "expand",
+                json!({"target": "@e1", "collapse": true, "settle": true}),
+            ),
+            (
+                "focus",
+                json!({"target": "@e1", "from": 0, "to": 2, "window": 1}),
+            ),
+            (
+                "scroll",
+                json!({"target": "@e1", "direction": "down", "notches": 3}),
+            ),
+            (
+                "press",
+                json!({"target": "@e1", "settle": true, "window": 2}),
+            ),
+            ("get", json!({"field": "value", "target": "@e1"})),
+        ] {
+            let entry = registry::find_mcp(tool).unwrap();
+            assert!((entry.check_json)(&good).is_ok(), "{tool} {good}");
+            let mut bad = good.clone();
+            bad["bogus"] = json!(1);
+            let err = (entry.check_json)(&bad).unwrap_err();
+            assert!(
+                err.error.message.contains("bogus"),
+                "{tool}: {}",
+                err.error.message
+            );
+        }
+    }
+
+    #[test]
     fn tools_list_is_short_and_names_no_flags() {
         let tools: Vec<Tool> = offered(false).map(tool).collect();
         let listed = serde_json::to_string(&tools).unwrap();
-        assert!(listed.len() < 8_000, "{} characters", listed.len());
+        assert!(listed.len() <= 10_000, "{} characters", listed.len());
+        let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        for wanted in [
+            "scroll",
+            "hover",
+            "drag",
+            "focus",
+            "expand",
+            "set-value",
+            "get",
+            "verify",
+            "find",
+        ] {
+            assert!(names.contains(&wanted), "no `{wanted}` tool in {names:?}");
+        }
         for flag in ["--window", "--into", "--settle", " -i "] {
             assert!(!listed.contains(flag), "tools/list says {flag}");
         }

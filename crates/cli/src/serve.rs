@@ -29,7 +29,7 @@ pub struct ServeArgs {
     #[arg(long, requires = "launch")]
     pub headless: bool,
     /// How long to wait for the app's first window, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    #[arg(long, value_name = "MS", default_value_t = uidrive_core::defaults::LAUNCH.as_millis() as u64)]
     pub launch_timeout_ms: u64,
     /// Serve the built-in in-memory demo UI (a counter), for trying clients out. Not a real app.
     #[arg(long)]

@@ -29,63 +29,8 @@ pub fn parse(text: &str) -> Result<TargetSpec, CliError> {
             "`{text}` is not a target: give a ref (@e3), key=KEY, id=DIGITS, or role=button name=\"Add\""
         )));
     }
-    Ok(TargetSpec::Selector(to_locator_syntax(text)))
-}
-
-/// `role=button name="Add" checked` becomes `role=button[name="Add"][checked]`;
-/// anything else is passed to core's locator syntax as it is.
-fn to_locator_syntax(text: &str) -> String {
-    if text.contains(">>") || text.contains('[') {
-        return text.to_string();
-    }
-    let words = split_words(text);
-    match words.split_first() {
-        Some((role, attributes)) if role.starts_with("role=") && !attributes.is_empty() => {
-            let mut out = role.clone();
-            for attribute in attributes {
-                out.push('[');
-                out.push_str(attribute);
-                out.push(']');
-            }
-            out
-        }
-        _ => text.to_string(),
-    }
-}
-
-/// Splits on spaces outside double quotes, keeping the quotes.
-fn split_words(text: &str) -> Vec<String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut quoted = false;
-    let mut escaped = false;
-    for c in text.chars() {
-        if escaped {
-            word.push(c);
-            escaped = false;
-            continue;
-        }
-        match c {
-            '\\' if quoted => {
-                word.push(c);
-                escaped = true;
-            }
-            '"' => {
-                quoted = !quoted;
-                word.push(c);
-            }
-            c if c.is_whitespace() && !quoted => {
-                if !word.is_empty() {
-                    words.push(std::mem::take(&mut word));
-                }
-            }
-            c => word.push(c),
-        }
-    }
-    if !word.is_empty() {
-        words.push(word);
-    }
-    words
+    // Core reads `role=button name="Add"` as `role=button[name="Add"]`, alone or chained.
+    Ok(TargetSpec::Selector(text.to_string()))
 }
 
 /// Role attributes that may follow `role=ROLE` as words of their own.
@@ -193,13 +138,10 @@ mod tests {
             parse("id=42").unwrap(),
             TargetSpec::Selector("id=42".into())
         );
+        // Attributes as words are core's selector syntax too, alone or chained.
         assert_eq!(
-            parse("role=button name=\"Add one\"").unwrap(),
-            TargetSpec::Selector("role=button[name=\"Add one\"]".into())
-        );
-        assert_eq!(
-            parse("role=checkBox name=Bold checked").unwrap(),
-            TargetSpec::Selector("role=checkBox[name=Bold][checked]".into())
+            parse("role=button name=\"Add one\" >> nth=0").unwrap(),
+            TargetSpec::Selector("role=button name=\"Add one\" >> nth=0".into())
         );
         assert_eq!(
             parse("role=button[name=\"Add\"] >> nth=0").unwrap(),

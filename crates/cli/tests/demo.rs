@@ -337,7 +337,7 @@ fn the_other_commands_reach_the_app() {
         .ends_with("shows\n"));
     // A right click is always the pointer's: it focuses the button, and a
     // button's press is the primary button's.
-    let right = home.ok("s", &["click", "@e2", "--right", "--settle"]);
+    let right = home.ok("s", &["click", "@e2", "--button", "right", "--settle"]);
     assert!(
         right.contains("+ @e2 [button] \"Add\" key=add focused\n"),
         "{right}"

@@ -2,9 +2,10 @@
 
 use crate::driver::Driver;
 use crate::error::{Error, ErrorCode, Result};
+use crate::locator::TextMatch;
 use crate::protocol::{
     ActParams, Capture, CaptureParams, EvalParams, IdleParams, InputEvent, InputParams, MenuParams,
-    Tree, TreeParams, WindowId, WindowList,
+    Tree, TreeParams, Window, WindowId, WindowList,
 };
 use crate::socket::SocketDriver;
 use crate::trace::{TraceOptions, TraceSummary, Tracing};
@@ -13,6 +14,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// How often `wait_for_window` lists the windows.
+const WINDOW_POLL: Duration = Duration::from_millis(50);
 
 /// How long locators wait by default. Both can be changed per App and per call.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,8 +30,8 @@ pub struct Timeouts {
 impl Default for Timeouts {
     fn default() -> Timeouts {
         Timeouts {
-            action: Duration::from_secs(10),
-            expect: Duration::from_secs(5),
+            action: crate::defaults::ACTION,
+            expect: crate::defaults::EXPECT,
         }
     }
 }
@@ -228,6 +232,32 @@ impl App {
 
     pub fn windows(&self) -> Result<WindowList> {
         self.driver.windows()
+    }
+
+    /// Waits until a window whose title matches shows (one that opens later,
+    /// as a dialog an action opens), up to `timeout`; the first such window.
+    pub fn wait_for_window(&self, title: &TextMatch, timeout: Duration) -> Result<Window> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let list = self.windows()?;
+            if let Some(found) = list.windows.iter().find(|w| title.matches(&w.title)) {
+                return Ok(found.clone());
+            }
+            if Instant::now() >= deadline {
+                let titles: Vec<String> = list
+                    .windows
+                    .iter()
+                    .map(|w| format!("{:?}", w.title))
+                    .collect();
+                return Err(Error::timeout(format!(
+                    "no window titled {title} showed within {} ms; the app's windows: {}",
+                    timeout.as_millis(),
+                    if titles.is_empty() { "none".into() } else { titles.join(", ") }
+                ))
+                .with_suggestion("check the title (a title given matches as a part, case counted; /pattern/ is a regex), or wait longer"));
+            }
+            std::thread::sleep(WINDOW_POLL.min(deadline.saturating_duration_since(Instant::now())));
+        }
     }
 
     pub fn tree(&self, window: Option<WindowId>) -> Result<Tree> {

@@ -302,7 +302,7 @@ impl Expect {
     /// It takes text (a text field, or setValue/insertText) and is not read-only.
     pub fn to_be_editable(&self) -> Result<()> {
         self.on_element("to be editable", |_, node| {
-            let editable = crate::locator::takes_text(node) && !node.has_state(&State::ReadOnly);
+            let editable = crate::locator::is_editable(node);
             (
                 editable,
                 if editable { "editable" } else { "not editable" }.into(),

@@ -117,6 +117,48 @@ impl Keyboard {
         self.observe_chord(&before, &key)
     }
 
+    /// Presses `chord`'s keys and leaves them down (a held Shift for the
+    /// clicks and keys that follow) until [`Keyboard::up`], or until the
+    /// connection to the app closes. `unverifiable`: a held key shows
+    /// nothing until the next input.
+    pub fn down(&self, chord: &str) -> Result<ActionOutcome> {
+        self.hold(chord, true)
+    }
+
+    /// Releases keys [`Keyboard::down`] held. `unverifiable` as `down` is.
+    pub fn up(&self, chord: &str) -> Result<ActionOutcome> {
+        self.hold(chord, false)
+    }
+
+    fn hold(&self, chord: &str, down: bool) -> Result<ActionOutcome> {
+        let verb = if down { "down" } else { "up" };
+        let key: KeyChord = chord
+            .parse()
+            .map_err(|e: String| Error::invalid_request(format!("key {verb}: {e}")))?;
+        let before = self.look()?;
+        let event = if down {
+            InputEvent::KeyDown { key }
+        } else {
+            InputEvent::KeyUp { key }
+        };
+        self.driver.input(&InputParams {
+            window: self.window,
+            events: vec![event],
+            hold: true,
+        })?;
+        let checked = if down {
+            format!("{chord} is held down; what it changes shows with the input that follows")
+        } else {
+            format!("{chord} was released; a released key shows nothing by itself")
+        };
+        Ok(outcome(
+            &before.tree,
+            before.focused.clone(),
+            Route::Input,
+            Effect::Unverifiable(checked),
+        ))
+    }
+
     fn send(&self, events: Vec<InputEvent>) -> Result<()> {
         self.driver.input(&InputParams {
             window: self.window,

@@ -19,12 +19,14 @@
 mod app;
 pub mod children;
 pub mod conformance;
+pub mod defaults;
 mod driver;
 mod error;
 pub mod expect;
 mod keyboard;
 pub mod locator;
 pub mod memory;
+pub mod names;
 pub mod naming;
 mod png;
 pub mod protocol;
@@ -40,7 +42,8 @@ pub use error::{Error, ErrorCode, Result, MAX_MESSAGE_BYTES};
 pub use expect::{expect, Expect, ExpectedText};
 pub use keyboard::{Keyboard, MAX_KEY_DELAY};
 pub use locator::{
-    ActionOutcome, Effect, Filter, Find, Locator, RoleQuery, Route, TextMatch, WindowRef,
+    ActionOutcome, Effect, Filter, Find, Locator, RoleQuery, Route, ScrollDirection, TextMatch,
+    WindowRef,
 };
 pub use memory::MemoryDriver;
 pub use server::{

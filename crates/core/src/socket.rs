@@ -33,8 +33,8 @@ pub struct SocketOptions {
 impl Default for SocketOptions {
     fn default() -> SocketOptions {
         SocketOptions {
-            timeout: Duration::from_secs(30),
-            idle_timeout: Duration::from_secs(10),
+            timeout: crate::defaults::LAUNCH,
+            idle_timeout: crate::defaults::IDLE,
             pool_size: 4,
             max_line_bytes: MAX_LINE_BYTES,
         }

@@ -6,8 +6,8 @@
 use std::time::Duration;
 use uidrive_core::{Error, Result};
 
-/// How long `launch` and `attach` wait for an app by default.
-pub const LAUNCH: Duration = Duration::from_secs(30);
+/// How long `launch` and `attach` wait for an app by default (core's).
+pub const LAUNCH: Duration = uidrive_core::defaults::LAUNCH;
 
 /// The longest timeout accepted, in every front end: one hour (core's
 /// [`uidrive_core::protocol::MAX_TIMEOUT_MS`], which `idle` keeps too). Far
@@ -68,6 +68,23 @@ pub fn whole_millis(what: &str, ms: u64) -> Result<Duration> {
     }
 }
 
+/// Milliseconds from the environment variable `name`: `None` when it is
+/// unset or empty, `invalid_request` naming it when it is no whole number of
+/// milliseconds in range (a typo must not silently mean the default).
+pub fn env_millis(name: &str) -> Result<Option<Duration>> {
+    let Ok(text) = std::env::var(name) else {
+        return Ok(None);
+    };
+    let text = text.trim();
+    if text.is_empty() {
+        return Ok(None);
+    }
+    let ms: u64 = text
+        .parse()
+        .map_err(|_| refuse(name, &format!("{text:?}"), "milliseconds"))?;
+    whole_millis(name, ms).map(Some)
+}
+
 /// C's signed milliseconds where `default` (the ABI's `UD_TIMEOUT_DEFAULT`,
 /// -1) means "the default": `None`; other negatives are refused.
 pub fn signed_millis(what: &str, ms: i64, default: i64) -> Result<Option<Duration>> {
@@ -80,6 +97,22 @@ pub fn signed_millis(what: &str, ms: i64, default: i64) -> Result<Option<Duratio
             "{what} is {ms}; give milliseconds from 0 to {}, or {default} for the default",
             MAX.as_millis()
         ))),
+    }
+}
+
+#[cfg(test)]
+mod env_tests {
+    #[test]
+    fn a_bad_environment_timeout_is_refused_by_name() {
+        std::env::set_var("UIDRIVE_TEST_MS_A", "5s");
+        let err = super::env_millis("UIDRIVE_TEST_MS_A").unwrap_err();
+        assert!(err.message.contains("UIDRIVE_TEST_MS_A"), "{}", err.message);
+        std::env::set_var("UIDRIVE_TEST_MS_B", " 2500 ");
+        assert_eq!(
+            super::env_millis("UIDRIVE_TEST_MS_B").unwrap(),
+            Some(std::time::Duration::from_millis(2500))
+        );
+        assert_eq!(super::env_millis("UIDRIVE_TEST_MS_UNSET").unwrap(), None);
     }
 }
 

@@ -168,48 +168,6 @@ fn c_functions() -> BTreeSet<String> {
     names
 }
 
-/// The CLI's command names and the fields of its commands' arguments.
-fn cli_surface() -> (BTreeSet<String>, BTreeSet<String>) {
-    let mut commands = BTreeSet::new();
-    let mut fields = BTreeSet::new();
-    let dir = repo().join("crates/cli/src/commands");
-    for entry in std::fs::read_dir(&dir).expect("crates/cli/src/commands") {
-        let text = std::fs::read_to_string(entry.expect("entry").path()).expect("readable");
-        let mut current: Option<String> = None;
-        for line in text.lines() {
-            let line = line.trim();
-            if line.starts_with("impl Command for") {
-                current = None;
-            }
-            if let Some(rest) = line.strip_prefix("const NAME: &'static str = \"") {
-                let name = rest.trim_end_matches("\";").to_string();
-                commands.insert(name.clone());
-                current = Some(name);
-            }
-            // A command that is no MCP tool does not count for "CLI/MCP".
-            if line == "const MCP: bool = false;" {
-                if let Some(name) = current.take() {
-                    commands.remove(&name);
-                }
-            }
-            if let Some(rest) = line.strip_prefix("pub ") {
-                if let Some((name, _)) = rest.split_once(':') {
-                    if name.chars().all(|c| c.is_alphanumeric() || c == '_') {
-                        fields.insert(name.to_string());
-                    }
-                }
-            }
-        }
-    }
-    // Options shared by many commands, flattened in.
-    for shared in ["window", "settle", "timeout"] {
-        if read("crates/cli/src/commands/mod.rs").contains(&format!("pub {shared}:")) {
-            fields.insert(shared.to_string());
-        }
-    }
-    (commands, fields)
-}
-
 /// The ABI's housekeeping: not operations of the API.
 const C_HOUSEKEEPING: &[&str] = &[
     "ud_version",
@@ -229,7 +187,6 @@ fn every_front_end_offers_every_operation_or_says_why_not() {
     let python = python_surface();
     let node = node_surface();
     let c = c_functions();
-    let (commands, fields) = cli_surface();
     let mut missing = Vec::new();
     let has_member =
         |surface: &BTreeMap<String, BTreeSet<String>>, name: &str| match name.split_once('.') {
@@ -237,21 +194,14 @@ fn every_front_end_offers_every_operation_or_says_why_not() {
             None => surface.get("").is_some_and(|m| m.contains(name)),
         };
     for op in operations::all() {
-        for fe in FRONT_ENDS {
+        // The command line's names and flags are checked against its clap
+        // commands by its own tests (crates/cli/src/registry.rs).
+        for fe in FRONT_ENDS.into_iter().filter(|fe| *fe != "cli") {
             for name in op.spelling(fe).names() {
                 let found = match fe {
                     "python" => has_member(&python, name),
                     "node" => has_member(&node, name),
-                    "c" => c.contains(name),
-                    _ => {
-                        let mut words = name.split_whitespace();
-                        let command = words.next().unwrap_or("");
-                        commands.contains(command)
-                            && words.all(|flag| {
-                                flag.strip_prefix("--")
-                                    .is_some_and(|f| fields.contains(&f.replace('-', "_")))
-                            })
-                    }
+                    _ => c.contains(name),
                 };
                 if !found {
                     missing.push(format!("{}: {fe} has no `{name}`", op.op));
@@ -284,10 +234,6 @@ fn the_surfaces_are_read_right() {
     assert!(!node["App"].contains("isVisible"));
     assert!(c_functions().contains("ud_locator_click"));
     assert!(!c_functions().contains("ud_no_such_function"));
-    let (commands, fields) = cli_surface();
-    assert!(commands.contains("press") && commands.contains("open"));
-    assert!(!commands.contains("skills"), "not an MCP tool");
-    assert!(fields.contains("launch") && fields.contains("headless"));
 }
 
 #[test]
@@ -321,7 +267,7 @@ fn core_methods(path: &str, block: &str) -> Vec<String> {
             // `impl Expect {`, not `impl ExpectedText {`.
             inside = line
                 .strip_prefix(block)
-                .is_some_and(|rest| rest.starts_with([' ', '<']));
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '<']));
         }
         if let Some(rest) = line.strip_prefix("    pub fn ") {
             if inside {
@@ -360,6 +306,10 @@ fn every_core_locator_action_query_and_assertion_is_listed() {
             // Spelled as the front ends spell it; `with_timeout` of an Expect is an argument.
             let name = match name.as_str() {
                 "type_text" => "type".to_string(),
+                // A click with a button and a count: `click`'s options.
+                "click_with" => "click".to_string(),
+                // The matches of one read: what `all` answers, as nodes.
+                "matching" => "all".to_string(),
                 "with_timeout" if area == "expect" => continue,
                 _ => name,
             };
@@ -411,6 +361,8 @@ fn every_core_app_method_is_listed_or_plumbing() {
                 "window" | "window_titled" | "focused_window" => "app.window".to_string(),
                 "locator" => "find.locator".to_string(),
                 "start_tracing" => "tracing.start".to_string(),
+                "choose_menu" => "app.menu".to_string(),
+                "process_running" => "app.process".to_string(),
                 "stop_tracing" => "tracing.stop".to_string(),
                 n if n.starts_with("get_by_") && n != "get_by_ref" => format!("find.{n}"),
                 n => format!("app.{n}"),
@@ -485,4 +437,467 @@ fn print_the_table() {
             cell("cli")
         );
     }
+}
+
+// ---- Parameters -------------------------------------------------------------
+
+/// A parameter as a front end declares it.
+#[derive(Debug, Clone)]
+struct Declared {
+    name: String,
+    /// The front end's own type text (`int | None`, `ClickOptions`, `uint32_t`).
+    ty: String,
+    optional: bool,
+}
+
+/// Every function and method of the Python stubs with its parameters, read
+/// by Python's own parser (`Class.method`, or `function` for the module's).
+fn python_params() -> BTreeMap<String, Vec<Declared>> {
+    const DUMP: &str = r#"
+import ast, json, sys
+tree = ast.parse(open(sys.argv[1]).read())
+out, bases = {}, {}
+def params(fn):
+    a = fn.args
+    pos = a.posonlyargs + a.args
+    defaults = [None] * (len(pos) - len(a.defaults)) + list(a.defaults)
+    found = []
+    for arg, d in list(zip(pos, defaults)) + list(zip(a.kwonlyargs, a.kw_defaults)):
+        if arg.arg in ("self", "cls"):
+            continue
+        found.append([arg.arg, ast.unparse(arg.annotation) if arg.annotation else "", d is not None])
+    return found
+for node in tree.body:
+    if isinstance(node, ast.ClassDef):
+        bases[node.name] = [ast.unparse(b) for b in node.bases]
+        for m in node.body:
+            if isinstance(m, ast.FunctionDef):
+                out[node.name + "." + m.name] = params(m)
+    elif isinstance(node, ast.FunctionDef):
+        out[node.name] = params(node)
+for cls, bs in bases.items():
+    for b in bs:
+        for name, ps in list(out.items()):
+            if name.startswith(b + "."):
+                out.setdefault(cls + name[len(b):], ps)
+json.dump(out, sys.stdout)
+"#;
+    let stub = repo().join("bindings/python/python/uidrive/_native.pyi");
+    let run = std::process::Command::new("python3")
+        .args(["-c", DUMP])
+        .arg(&stub)
+        .output()
+        .expect("python3 runs (the test command installs it)");
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let parsed: BTreeMap<String, Vec<(String, String, bool)>> =
+        serde_json::from_slice(&run.stdout).expect("the dump is JSON");
+    parsed
+        .into_iter()
+        .map(|(name, params)| {
+            let params = params
+                .into_iter()
+                .map(|(name, ty, has_default)| Declared {
+                    name: name.trim_end_matches('_').to_string(),
+                    optional: has_default,
+                    ty,
+                })
+                .collect();
+            (name, params)
+        })
+        .collect()
+}
+
+/// Splits `a: X, b?: { c: Y; d: Z }` at the commas (or semicolons) outside brackets.
+fn split_top(text: &str, at: char) -> Vec<String> {
+    let (mut depth, mut part, mut parts) = (0i32, String::new(), Vec::new());
+    for c in text.chars() {
+        match c {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => depth -= 1,
+            _ => {}
+        }
+        if c == at && depth == 0 {
+            parts.push(std::mem::take(&mut part));
+        } else {
+            part.push(c);
+        }
+    }
+    parts.push(part);
+    parts
+        .into_iter()
+        .map(|p| p.trim().to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+/// `name?: Type` as a declared parameter.
+fn ts_param(text: &str) -> Option<Declared> {
+    let (name, ty) = text.split_once(':')?;
+    let name = name.trim().trim_start_matches("readonly ");
+    let optional = name.ends_with('?');
+    Some(Declared {
+        name: name.trim_end_matches('?').to_string(),
+        ty: ty.trim().to_string(),
+        optional,
+    })
+}
+
+/// Every method and function of the Node typings with its parameters; an
+/// options object (`options?: ClickOptions` or an inline `{ ... }`) is
+/// flattened into its fields, as the table lists them.
+fn node_params() -> BTreeMap<String, Vec<Declared>> {
+    let text = read("bindings/node/index.d.ts");
+    // Interfaces and what they extend.
+    let mut interfaces: BTreeMap<String, (Vec<String>, Vec<Declared>)> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        let head = line.trim_start_matches("export ");
+        if let Some(rest) = head.strip_prefix("interface ") {
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric()).collect();
+            let extends = rest
+                .split_once(" extends ")
+                .map(|(_, e)| split_top(e.trim_end_matches('{').trim(), ','))
+                .unwrap_or_default();
+            interfaces.insert(name.clone(), (extends, Vec::new()));
+            current = Some(name);
+            continue;
+        }
+        if line.starts_with('}') {
+            current = None;
+        }
+        if let (Some(name), Some(field)) = (&current, line.strip_prefix("  ")) {
+            if !field.starts_with(' ') && !field.starts_with('/') && !field.starts_with('*') {
+                if let Some(p) = ts_param(field.trim_end_matches(';')) {
+                    interfaces.get_mut(name).expect("made above").1.push(p);
+                }
+            }
+        }
+    }
+    fn fields(name: &str, all: &BTreeMap<String, (Vec<String>, Vec<Declared>)>) -> Vec<Declared> {
+        let Some((extends, own)) = all.get(name) else {
+            return Vec::new();
+        };
+        let mut out: Vec<Declared> = extends.iter().flat_map(|e| fields(e, all)).collect();
+        out.extend(own.iter().cloned());
+        out
+    }
+    let flatten = |p: Declared| -> Vec<Declared> {
+        let ty = p.ty.trim();
+        if let Some(inline) = ty.strip_prefix('{').and_then(|t| t.strip_suffix('}')) {
+            return split_top(inline, ';')
+                .iter()
+                .filter_map(|f| ts_param(f))
+                .map(|f| Declared {
+                    optional: f.optional || p.optional,
+                    ..f
+                })
+                .collect();
+        }
+        // An options object's fields are all optional; another object
+        // (`act(params: ActParams)`) keeps its fields' own.
+        let partial = ty.starts_with("Partial<") || p.name == "options";
+        let named = ty.trim_start_matches("Partial<").trim_end_matches('>');
+        if interfaces.contains_key(named) && !["Locator", "Node"].contains(&named) {
+            return fields(named, &interfaces)
+                .into_iter()
+                .map(|f| Declared {
+                    optional: f.optional || partial || p.optional,
+                    ..f
+                })
+                .collect();
+        }
+        vec![p]
+    };
+    let mut out = BTreeMap::new();
+    let mut class: Option<String> = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("export declare class ") {
+            class = Some(rest.chars().take_while(|c| c.is_alphanumeric()).collect());
+            continue;
+        }
+        if line.starts_with('}') {
+            class = None;
+        }
+        let (owner, sig) = match (line.strip_prefix("export declare function "), &class) {
+            (Some(sig), _) => (String::new(), sig),
+            (None, Some(class)) => match line.strip_prefix("  ") {
+                Some(sig) if !sig.starts_with(' ') => (format!("{class}."), sig),
+                _ => continue,
+            },
+            _ => continue,
+        };
+        let sig = sig.trim_start_matches("static ").trim_start_matches("get ");
+        let name: String = sig
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let Some(args) = sig[name.len()..].strip_prefix('(') else {
+            continue;
+        };
+        // The parameters end at the bracket that closes the first one.
+        let mut depth = 1;
+        let end = args
+            .char_indices()
+            .find(|&(_, c)| {
+                match c {
+                    '(' => depth += 1,
+                    ')' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            })
+            .map(|(at, _)| at)
+            .unwrap_or(args.len());
+        let params = split_top(&args[..end], ',')
+            .iter()
+            .filter_map(|p| ts_param(p))
+            .flat_map(flatten)
+            .collect();
+        out.entry(format!("{owner}{name}")).or_insert(params);
+    }
+    out
+}
+
+/// Every function of the C header with its parameters, the handle it is
+/// called on and its out-parameters left out.
+fn c_params() -> BTreeMap<String, Vec<Declared>> {
+    let header = read("include/uidrive.h");
+    let mut out = BTreeMap::new();
+    for line in header.lines() {
+        let Some(open) = line.find('(') else { continue };
+        let at = line[..open]
+            .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map_or(0, |at| at + 1);
+        let name = &line[at..open];
+        if !name.starts_with("ud_") || !line.ends_with(");") {
+            continue;
+        }
+        let args = &line[open + 1..line.len() - 2];
+        let params: Vec<Declared> = split_top(args, ',')
+            .iter()
+            .filter_map(|arg| {
+                let name_at = arg.rfind(|c: char| !(c.is_alphanumeric() || c == '_'))? + 1;
+                let (ty, name) = arg.split_at(name_at);
+                Some(Declared {
+                    name: name.to_string(),
+                    ty: ty.trim().to_string(),
+                    optional: false,
+                })
+            })
+            .filter(|p| !p.name.starts_with("out_") && p.ty != "void")
+            .collect();
+        out.insert(name.to_string(), params);
+    }
+    out
+}
+
+/// The handle a C function is called on (its first parameter), not one of
+/// the operation's own.
+fn is_c_handle(p: &Declared) -> bool {
+    [
+        "ud_app",
+        "ud_locator",
+        "ud_desktop",
+        "ud_expect",
+        "ud_snapshot",
+        "ud_process",
+    ]
+    .iter()
+    .any(|h| p.ty.contains(h))
+        && [
+            "app", "locator", "desktop", "expect", "snapshot", "process", "loc",
+        ]
+        .contains(&p.name.as_str())
+}
+
+/// Whether a front end's type text fits the table's type.
+fn type_fits(front_end: &str, table: &operations::Param, declared: &str) -> bool {
+    use operations::ParamType as T;
+    let declared = declared
+        .trim()
+        .trim_end_matches(" | None")
+        .trim_end_matches(" | null")
+        .trim();
+    let any_of = |names: &[&str]| names.contains(&declared);
+    match (front_end, table.ty) {
+        ("python", T::String) => any_of(&["str"]),
+        ("python", T::TextMatch) => any_of(&["TextLike", "str"]),
+        ("python", T::Int) => any_of(&["int"]),
+        ("python", T::Number | T::Ms) => any_of(&["float", "int"]),
+        ("python", T::Bool) => any_of(&["bool"]),
+        ("python", T::Locator) => any_of(&["Locator"]),
+        ("python", T::Strings) => any_of(&["Sequence[str]"]),
+        ("python", T::Enum) => {
+            declared == "str"
+                || table
+                    .values
+                    .iter()
+                    .all(|v| declared.contains(&format!("'{v}'")))
+        }
+        // A named type (`Role`, `State`, `KeyChord`) is a string the typings narrow.
+        ("node", T::String | T::TextMatch) => {
+            declared.contains("string")
+                || declared.contains("TextMatch")
+                || declared.chars().next().is_some_and(char::is_uppercase)
+        }
+        ("node", T::Int | T::Number | T::Ms) => declared == "number",
+        ("node", T::Bool) => declared == "boolean",
+        ("node", T::Locator) => declared == "Locator",
+        ("node", T::Strings) => declared == "string[]",
+        ("node", T::Enum) => {
+            declared == "string"
+                || declared.chars().next().is_some_and(char::is_uppercase)
+                || table
+                    .values
+                    .iter()
+                    .all(|v| declared.contains(&format!("'{v}'")))
+        }
+        ("c", T::String | T::TextMatch | T::Path | T::Json) => declared.contains("char *"),
+        ("c", T::Int | T::Ms) => declared.ends_with("_t") || declared == "int",
+        ("c", T::Number) => declared == "double",
+        // `exact` is C's `matching`, a ud_match code.
+        ("c", T::Bool) => declared == "bool" || (table.name == "exact" && declared == "int32_t"),
+        ("c", T::Locator) => declared.contains("ud_locator"),
+        ("c", T::Enum) => declared.contains("char *") || declared.ends_with("_t"),
+        // Front-end shaped values (events, environments, keys): their own tests.
+        _ => true,
+    }
+}
+
+/// Every operation's parameters are each front end's, named, typed and
+/// optional as the table says, and no front end takes one the table does
+/// not list.
+#[test]
+fn every_front_end_takes_each_operations_parameters_as_the_table_says() {
+    let surfaces = [
+        ("python", python_params()),
+        ("node", node_params()),
+        ("c", c_params()),
+    ];
+    let ops = operations::all();
+    let mut diffs = Vec::new();
+    for (fe, surface) in &surfaces {
+        // Which table parameters each surface name serves, over all its operations.
+        let mut served: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+        for op in &ops {
+            for name in op.spelling(fe).names() {
+                let entry = served.entry(name).or_default();
+                entry.extend(op.params.iter().filter_map(|p| p.spelled(fe)));
+                entry.extend(
+                    op.also
+                        .get(*fe)
+                        .into_iter()
+                        .flatten()
+                        .map(|(p, _)| p.clone()),
+                );
+                if op.timeout.is_some() && *fe != "c" {
+                    entry.insert("timeout".into());
+                }
+            }
+        }
+        for op in &ops {
+            let names = op.spelling(fe).names();
+            let declared: Vec<&Declared> = names
+                .iter()
+                .filter_map(|n| surface.get(*n))
+                .flatten()
+                .filter(|p| !(*fe == "c" && is_c_handle(p)))
+                .collect();
+            if names.is_empty() || names.iter().all(|n| !surface.contains_key(*n)) {
+                continue; // lacking, or not found: the names test says so
+            }
+            for p in &op.params {
+                let Some(spelled) = p.spelled(fe) else {
+                    continue;
+                };
+                match declared.iter().find(|d| d.name == spelled) {
+                    None => diffs.push(format!(
+                        "{fe} {}: no parameter `{spelled}` (the table's {}: {:?})",
+                        names.join("/"),
+                        p.name,
+                        p.ty
+                    )),
+                    Some(d) => {
+                        if !type_fits(fe, p, &d.ty) {
+                            diffs.push(format!(
+                                "{fe} {}: `{spelled}` is `{}`, the table says {:?}",
+                                names.join("/"),
+                                d.ty,
+                                p.ty
+                            ));
+                        }
+                        if *fe != "c" && p.may_be_left_out_in(fe) != d.optional {
+                            diffs.push(format!(
+                                "{fe} {}: `{spelled}` is {}, the table says it {}",
+                                names.join("/"),
+                                if d.optional { "optional" } else { "required" },
+                                if p.may_be_left_out() {
+                                    "may be left out"
+                                } else {
+                                    "is required"
+                                }
+                            ));
+                        }
+                    }
+                }
+            }
+            if op.timeout.is_some() && *fe != "c" && !declared.iter().any(|d| d.name == "timeout") {
+                diffs.push(format!(
+                    "{fe} {}: no per-call `timeout` (the table says it takes one)",
+                    names.join("/")
+                ));
+            }
+            for name in &names {
+                for d in surface.get(*name).into_iter().flatten() {
+                    let known = served.get(name).is_some_and(|s| s.contains(&d.name));
+                    if !(known || (*fe == "c" && is_c_handle(d))) {
+                        diffs.push(format!(
+                            "{fe} {name}: takes `{}`, which the table does not list for it",
+                            d.name
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    diffs.sort();
+    diffs.dedup();
+    assert!(
+        diffs.is_empty(),
+        "{} parameter differences against crates/facade/operations.json (fix the front end, or the table with `aka`/`not_in` and why):\n  {}",
+        diffs.len(),
+        diffs.join("\n  ")
+    );
+}
+
+/// The parameter readers see what is there.
+#[test]
+fn the_parameter_readers_read_right() {
+    let python = python_params();
+    let click = &python["Locator.click"];
+    assert!(click.iter().any(|p| p.name == "click_count" && p.optional));
+    assert!(python["App.get_by_role"]
+        .iter()
+        .any(|p| p.name == "include_hidden"));
+    let node = node_params();
+    let click = &node["Locator.click"];
+    assert!(click.iter().any(|p| p.name == "clickCount" && p.optional));
+    assert!(
+        click.iter().any(|p| p.name == "timeout"),
+        "ClickOptions extends ActionOptions"
+    );
+    assert!(
+        node["Keyboard.type"].iter().any(|p| p.name == "delay"),
+        "inline options"
+    );
+    let c = c_params();
+    let button = &c["ud_locator_click_button"];
+    assert!(button
+        .iter()
+        .any(|p| p.name == "button" && p.ty == "int32_t"));
+    assert!(!button.iter().any(|p| p.name.starts_with("out_")));
 }

@@ -46,7 +46,7 @@ impl Default for DesktopOptions {
             width: 1920,
             height: 1200,
             depth: 24,
-            timeout: Duration::from_secs(30),
+            timeout: uidrive_core::defaults::LAUNCH,
             xvfb: PathBuf::from("Xvfb"),
         }
     }

@@ -2,7 +2,6 @@
 //! `select`, `menu`, `eval`. Targets go through core's locators, which wait
 //! for the element and check it can take the action.
 
-use super::compound::{self, Want};
 use super::{SettleOpt, WindowOpt};
 use crate::ctx::Ctx;
 use crate::output::{CliError, Output};
@@ -18,7 +17,7 @@ use uidrive_core::{ActionOutcome, Keyboard, Route, TextMatch};
 /// says what was done and what the tree showed of it. A window the action
 /// closed is said as `- window 2`, and the settle reads the window that has
 /// the focus instead.
-fn finish(
+pub(super) fn finish(
     ctx: &mut Ctx,
     settle: &SettleOpt,
     window: Option<u64>,
@@ -75,7 +74,11 @@ fn closed_lines(closed: &[u64]) -> String {
 /// The outcome in the one JSON shape every front end gives (route, effect,
 /// window, element, closed: see `uidrive_facade::outcome`), plus `line`: the
 /// element as a snapshot shows it, with its ref.
-fn acted(ctx: &Ctx, verb: &str, outcome: &ActionOutcome) -> Result<(String, Value), CliError> {
+pub(super) fn acted(
+    ctx: &Ctx,
+    verb: &str,
+    outcome: &ActionOutcome,
+) -> Result<(String, Value), CliError> {
     let what = ctx.describe(outcome.window, &outcome.element);
     let mut data = uidrive_facade::outcome::to_json(outcome)?;
     data["line"] = json!(what);
@@ -105,18 +108,14 @@ pub struct Press {
 
 impl Command for Press {
     const NAME: &'static str = "press";
-    const ABOUT: &'static str =
-        "Press an element as assistive technology does (its own press action, else a click at its centre): buttons, checks, items";
+    const ABOUT: &'static str = "Press an element by its own action (else a click)";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let (outcome, clicked) = compound::press(ctx, &self.target, self.on.window)?;
-        let verb = if clicked {
-            "pressed (its press action changed nothing, so it was clicked)"
-        } else {
-            "pressed"
-        };
-        let (text, data) = acted(ctx, verb, &outcome)?;
+        // Core's press: its own action, else a click; a press that must show
+        // and did not is made again as a click, which the effect line says.
+        let outcome = ctx.locator(&self.target, self.on.window)?.activate()?;
+        let (text, data) = acted(ctx, "pressed", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
 }
@@ -126,7 +125,7 @@ impl Command for Press {
 pub struct Fill {
     /// The field: a ref (@e3), key=KEY, id=DIGITS or role=textField name="Name".
     pub target: String,
-    /// The text it should hold (replaces what it has).
+    /// The text it should hold.
     pub text: String,
     #[command(flatten)]
     #[serde(flatten)]
@@ -142,11 +141,20 @@ impl Command for Fill {
     const HINTS: Hints = SETS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome =
-            compound::locate(ctx, &self.target, self.on.window, Want::Fill)?.fill(&self.text)?;
+        let outcome = ctx
+            .locator(&self.target, self.on.window)?
+            .fill(&self.text)?;
         let (text, data) = acted(ctx, "filled", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
+}
+
+fn left() -> String {
+    "left".into()
+}
+
+fn one_click() -> u32 {
+    1
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]
@@ -154,14 +162,14 @@ impl Command for Fill {
 pub struct Click {
     /// The element to click at its centre with the real pointer.
     pub target: String,
-    /// Use the right button.
-    #[arg(long)]
-    #[serde(default)]
-    pub right: bool,
-    /// Double click.
-    #[arg(long)]
-    #[serde(default)]
-    pub double: bool,
+    /// left, right or middle.
+    #[arg(long, value_parser = ["left", "right", "middle"], default_value = "left")]
+    #[serde(default = "left")]
+    pub button: String,
+    /// 2: a double click, 3: a triple click.
+    #[arg(long, value_name = "N", default_value_t = one_click())]
+    #[serde(default = "one_click")]
+    pub count: u32,
     #[command(flatten)]
     #[serde(flatten)]
     pub settle: SettleOpt,
@@ -172,32 +180,28 @@ pub struct Click {
 
 impl Command for Click {
     const NAME: &'static str = "click";
-    const ABOUT: &'static str =
-        "Click an element with the real pointer where it shows (else by its own press action, said in the output); press always uses the action";
+    const ABOUT: &'static str = "Click an element with the real pointer";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        let button: MouseButton = self
+            .button
+            .parse()
+            .map_err(|e: String| CliError::usage(format!("click: {e}")))?;
         let locator = ctx.locator(&self.target, self.on.window)?;
-        // Core's clicks: the actionability ladder, then the pointer.
-        let (outcome, verb) = match (self.right, self.double) {
-            (false, false) => {
-                let outcome = locator.click()?;
-                let verb = match outcome.route {
-                    Route::Semantic(_) => {
-                        "pressed (by its own action: a click at its centre would not land on it)"
-                    }
-                    _ => "clicked",
-                };
-                (outcome, verb)
+        let outcome = locator.click_with(button, self.count)?;
+        let verb = match (&outcome.route, button, self.count) {
+            (Route::Semantic(_), _, _) => {
+                "pressed (by its own action: a click at its centre would not land on it)"
+                    .to_string()
             }
-            (false, true) => (locator.dblclick()?, "double-clicked"),
-            (true, double) => {
-                let clicks = if double { 2 } else { 1 };
-                let outcome = locator.click_button(MouseButton::Right, clicks)?;
-                (outcome, "right-clicked")
-            }
+            (_, MouseButton::Left, 1) => "clicked".to_string(),
+            (_, MouseButton::Left, 2) => "double-clicked".to_string(),
+            (_, MouseButton::Left, n) => format!("clicked {n} times"),
+            (_, b, 1) => format!("{}-clicked", b.as_str()),
+            (_, b, n) => format!("{}-clicked {n} times", b.as_str()),
         };
-        let (text, data) = acted(ctx, verb, &outcome)?;
+        let (text, data) = acted(ctx, &verb, &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
     }
 }
@@ -207,7 +211,7 @@ impl Command for Click {
 pub struct Type {
     /// The text to type, as real key input.
     pub text: String,
-    /// Type into this element (focused first); else into whatever has the focus.
+    /// Type into this element (else the focused one).
     #[arg(long, value_name = "TARGET")]
     #[serde(default)]
     pub into: Option<String>,
@@ -221,8 +225,7 @@ pub struct Type {
 
 impl Command for Type {
     const NAME: &'static str = "type";
-    const ABOUT: &'static str =
-        "Type text at the caret of the focused element, or of --into TARGET";
+    const ABOUT: &'static str = "Type text at the focused element's caret";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -249,10 +252,19 @@ impl Command for Type {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KeyCmd {
-    /// Key chords, pressed in order: Enter, Tab, Shift+Tab, CmdOrCtrl+A, Escape, 7...
-    #[arg(required = true, value_name = "CHORD")]
+    /// Chords, in order: Enter, Shift+Tab, CmdOrCtrl+A...
+    #[arg(value_name = "CHORD")]
+    #[serde(default)]
     pub keys: Vec<String>,
-    /// Focus this element first; else the keys go to whatever has the focus.
+    /// Hold these down first (until --up).
+    #[arg(long, value_name = "CHORD")]
+    #[serde(default)]
+    pub down: Vec<String>,
+    /// Release these last.
+    #[arg(long, value_name = "CHORD")]
+    #[serde(default)]
+    pub up: Vec<String>,
+    /// Focus this element first.
     #[arg(long, value_name = "TARGET")]
     #[serde(default)]
     pub into: Option<String>,
@@ -270,12 +282,17 @@ impl Command for KeyCmd {
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        for key in &self.keys {
+        for key in self.keys.iter().chain(&self.down).chain(&self.up) {
             key.parse::<KeyChord>()
                 .map_err(|e: String| CliError::usage(format!("key: {e}")))?;
         }
-        if self.keys.is_empty() {
-            return Err(CliError::usage("key: give at least one chord, as Enter"));
+        if self.keys.is_empty() && self.down.is_empty() && self.up.is_empty() {
+            return Err(CliError::usage(
+                "key: give at least one chord, as Enter (or --down/--up CHORD)",
+            ));
+        }
+        if self.keys.is_empty() || !(self.down.is_empty() && self.up.is_empty()) {
+            return self.held(ctx);
         }
         let pressed = self.keys.join(" ");
         match &self.into {
@@ -304,6 +321,40 @@ impl Command for KeyCmd {
     }
 }
 
+impl KeyCmd {
+    /// Keys held down, chords pressed while they are, keys released: in
+    /// that order, to whatever has the focus (or --into TARGET, focused first).
+    fn held(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        if let Some(target) = &self.into {
+            ctx.locator(target, self.on.window)?.focus()?;
+        }
+        let keyboard = keyboard(ctx, self.on.window)?;
+        let mut said = Vec::new();
+        let mut last = None;
+        for key in &self.down {
+            last = Some(keyboard.down(key)?);
+            said.push(format!("held {key}"));
+        }
+        for key in &self.keys {
+            last = Some(keyboard.press(key)?);
+            said.push(format!("pressed {key}"));
+        }
+        for key in &self.up {
+            last = Some(keyboard.up(key)?);
+            said.push(format!("released {key}"));
+        }
+        let outcome = last.expect("at least one key, checked above");
+        let data = uidrive_facade::outcome::to_json(&outcome)?;
+        finish(
+            ctx,
+            &self.settle,
+            Some(outcome.window),
+            said.join(", "),
+            data,
+        )
+    }
+}
+
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Check {
@@ -323,11 +374,12 @@ pub struct Check {
 
 impl Command for Check {
     const NAME: &'static str = "check";
-    const ABOUT: &'static str = "Make a check box, switch or radio checked (--off: unchecked); does nothing if it already is";
+    const ABOUT: &'static str = "Check a check box, switch or radio (--off: uncheck)";
     const HINTS: Hints = SETS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome = compound::locate(ctx, &self.target, self.on.window, Want::Check)?
+        let outcome = ctx
+            .locator(&self.target, self.on.window)?
             .set_checked(!self.off)?;
         let verb = if self.off { "unchecked" } else { "checked" };
         let (text, data) = acted(ctx, verb, &outcome)?;
@@ -340,7 +392,7 @@ impl Command for Check {
 pub struct Select {
     /// The combo box, list, menu button or tab list.
     pub target: String,
-    /// The text of the item to choose (exactly).
+    /// The item's text, exactly.
     pub option: String,
     #[command(flatten)]
     #[serde(flatten)]
@@ -352,12 +404,12 @@ pub struct Select {
 
 impl Command for Select {
     const NAME: &'static str = "select";
-    const ABOUT: &'static str =
-        "Choose an item of a combo box, list, menu button or tab list by its text";
+    const ABOUT: &'static str = "Choose an item of a combo box, list or tab list by its text";
     const HINTS: Hints = SETS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let outcome = compound::locate(ctx, &self.target, self.on.window, Want::Select)?
+        let outcome = ctx
+            .locator(&self.target, self.on.window)?
             .select_option(TextMatch::exact(self.option.clone()))?;
         let (text, data) = acted(ctx, "selected", &outcome)?;
         finish(ctx, &self.settle, Some(outcome.window), text, data)
@@ -380,8 +432,7 @@ pub struct Menu {
 
 impl Command for Menu {
     const NAME: &'static str = "menu";
-    const ABOUT: &'static str =
-        "Choose an item of the window's menu bar by the labels along its path";
+    const ABOUT: &'static str = "Choose a menu bar item by the labels along its path";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -406,7 +457,7 @@ impl Command for Menu {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Eval {
-    /// JavaScript to run in a window that shows a web page.
+    /// JavaScript.
     pub script: String,
     #[command(flatten)]
     #[serde(flatten)]
@@ -415,8 +466,7 @@ pub struct Eval {
 
 impl Command for Eval {
     const NAME: &'static str = "eval";
-    const ABOUT: &'static str =
-        "Evaluate JavaScript in a window showing a web page and print its value";
+    const ABOUT: &'static str = "Evaluate JavaScript in a web page's window";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {

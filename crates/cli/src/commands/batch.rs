@@ -17,7 +17,7 @@ pub struct Batch {
     #[arg(required = true, value_name = "STEP")]
     #[serde(skip)]
     pub steps: Vec<String>,
-    /// Tool calls, as {"tool": "press", "target": "@e3"}; all are checked before the first runs.
+    /// Tool calls, as {"tool": "press", "target": "@e3"}, all checked first.
     #[arg(skip)]
     #[serde(rename = "steps")]
     #[schemars(with = "Vec<Call>")]
@@ -56,8 +56,7 @@ enum Step {
 
 impl Command for Batch {
     const NAME: &'static str = "batch";
-    const ABOUT: &'static str =
-        "Run several steps in order, stop at the first failure, then settle once and print what changed";
+    const ABOUT: &'static str = "Run steps in order until one fails, then print what changed";
     const HINTS: Hints = ACTS;
     const IN_BATCH: bool = false;
 
@@ -79,12 +78,15 @@ impl Command for Batch {
                     let Some(name) = words.first() else {
                         return Err(CliError::usage(format!("batch: step {} is empty", at + 1)));
                     };
-                    let entry = registry::find(name).filter(|e| e.in_batch).ok_or_else(|| {
-                        CliError::usage(format!(
+                    let entry =
+                        registry::find_cli(name)
+                            .filter(|e| e.in_batch)
+                            .ok_or_else(|| {
+                                CliError::usage(format!(
                             "batch: step {} (`{step}`): `{name}` is not a command a batch can run",
                             at + 1
                         ))
-                    })?;
+                            })?;
                     let matches = (entry.cli)()
                         .no_binary_name(false)
                         .try_get_matches_from(&words)
@@ -101,7 +103,7 @@ impl Command for Batch {
                 Given::Call(call) => {
                     let args = Value::Object(call.args);
                     let label = format!("{} {args}", call.tool);
-                    let entry = registry::find(&call.tool)
+                    let entry = registry::find_mcp(&call.tool)
                         .filter(|e| e.in_batch)
                         .ok_or_else(|| {
                             CliError::usage(format!(

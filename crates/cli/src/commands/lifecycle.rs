@@ -20,41 +20,41 @@ use uidrive_facade::Closed;
 pub const SKILL: &str = include_str!("../../SKILL.md");
 
 fn default_open_timeout() -> u64 {
-    30_000
+    uidrive_core::defaults::LAUNCH.as_millis() as u64
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Open {
-    /// Connect to an app already listening on this protocol socket (a MyGo app, `uidrive serve`).
+    /// Connect to an app listening on this protocol socket.
     #[arg(long, value_name = "PATH")]
     #[serde(default)]
     pub socket: Option<PathBuf>,
-    /// Attach to the running process with this pid, through its accessibility tree.
+    /// Attach to the process with this pid.
     #[arg(long, value_name = "PID")]
     #[serde(default)]
     pub pid: Option<u32>,
-    /// Attach to the running app with this accessible name (as gnome-calculator).
+    /// Attach to the app with this accessible name.
     #[arg(long, value_name = "NAME")]
     #[serde(default)]
     pub app: Option<String>,
-    /// Serve uidrive's built-in demo UI (a counter), to try commands out.
+    /// Serve uidrive's demo UI, to try commands out.
     #[arg(long)]
     #[serde(default)]
     pub demo: bool,
-    /// Run the app on a private headless desktop that lives as long as the session.
+    /// On a private headless desktop.
     #[arg(long)]
     #[serde(default)]
     pub headless: bool,
-    /// How long to wait for the app to be up, in milliseconds.
+    /// Milliseconds to wait for the app.
     #[arg(long, value_name = "MS", default_value_t = default_open_timeout())]
     #[serde(default = "default_open_timeout")]
     pub timeout: u64,
-    /// Launch this command and drive it (put it last: every word after it is the command's).
+    /// Launch this command (last: the words after it are its own).
     #[arg(long, value_name = "CMD", num_args = 1.., allow_hyphen_values = true)]
     #[serde(default)]
     pub launch: Vec<String>,
-    /// Record the session's actions and checks with pictures, to FILE (a zip) at `close`; view it with `uidrive trace show FILE`.
+    /// Record a trace to FILE (a zip) at close.
     #[arg(long, value_name = "FILE")]
     #[serde(default)]
     pub trace: Option<PathBuf>,
@@ -114,7 +114,7 @@ impl Open {
 impl Command for Open {
     const NAME: &'static str = "open";
     const ABOUT: &'static str =
-        "Open an app for this session: launch a command, attach to a pid or app name, or connect to a protocol socket";
+        "Open an app: launch a command, or attach to a pid, app name or socket";
     const HINTS: Hints = ACTS;
     const IN_BATCH: bool = false;
 
@@ -226,8 +226,7 @@ pub struct Close {}
 
 impl Command for Close {
     const NAME: &'static str = "close";
-    const ABOUT: &'static str =
-        "End the session: stop the app uidrive launched for it (an app it attached to keeps running)";
+    const ABOUT: &'static str = "End the session and stop the app it launched";
     const HINTS: Hints = ENDS;
     const IN_BATCH: bool = false;
 

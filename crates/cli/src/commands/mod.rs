@@ -3,9 +3,11 @@
 
 pub mod act;
 pub mod batch;
-pub mod compound;
+pub mod gesture;
 pub mod lifecycle;
 pub mod observe;
+pub mod query;
+pub mod terms;
 
 use clap::Args;
 use schemars::JsonSchema;

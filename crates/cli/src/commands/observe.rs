@@ -52,16 +52,16 @@ impl Command for Windows {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SnapshotCmd {
-    /// Only controls (buttons, fields, checks, items...) that are not hidden, one flat list.
+    /// Only shown controls, one flat list.
     #[arg(short, long)]
     #[serde(default)]
     pub interactive: bool,
-    /// Show elements at most this deep (0 = the top ones); an element at the limit says `(+N)` for N more inside.
+    /// At most this deep (0: the top ones).
     #[arg(short, long, value_name = "N")]
     #[serde(default)]
     pub depth: Option<u32>,
-    /// Show only this element (a ref, as @e5) and what is inside it.
-    #[arg(long, value_name = "REF")]
+    /// Only this element (a ref or selector) and what it holds.
+    #[arg(long, value_name = "TARGET")]
     #[serde(default)]
     pub root: Option<String>,
     #[command(flatten)]
@@ -71,24 +71,42 @@ pub struct SnapshotCmd {
 
 impl Command for SnapshotCmd {
     const NAME: &'static str = "snapshot";
-    const ABOUT: &'static str =
-        "Print the window's elements a line each, with refs (@e1) to act on: -i for controls only";
+    const ABOUT: &'static str = "Print the window's elements with refs (@e1) to act on";
     const HINTS: Hints = READS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        if self.on.window.is_some() {
+            ctx.state.window = self.on.window;
+        }
+        // A selector root is found as any target is (one element, waited
+        // for), then shown by the ref the snapshot gives it.
+        let found_root = match self.root.as_deref().map(target::parse).transpose()? {
+            Some(TargetSpec::Selector(_)) => {
+                let given = self.root.as_deref().unwrap_or_default();
+                Some(ctx.locator(given, None)?.node()?.id)
+            }
+            _ => None,
+        };
+        let window = ctx.window(None);
+        let tree = ctx.app()?.tree(window)?;
+        let snapshot = Snapshot::take(&tree, &mut ctx.state.refs);
         let root = match self.root.as_deref().map(target::parse).transpose()? {
             None => None,
             Some(TargetSpec::Ref(r)) => Some(r),
             Some(TargetSpec::Selector(_)) => {
-                return Err(CliError::usage("snapshot --root takes a ref, as @e5"));
+                let id = found_root.expect("found above");
+                let found = ctx.state.refs.ref_of(snapshot.window, id);
+                Some(found.ok_or_else(|| {
+                    CliError::from(uidrive_core::Error::new(
+                        uidrive_core::ErrorCode::StaleRef,
+                        format!(
+                            "{} went before the snapshot read it",
+                            self.root.as_deref().unwrap_or_default()
+                        ),
+                    ))
+                })?)
             }
         };
-        if self.on.window.is_some() {
-            ctx.state.window = self.on.window;
-        }
-        let window = ctx.window(None);
-        let tree = ctx.app()?.tree(window)?;
-        let snapshot = Snapshot::take(&tree, &mut ctx.state.refs);
         let base = if self.interactive {
             View::interactive()
         } else {
@@ -117,7 +135,7 @@ impl Command for SnapshotCmd {
 }
 
 fn default_wait_timeout() -> u64 {
-    10_000
+    uidrive_core::defaults::IDLE.as_millis() as u64
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]
@@ -126,19 +144,23 @@ pub struct Wait {
     /// Wait for this element (a ref, key=..., role=button name="Add") to show (with --text or --contains: to read so); none: wait for the window to settle.
     #[serde(default)]
     pub target: Option<String>,
-    /// Wait until an element's text (its label, else value) is this, whole (spaces folded, case counted); /pattern/flags is a regex, searched.
+    /// Its text (label, else value) is this, whole; /pattern/ is a regex.
     #[arg(long, value_name = "TEXT", conflicts_with = "contains")]
     #[serde(default)]
     pub text: Option<String>,
-    /// Wait until an element's text holds this, as a part (case counted); /pattern/flags is a regex.
+    /// Its text holds this, as a part.
     #[arg(long, value_name = "TEXT")]
     #[serde(default)]
     pub contains: Option<String>,
-    /// Wait for the element or text to be gone instead.
+    /// Wait for it to go instead.
     #[arg(long)]
     #[serde(default)]
     pub gone: bool,
-    /// Give up after this many milliseconds (`timeout` error).
+    /// A window whose title holds this (a dialog that opens).
+    #[arg(long = "window-titled", value_name = "TITLE", conflicts_with_all = ["target", "text", "contains", "gone"])]
+    #[serde(default)]
+    pub window_titled: Option<String>,
+    /// Milliseconds.
     #[arg(long, value_name = "MS", default_value_t = default_wait_timeout())]
     #[serde(default = "default_wait_timeout")]
     pub timeout: u64,
@@ -150,13 +172,23 @@ pub struct Wait {
 impl Command for Wait {
     const NAME: &'static str = "wait";
     const ABOUT: &'static str =
-        "Wait for an element or a text to show (or, with --gone, to go), for an element to read a text, or for the window to settle";
+        "Wait for an element, text or window to show (or go), or the window to settle";
     const HINTS: Hints = READS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let timeout = uidrive_facade::time::whole_millis("wait --timeout", self.timeout)
             .map_err(|e| CliError::usage(e.message))?;
         ctx.bound(timeout);
+        if let Some(title) = &self.window_titled {
+            let title = ExpectedText::parse(title)?.to_text_match(false);
+            let _progress = Progress::start(format!("waiting for a window titled {title}"));
+            let shown = ctx.app()?.wait_for_window(&title, timeout)?;
+            ctx.note_windows();
+            return Ok(Output::new(
+                format!("{}\n", window_line(&shown)),
+                json!({"window": shown}),
+            ));
+        }
         let window = ctx.window(self.on.window);
         // The text, whole (--text) or a part (--contains), as `expect` compares.
         let wanted = match (&self.text, &self.contains) {
@@ -249,7 +281,7 @@ impl Command for Wait {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Screenshot {
-    /// Where to write the PNG (MCP: only under the directories the host allowed; leave out to get the image back).
+    /// The PNG file (MCP: in allowed directories; none: the image back).
     #[arg(required = true, value_name = "FILE")]
     #[serde(default)]
     pub file: Option<PathBuf>,

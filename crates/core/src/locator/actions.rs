@@ -7,18 +7,19 @@ use super::effect::{clip, find_again, ActionOutcome, Effect, Route};
 use super::ladder::{Needs, Ready};
 use super::matching::{is_shown, TextMatch, TreeIndex};
 use super::observe::{
-    done, done_by, gone_with, text_landed, verify_time, Done, Seen, VERIFY_AT_LEAST,
+    done, done_by, gone_with, text_landed, verify_time, Done, Reread, Seen, VERIFY_AT_LEAST,
 };
 use super::picture::Picture;
 use super::resolve::{describe_node, human, worth_retrying, Poller, Read};
+use super::retarget::Purpose;
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::{
-    ActParams, Action, ElementAtParams, ElementId, InputEvent, InputParams, KeyChord, MouseButton,
-    Node, PointerButton, Role, State, Tree, TreeParams, WindowId,
+    ActParams, Action, ElementAtParams, ElementId, IdleParams, InputEvent, InputParams, KeyChord,
+    MouseButton, Node, PointerButton, Role, State, Tree, TreeParams, WindowId,
 };
 use crate::text_check;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
 /// Why one attempt at an action ended without an outcome.
@@ -75,23 +76,105 @@ impl Locator {
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
             let mut drawn = None;
+            let mut looked = None;
             let done = self.perform_on_match(what, Needs::POINTER, &mut poller, |ready, _| {
                 let windows = self.windows_now();
                 drawn = self.picture_before_press(ready);
+                if press_shows(ready.node()) && !toggles(ready.node()) {
+                    looked = self.looks_now(ready.window());
+                }
                 let route = self.press_else_click(ready.window(), ready.node())?;
                 Ok(done(ready, route, windows))
             })?;
             if !toggles(&done.element) {
-                return self.observe_change(&mut poller, done, what);
+                let outcome = self.observe_change(&mut poller, done, what)?;
+                return match looked {
+                    Some(before) => self.click_if_press_unseen(outcome, before),
+                    None => Ok(outcome),
+                };
             }
             let checked = !done.element.has_state(&State::Checked);
             self.confirm_checked(what, poller, done, checked, drawn, Promise::Press)
         })
     }
 
+    /// The window's elements and windows as a press could change them, read whole.
+    fn looks_now(&self, window: WindowId) -> Option<Looks> {
+        let tree = self
+            .driver
+            .tree(&TreeParams {
+                window: Some(window),
+            })
+            .ok()?;
+        Some(looks(&tree, self.windows_now()))
+    }
+
+    /// A press whose own action answered but showed nothing, on an element
+    /// whose press must show (a menu button, a combo box, a tab...): the
+    /// window is given longer to show it (GTK 4 applies actions a moment
+    /// late), and when it still does not, the press is made again as a real
+    /// click at its centre. The route says `input` then, and the effect what
+    /// that click showed. A press that showed, or was a click already, is
+    /// left as it is.
+    fn click_if_press_unseen(
+        &self,
+        mut outcome: ActionOutcome,
+        before: Looks,
+    ) -> Result<ActionOutcome> {
+        if outcome.effect.is_confirmed() || !matches!(outcome.route, Route::Semantic(_)) {
+            return Ok(outcome);
+        }
+        let window = outcome.window;
+        let settle =
+            crate::protocol::IdleParams::within(Some(window), PRESS_SETTLE.as_millis() as u64);
+        let _ = self.driver.idle(&settle);
+        let Some(after) = self.looks_now(window) else {
+            return Ok(outcome);
+        };
+        if after != before {
+            return Ok(outcome);
+        }
+        let Some((x, y)) = after
+            .bounds_of(outcome.element.id)
+            .filter(|b| !b.is_empty())
+            .map(|b| b.center())
+        else {
+            return Ok(outcome);
+        };
+        self.driver.input(&InputParams {
+            window: Some(window),
+            events: vec![InputEvent::Click(PointerButton::at(x, y))],
+            hold: false,
+        })?;
+        outcome.route = Route::Input;
+        let _ = self.driver.idle(&settle);
+        outcome.effect = match self.looks_now(window) {
+            Some(clicked) if clicked != after => Effect::Confirmed(
+                "its press action changed nothing; a real click at its centre changed the window"
+                    .into(),
+            ),
+            Some(_) => Effect::Unverifiable(
+                "neither its press action nor a real click at its centre changed what the window shows"
+                    .into(),
+            ),
+            None => Effect::Confirmed(format!("window {window} went after a real click")),
+        };
+        Ok(outcome)
+    }
+
     /// A real double click at the element's centre.
     pub fn dblclick(&self) -> Result<ActionOutcome> {
         self.click_button(MouseButton::Left, 2)
+    }
+
+    /// `click` for a plain left click, else `click_button`: the one rule
+    /// every front end's click options (a button, a count) follow.
+    pub fn click_with(&self, button: MouseButton, clicks: u32) -> Result<ActionOutcome> {
+        if button == MouseButton::Left && clicks == 1 {
+            self.click()
+        } else {
+            self.click_button(button, clicks)
+        }
     }
 
     /// A real click of `button`, `clicks` times in a row (2: a double
@@ -131,6 +214,10 @@ impl Locator {
     /// and fails with `failed` and what the element reads if that did not
     /// change it either.
     pub fn fill(&self, text: &str) -> Result<ActionOutcome> {
+        // A part of a compound widget (a combo box's label) fills its field.
+        if let Some(field) = self.retarget(Purpose::Fill)? {
+            return field.fill(text);
+        }
         crate::trace::note_args(self.driver.as_ref(), || serde_json::json!({ "text": text }));
         let what = "fill";
         self.traced(what, || {
@@ -339,6 +426,10 @@ impl Locator {
     }
 
     pub fn set_checked(&self, checked: bool) -> Result<ActionOutcome> {
+        // A row's text or a check box's label checks the check box of it.
+        if let Some(check) = self.retarget(Purpose::Check)? {
+            return check.set_checked(checked);
+        }
         let what = if checked { "check" } else { "uncheck" };
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
@@ -490,6 +581,10 @@ impl Locator {
     /// fails.
     pub fn select_option(&self, option: impl Into<TextMatch>) -> Result<ActionOutcome> {
         let option = option.into();
+        // An item, or a label inside a combo box, chooses through its widget.
+        if let Some(widget) = self.retarget(Purpose::Select)? {
+            return widget.select_option(option);
+        }
         crate::trace::note_args(
             self.driver.as_ref(),
             || serde_json::json!({ "option": option.to_string() }),
@@ -878,6 +973,246 @@ impl Locator {
         })
     }
 
+    /// Turns the mouse wheel `notches` clicks over the element's centre
+    /// (real input). `confirmed` when the tree shows it: elements came,
+    /// went, moved or changed, or the focus moved; else `unverifiable`.
+    pub fn scroll(&self, direction: ScrollDirection, notches: u32) -> Result<ActionOutcome> {
+        let most = crate::protocol::input_limits::WHEEL_CLICKS;
+        if notches == 0 || u64::from(notches) > most {
+            return Err(Error::invalid_request(format!(
+                "scroll: {notches} notches; give 1 to {most} wheel clicks"
+            )));
+        }
+        crate::trace::note_args(
+            self.driver.as_ref(),
+            || serde_json::json!({ "direction": direction.as_str(), "notches": notches }),
+        );
+        self.traced("scroll", || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_with("scroll", Needs::HOVER, &mut poller, |ready, _| {
+                let (x, y) = centre(ready.node())?;
+                let (dx, dy) = direction.delta(notches);
+                let windows = self.windows_now();
+                let wheel = InputEvent::Wheel {
+                    x,
+                    y,
+                    dx,
+                    dy,
+                    precise: false,
+                    mods: Vec::new(),
+                };
+                self.send(ready.window(), vec![wheel])?;
+                Ok(done(ready, Route::Input, windows))
+            })?;
+            // A list lays its rows out anew on a frame after the wheel's
+            // events (GTK 4 renames the rows it recycles then): let the app
+            // fall quiet by the driver's rule first, so the read that looks
+            // for the change sees the rows shown now. Its failure is the
+            // read's to report.
+            let quiet = poller.remaining().min(SCROLL_SETTLE);
+            let _ = self.driver.idle(&IdleParams::within(
+                Some(done.window),
+                quiet.as_millis() as u64,
+            ));
+            self.observe_change_in(&mut poller, done, "the scroll", Reread::Whole)
+        })
+    }
+
+    /// Expands a tree row, an expander or a combo box: its `expand` action,
+    /// else, for an expandable row that offers none (GTK 4's tree rows),
+    /// Shift+Right with the focus on it (`collapse`: Shift+Left); then waits
+    /// until it reads `expanded`.
+    pub fn expand(&self) -> Result<ActionOutcome> {
+        self.set_expanded(true)
+    }
+
+    /// Collapses what [`Locator::expand`] expands; waits until it no longer
+    /// reads `expanded`.
+    pub fn collapse(&self) -> Result<ActionOutcome> {
+        self.set_expanded(false)
+    }
+
+    fn set_expanded(&self, expanded: bool) -> Result<ActionOutcome> {
+        let (what, action, wanted) = if expanded {
+            ("expand", Action::Expand, "expanded")
+        } else {
+            ("collapse", Action::Collapse, "collapsed")
+        };
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_on_match(what, Needs::KEYS, &mut poller, |ready, poller| {
+                // A GTK 4 tree row shows its state on the expander inside it.
+                let node = &ready.tree.nodes[expander_at(&ready.tree, ready.at)];
+                let done_on = |route| Done {
+                    route,
+                    element: node.clone(),
+                    window: ready.window(),
+                    focus: None,
+                    windows: None,
+                    before: None,
+                };
+                let shows = node.has_state(&State::Expandable) || node.has_state(&State::Expanded);
+                if shows
+                    && node.has_state(&State::Expanded) == expanded
+                    && (expanded || !node.has_action(&Action::Collapse))
+                {
+                    return Ok(done_on(Route::NotNeeded));
+                }
+                if node.has_action(&action) {
+                    self.act_on(ready.window(), node, action.clone(), None)?;
+                    return Ok(done_on(Route::Semantic(action.clone())));
+                }
+                // An expander with no action of its own: its toggle button
+                // pressed, else the keys a tree row takes with the focus on it.
+                let toggle = children_of(&ready.tree, node.id)
+                    .find(|c| c.role == Role::Button || c.role == Role::ToggleButton);
+                match toggle {
+                    Some(button) if shows => {
+                        let route = self.press_or_click(ready.window(), button, Some(&ready.tree))?;
+                        Ok(done_on(route))
+                    }
+                    None if shows => {
+                        self.focus_for_keys(ready, poller)?;
+                        let keys = if expanded { "Shift+Right" } else { "Shift+Left" };
+                        self.send(ready.window(), InputEvent::keystroke(chord(keys)))?;
+                        Ok(done_on(Route::Input))
+                    }
+                    _ => Err(Error::unsupported(format!(
+                        "{what}: {} offers no {what} action",
+                        describe_node(ready.node())
+                    ))
+                    .with_suggestion(
+                        "press it, or press Right/Left (Shift+Right on some trees) with the focus on it",
+                    )
+                    .into()),
+                }
+            })?;
+            if done.route == Route::NotNeeded {
+                return Ok(done.confirmed(format!("it was {wanted} already"), None));
+            }
+            let seen = format!("it reads {wanted}");
+            self.verify(what, &poller, done, wanted, &seen, |node| {
+                node.has_state(&State::Expanded) == expanded
+            })
+        })
+    }
+
+    /// Steps a slider or spin button up `steps` times by its `increment`
+    /// action; waits until its number grew.
+    pub fn increment(&self, steps: u32) -> Result<ActionOutcome> {
+        self.step(Action::Increment, steps)
+    }
+
+    /// Steps a slider or spin button down `steps` times by its `decrement`
+    /// action; waits until its number fell.
+    pub fn decrement(&self, steps: u32) -> Result<ActionOutcome> {
+        self.step(Action::Decrement, steps)
+    }
+
+    fn step(&self, action: Action, steps: u32) -> Result<ActionOutcome> {
+        let what = action.as_str();
+        if steps == 0 || steps > MOST_STEPS {
+            return Err(Error::invalid_request(format!(
+                "{what}: {steps} steps; give 1 to {MOST_STEPS}"
+            )));
+        }
+        crate::trace::note_args(
+            self.driver.as_ref(),
+            || serde_json::json!({ "steps": steps }),
+        );
+        let up = action == Action::Increment;
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let mut from = None;
+            let done = self.perform_with(what, Needs::VALUE, &mut poller, |ready, _| {
+                let node = ready.node();
+                if !node.has_action(&action) {
+                    return Err(Error::unsupported(format!(
+                        "{what}: {} offers no {what} action",
+                        describe_node(node)
+                    ))
+                    .with_suggestion(
+                        "press Up/Down or Right/Left with the focus on it, or use set_value",
+                    )
+                    .into());
+                }
+                from = node.now;
+                // At its end already: nothing to step, so nothing is sent.
+                let at_end = node.now.is_some_and(|now| {
+                    if up {
+                        node.max.is_some_and(|max| now >= max)
+                    } else {
+                        node.min.is_some_and(|min| now <= min)
+                    }
+                });
+                if at_end {
+                    return Ok(done_by(ready, Route::NotNeeded));
+                }
+                for _ in 0..steps {
+                    self.act_on(ready.window(), node, action.clone(), None)?;
+                }
+                Ok(done_by(ready, Route::Semantic(action.clone())))
+            })?;
+            let Some(from) = from else {
+                let checked = "it gives no number to read back".to_string();
+                return Ok(done.outcome(Effect::Unverifiable(checked), None));
+            };
+            if done.route == Route::NotNeeded {
+                let end = if up { "its maximum" } else { "its minimum" };
+                return Ok(
+                    done.confirmed(format!("it was at {end} ({}) already", number(from)), None)
+                );
+            }
+            let wanted = if up { "above" } else { "below" };
+            let wanted = format!("{wanted} {}", number(from));
+            let seen = format!("it moved from {}", number(from));
+            self.verify(what, &poller, done, &wanted, &seen, |node| {
+                node.now
+                    .is_some_and(|now| if up { now > from } else { now < from })
+            })
+        })
+    }
+
+    /// Selects the runes `[from, to)` of the element's text (its
+    /// `selectText` action); waits until its selection reads so.
+    pub fn select_text(&self, from: u32, to: u32) -> Result<ActionOutcome> {
+        if from > to {
+            return Err(Error::invalid_request(format!(
+                "select_text: from ({from}) is after to ({to})"
+            )));
+        }
+        crate::trace::note_args(
+            self.driver.as_ref(),
+            || serde_json::json!({ "from": from, "to": to }),
+        );
+        let what = "select_text";
+        self.traced(what, || {
+            let mut poller = self.poller(self.action_timeout());
+            let done = self.perform_on_match(what, Needs::KEYS, &mut poller, |ready, _| {
+                let node = ready.node();
+                if !node.has_action(&Action::SelectText) {
+                    return Err(Error::unsupported(format!(
+                        "{what}: {} offers no selectText action",
+                        describe_node(node)
+                    ))
+                    .with_suggestion("focus it and press Shift+Right, or Ctrl+A for all of it")
+                    .into());
+                }
+                let mut params =
+                    ActParams::on(node.id, Action::SelectText).in_window(Some(ready.window()));
+                params.from = Some(from);
+                params.to = Some(to);
+                self.driver.act(&params).map_err(stale_if_gone)?;
+                Ok(done_by(ready, Route::Semantic(Action::SelectText)))
+            })?;
+            let wanted = format!("selecting {from} to {to}");
+            let seen = format!("its selection reads {from} to {to}");
+            self.verify(what, &poller, done, &wanted, &seen, |node| {
+                node.selection == Some([from, to])
+            })
+        })
+    }
+
     /// Runs a whole action, its check of the effect included, as one trace step.
     fn traced(
         &self,
@@ -1248,6 +1583,161 @@ fn stale_if_gone(err: Error) -> Failure {
         Failure::Stale(err)
     } else {
         Failure::Fatal(err)
+    }
+}
+
+/// The element that shows whether `at` is expanded: itself when it says so
+/// (or offers expand or collapse), else an element inside it, at most two
+/// levels down, that does (a GTK 4 tree row's expander).
+pub(crate) fn expander_at(tree: &Tree, at: usize) -> usize {
+    let says = |n: &Node| {
+        n.has_state(&State::Expandable)
+            || n.has_state(&State::Expanded)
+            || n.has_action(&Action::Expand)
+            || n.has_action(&Action::Collapse)
+    };
+    if says(&tree.nodes[at]) {
+        return at;
+    }
+    let mut level = vec![tree.nodes[at].id];
+    for _ in 0..2 {
+        let next: Vec<usize> = (0..tree.nodes.len())
+            .filter(|&i| tree.nodes[i].parent.is_some_and(|p| level.contains(&p)))
+            .collect();
+        if let Some(&found) = next.iter().find(|&&i| says(&tree.nodes[i])) {
+            return found;
+        }
+        level = next.iter().map(|&i| tree.nodes[i].id).collect();
+    }
+    at
+}
+
+fn children_of(tree: &Tree, id: ElementId) -> impl Iterator<Item = &Node> {
+    tree.nodes.iter().filter(move |n| n.parent == Some(id))
+}
+
+/// How long a press is given to show before it is made again as a click.
+const PRESS_SETTLE: Duration = Duration::from_millis(1500);
+
+/// Whether pressing the element must show in the tree: it opens something,
+/// or holds a state that a press changes. (A plain button's press may do
+/// what the tree cannot show, as copying does: it is never pressed twice.)
+fn press_shows(node: &Node) -> bool {
+    matches!(
+        node.role,
+        Role::MenuButton
+            | Role::PopUpButton
+            | Role::ComboBox
+            | Role::ToggleButton
+            | Role::CheckBox
+            | Role::Radio
+            | Role::Switch
+            | Role::Tab
+            | Role::Disclosure
+    ) || node.has_popup.is_some()
+        || node.has_state(&State::Expandable)
+}
+
+/// What a press could change that the tree shows: each element's role,
+/// label, value, number and states, and the windows there are; with where
+/// each element is, which is not compared (a layout may move).
+struct Looks {
+    seen: Vec<String>,
+    windows: Option<Vec<WindowId>>,
+    bounds: HashMap<ElementId, crate::protocol::Bounds>,
+}
+
+impl PartialEq for Looks {
+    fn eq(&self, other: &Looks) -> bool {
+        self.seen == other.seen && self.windows == other.windows
+    }
+}
+
+impl Looks {
+    fn bounds_of(&self, id: ElementId) -> Option<crate::protocol::Bounds> {
+        self.bounds.get(&id).copied()
+    }
+}
+
+fn looks(tree: &Tree, windows: Option<Vec<WindowId>>) -> Looks {
+    let seen = tree
+        .nodes
+        .iter()
+        .map(|n| {
+            format!(
+                "{} {} {:?} {:?} {:?} {:?}",
+                n.id, n.role, n.label, n.value, n.now, n.states
+            )
+        })
+        .collect();
+    let bounds = tree
+        .nodes
+        .iter()
+        .filter_map(|n| Some((n.id, n.bounds?)))
+        .collect();
+    Looks {
+        seen,
+        windows,
+        bounds,
+    }
+}
+
+/// How long `scroll` waits at most for the app to fall quiet after the wheel.
+const SCROLL_SETTLE: Duration = Duration::from_secs(2);
+
+/// At most this many steps in one `increment` or `decrement`.
+pub const MOST_STEPS: u32 = 1_000;
+
+/// Which way [`Locator::scroll`] turns the wheel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScrollDirection {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+impl ScrollDirection {
+    pub const ALL: [ScrollDirection; 4] = [
+        ScrollDirection::Up,
+        ScrollDirection::Down,
+        ScrollDirection::Left,
+        ScrollDirection::Right,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScrollDirection::Up => "up",
+            ScrollDirection::Down => "down",
+            ScrollDirection::Left => "left",
+            ScrollDirection::Right => "right",
+        }
+    }
+
+    /// The wheel's delta for `notches` clicks (the protocol counts 100 per click).
+    fn delta(self, notches: u32) -> (f64, f64) {
+        let d = f64::from(notches) * 100.0;
+        match self {
+            ScrollDirection::Up => (0.0, -d),
+            ScrollDirection::Down => (0.0, d),
+            ScrollDirection::Left => (-d, 0.0),
+            ScrollDirection::Right => (d, 0.0),
+        }
+    }
+}
+
+impl std::str::FromStr for ScrollDirection {
+    type Err = Error;
+
+    fn from_str(text: &str) -> Result<ScrollDirection> {
+        ScrollDirection::ALL
+            .into_iter()
+            .find(|d| d.as_str().eq_ignore_ascii_case(text))
+            .ok_or_else(|| {
+                Error::invalid_request(format!(
+                    "scroll: {text:?} is not a direction; use up, down, left or right"
+                ))
+            })
     }
 }
 

@@ -20,15 +20,18 @@ mod observe;
 mod picture;
 mod queries;
 mod resolve;
+mod retarget;
 mod selector_text;
 
+pub use actions::{ScrollDirection, MOST_STEPS};
 pub use effect::{ActionOutcome, Effect, Route};
 pub use matching::{fold_whitespace, is_shown, RoleQuery, TextMatch};
 pub use resolve::describe_node;
+pub use retarget::Purpose;
 
 pub(crate) use effect::{change, window_change};
 pub(crate) use ladder::takes_text;
-pub(crate) use queries::value_of;
+pub(crate) use queries::{is_editable, value_of};
 pub(crate) use resolve::{ambiguous as ambiguous_error, human, worth_retrying, Poller, Read};
 
 use crate::app::{App, Timeouts};

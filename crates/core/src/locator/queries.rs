@@ -91,6 +91,46 @@ impl Locator {
     pub fn is_hidden(&self) -> Result<bool> {
         self.is_visible().map(|visible| !visible)
     }
+
+    /// Whether the one element reads `expanded` (a tree row, expander or
+    /// combo box that shows what it holds).
+    pub fn is_expanded(&self) -> Result<bool> {
+        let (tree, node) = self.resolve_one("is_expanded")?;
+        // A GTK 4 tree row says it on the expander inside it.
+        let at = tree.nodes.iter().position(|n| n.id == node.id);
+        let shown = at.map(|at| &tree.nodes[super::actions::expander_at(&tree, at)]);
+        Ok(shown.unwrap_or(&node).has_state(&State::Expanded))
+    }
+
+    /// Whether the one element takes text and is not read-only (the rule
+    /// `to_be_editable` holds it to).
+    pub fn is_editable(&self) -> Result<bool> {
+        let node = self.resolve_one("is_editable")?.1;
+        Ok(is_editable(&node))
+    }
+
+    /// Every element that matches now, in tree order, and the read they
+    /// came from (one read, not waited for: as `count`). A window that is
+    /// not there matches none.
+    pub fn matching(&self) -> Result<(Option<Tree>, Vec<Node>)> {
+        match self.read() {
+            Ok(read) => {
+                let nodes = read
+                    .matches
+                    .iter()
+                    .map(|&at| read.node(at).clone())
+                    .collect();
+                Ok((Some(read.tree), nodes))
+            }
+            Err(e) if e.code == ErrorCode::NoWindow => Ok((None, Vec::new())),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// Takes text and is not read-only.
+pub(crate) fn is_editable(node: &Node) -> bool {
+    super::takes_text(node) && !node.has_state(&State::ReadOnly)
 }
 
 /// A node's value as text: its `value`, else a slider's `now`.

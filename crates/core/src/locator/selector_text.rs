@@ -10,7 +10,7 @@
 
 use super::matching::{RoleQuery, Selector, Step, TextMatch};
 use crate::error::{Error, Result};
-use crate::protocol::{ElementKey, Role};
+use crate::protocol::ElementKey;
 
 pub(crate) fn parse(selector: &str) -> Result<Vec<Step>> {
     let parts = split_outside(selector, ">>");
@@ -67,6 +67,45 @@ fn parse_part(selector: &str, part: &str) -> Result<Step> {
     }
 }
 
+/// `comboBox name="Left" checked` as `comboBox[name="Left"][checked]`: the
+/// words after the role, split outside quotes, each an attribute.
+fn bracket_words(body: &str) -> String {
+    let (mut words, mut word, mut quoted, mut escaped) = (Vec::new(), String::new(), false, false);
+    for c in body.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '[' if !quoted && words.is_empty() => return body.to_string(),
+            c if c.is_whitespace() && !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                continue;
+            }
+            _ => {}
+        }
+        word.push(c);
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    match words.split_first() {
+        Some((role, attributes)) if !attributes.is_empty() => {
+            let mut out = role.clone();
+            for attribute in attributes {
+                if attribute.starts_with('[') {
+                    out.push_str(attribute);
+                } else {
+                    out.push_str(&format!("[{attribute}]"));
+                }
+            }
+            out
+        }
+        _ => body.to_string(),
+    }
+}
+
 fn parse_cell(body: &str) -> Option<Step> {
     let (row, column) = body.split_once(',')?;
     let (row, column) = (row.trim().parse().ok()?, column.trim().parse().ok()?);
@@ -74,19 +113,19 @@ fn parse_cell(body: &str) -> Option<Step> {
 }
 
 fn parse_role(selector: &str, body: &str) -> Result<Selector> {
+    // `comboBox name="Left" checked`, as a shell-friendly target writes it,
+    // means `comboBox[name="Left"][checked]`, alone or chained.
+    let bracketed = bracket_words(body);
+    let body = bracketed.as_str();
     let (name, mut rest) = match body.find('[') {
         Some(at) => (body[..at].trim(), &body[at..]),
         None => (body, ""),
     };
-    let role = Role::parse(name);
-    if !role.is_known() {
-        return Err(invalid(
-            selector,
-            &format!(
-                "has role `{name}`, which is not a protocol role (as button, checkBox, textField)"
-            ),
-        ));
-    }
+    let role = crate::names::role(name).map_err(|e| {
+        let mut err = invalid(selector, &format!("has role `{name}`: {}", e.message));
+        err.suggestion = e.suggestion;
+        err
+    })?;
     let mut query = RoleQuery::any();
     while !rest.is_empty() {
         let Some(inner) = rest.strip_prefix('[') else {
@@ -291,6 +330,27 @@ mod tests {
             shown("role=table >> cell=1200, 3"),
             "get_by_role(\"table\").cell(1200, 3)"
         );
+    }
+
+    #[test]
+    fn attributes_written_as_words_mean_the_same_alone_and_chained() {
+        let bracketed = shown("role=comboBox[name=\"Left\"][checked]");
+        assert_eq!(shown("role=comboBox name=\"Left\" checked"), bracketed);
+        assert_eq!(
+            shown("role=comboBox name=\"Left\" >> nth=0"),
+            shown("role=comboBox[name=\"Left\"] >> nth=0")
+        );
+        assert_eq!(
+            shown("role=list >> role=listItem name=\"Two words\""),
+            "get_by_role(\"list\").get_by_role(\"listItem\", name=\"Two words\" exact)"
+        );
+    }
+
+    #[test]
+    fn an_unknown_role_names_the_closest_ones() {
+        let err = parse("role=textbox").unwrap_err();
+        assert!(err.message.contains("textbox"), "{}", err.message);
+        assert!(err.suggestion.contains("textField"), "{}", err.suggestion);
     }
 
     #[test]

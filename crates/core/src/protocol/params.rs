@@ -136,6 +136,30 @@ pub enum MouseButton {
     Middle,
 }
 
+impl MouseButton {
+    pub const ALL: [MouseButton; 3] = [MouseButton::Left, MouseButton::Right, MouseButton::Middle];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MouseButton::Left => "left",
+            MouseButton::Right => "right",
+            MouseButton::Middle => "middle",
+        }
+    }
+}
+
+impl std::str::FromStr for MouseButton {
+    type Err = String;
+
+    /// `left`, `right` or `middle`; the error says so.
+    fn from_str(text: &str) -> std::result::Result<MouseButton, String> {
+        MouseButton::ALL
+            .into_iter()
+            .find(|b| b.as_str() == text)
+            .ok_or_else(|| format!("{text:?} is not a mouse button: use left, right or middle"))
+    }
+}
+
 /// Fields of `pointerDown`, `pointerUp` and `click`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
