@@ -66,6 +66,10 @@ export interface Node {
   label?: string;
   value?: string;
   placeholder?: string;
+  /** A web element's classes (its `class` attribute, split). */
+  classes?: string[];
+  /** A web element's tag name. */
+  tag?: string;
   description?: string;
   bounds?: Bounds;
   states?: State[];
