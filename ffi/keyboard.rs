@@ -95,3 +95,62 @@ pub unsafe extern "C" fn ud_keyboard_press(
         keyboard.press(&chord)
     })
 }
+
+/// Presses `chord`'s keys in `window_id` and leaves them down, as a person
+/// holds Shift: `"Shift"` alone, or a chord such as `"Ctrl+Shift"`. The
+/// inputs that follow, through any function, come with them held, until
+/// `ud_keyboard_up` releases them or the app is freed (`ud_app_free`; an
+/// app reached over a socket: when its connection closes). The outcome is `"effect":"unverifiable"`: a held key
+/// shows nothing until the next input. `out_outcome_json` as for
+/// `ud_locator_click` (may be NULL).
+///
+/// # Safety
+/// `app` is NULL or a live handle; `chord` is NULL or a NUL-terminated
+/// string; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_keyboard_down(
+    app: *const ud_app,
+    window_id: u64,
+    chord: *const c_char,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    chord_input(app, window_id, chord, out_outcome_json, Keyboard::down)
+}
+
+/// Releases keys `ud_keyboard_down` holds (`"Shift"`); releasing a key that
+/// is not down sends nothing. The outcome is `"effect":"unverifiable"`.
+/// `out_outcome_json` as for `ud_locator_click` (may be NULL).
+///
+/// # Safety
+/// `app` is NULL or a live handle; `chord` is NULL or a NUL-terminated
+/// string; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_keyboard_up(
+    app: *const ud_app,
+    window_id: u64,
+    chord: *const c_char,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    chord_input(app, window_id, chord, out_outcome_json, Keyboard::up)
+}
+
+/// Keyboard input of one chord read from C.
+///
+/// # Safety
+/// As [`keyboard_input`]; `chord` is NULL or a NUL-terminated string.
+unsafe fn chord_input(
+    app: *const ud_app,
+    window_id: u64,
+    chord: *const c_char,
+    out_outcome_json: *mut *mut c_char,
+    input: fn(&Keyboard, &str) -> Result<ActionOutcome>,
+) -> ud_status {
+    zero(out_outcome_json);
+    let chord = match guard::args(|| Ok(text(chord, "chord")?.to_string())) {
+        Ok(chord) => chord,
+        Err(status) => return status,
+    };
+    keyboard_input(app, window_id, out_outcome_json, |keyboard| {
+        input(keyboard, &chord)
+    })
+}

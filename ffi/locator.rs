@@ -17,7 +17,9 @@ use std::sync::Arc;
 use std::time::Duration;
 use uidrive_core::locator::{Find, Locator, RoleQuery, TextMatch, WindowRef};
 use uidrive_core::protocol::{input_limits, ElementId, ElementKey};
-use uidrive_core::{expect, ActionOutcome, App, Error, Expect, ExpectedText, Filter, Result};
+use uidrive_core::{
+    expect, ActionOutcome, App, Error, Expect, ExpectedText, Filter, Result, ScrollDirection,
+};
 use uidrive_facade::{names, outcome, time};
 
 /// Text matching for locators and `ud_expect_text`/`ud_expect_value`:
@@ -105,7 +107,7 @@ unsafe fn locator_ref<'a>(locator: *const ud_locator, what: &str) -> Result<&'a 
     handles::get(handles::Kind::Locator, locator, what)
 }
 
-fn text_match(value: &str, how: i32) -> Result<TextMatch> {
+pub(crate) fn text_match(value: &str, how: i32) -> Result<TextMatch> {
     match how {
         UD_MATCH_SUBSTRING => Ok(TextMatch::substring(value)),
         UD_MATCH_EXACT => Ok(TextMatch::exact(value)),
@@ -1050,6 +1052,112 @@ pub unsafe extern "C" fn ud_locator_set_value(
     action(locator, out_outcome_json, |l| l.set_value(value))
 }
 
+/// Turns the real mouse wheel `notches` clicks over the centre of the one
+/// element the locator finds, towards `direction`: `"up"`, `"down"`,
+/// `"left"` or `"right"`. The outcome is `"effect":"confirmed"` when the
+/// tree showed it (elements came, went, moved or changed, or the focus
+/// moved), else `"effect":"unverifiable"`. A direction other than those four
+/// and `notches` 0 or over 1 000 are `UD_ERR_INVALID_REQUEST` before anything
+/// is looked for. `out_outcome_json` as for `ud_locator_click` (its `route`
+/// is `input`).
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `direction` is NULL or a
+/// NUL-terminated string; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_scroll(
+    locator: *const ud_locator,
+    direction: *const c_char,
+    notches: u32,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    zero(out_outcome_json);
+    match guard::args(|| text(direction, "direction")?.parse::<ScrollDirection>()) {
+        Ok(direction) => action(locator, out_outcome_json, |l| l.scroll(direction, notches)),
+        Err(status) => status,
+    }
+}
+
+/// Expands the one tree row, expander or combo box the locator finds (its
+/// own `expand` action; a row that offers none, as GTK 4's: Shift+Right with
+/// the focus on it) and waits until it reads `expanded`;
+/// `"route":"not_needed"` when it was expanded already. `out_outcome_json`
+/// as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_expand(
+    locator: *const ud_locator,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, Locator::expand)
+}
+
+/// Collapses what `ud_locator_expand` expands (a row with no action for it:
+/// Shift+Left) and waits until it no longer reads `expanded`.
+/// `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_collapse(
+    locator: *const ud_locator,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, Locator::collapse)
+}
+
+/// Steps the one slider or spin button the locator finds up `steps` times
+/// (1 to 1 000) by its own `increment` action and waits until its number
+/// grew; at its maximum already, `"route":"not_needed"` and nothing is sent.
+/// `steps` out of range is `UD_ERR_INVALID_REQUEST` before anything is looked
+/// for. `out_outcome_json` as for `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_increment(
+    locator: *const ud_locator,
+    steps: u32,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, |l| l.increment(steps))
+}
+
+/// Steps it down, as `ud_locator_increment` steps it up (at its minimum:
+/// `"route":"not_needed"`).
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_decrement(
+    locator: *const ud_locator,
+    steps: u32,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, |l| l.decrement(steps))
+}
+
+/// Selects the characters `from` (inclusive) to `to` (exclusive), counted
+/// in Unicode scalar values from 0, of the text of the one element the
+/// locator finds, and waits until its selection reads so (`from` equal to
+/// `to`: the caret there). `from` after `to` is `UD_ERR_INVALID_REQUEST`
+/// before anything is looked for. `out_outcome_json` as for
+/// `ud_locator_click`.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_select_text(
+    locator: *const ud_locator,
+    from: u32,
+    to: u32,
+    out_outcome_json: *mut *mut c_char,
+) -> ud_status {
+    action(locator, out_outcome_json, |l| l.select_text(from, to))
+}
+
 /// Drags the one element the locator finds onto the one `target` finds,
 /// with the real pointer. `out_outcome_json` as for `ud_locator_click`.
 ///
@@ -1277,6 +1385,32 @@ pub unsafe extern "C" fn ud_locator_is_focused(
     out_focused: *mut bool,
 ) -> ud_status {
     flag_read(locator, out_focused, "out_focused", Locator::is_focused)
+}
+
+/// Whether the one element the locator finds reads expanded (a GTK 4 tree
+/// row: the expander inside it does), once it is there.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_expanded` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_is_expanded(
+    locator: *const ud_locator,
+    out_expanded: *mut bool,
+) -> ud_status {
+    flag_read(locator, out_expanded, "out_expanded", Locator::is_expanded)
+}
+
+/// Whether the one element the locator finds takes text and is not
+/// read-only, once it is there.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; `out_editable` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_is_editable(
+    locator: *const ud_locator,
+    out_editable: *mut bool,
+) -> ud_status {
+    flag_read(locator, out_editable, "out_editable", Locator::is_editable)
 }
 
 // ---- Expectations ----

@@ -388,6 +388,40 @@ pub unsafe extern "C" fn ud_idle(app: *const ud_app, window_id: u64, timeout_ms:
     })
 }
 
+/// Waits until a window whose title matches `title` under `matching` shows
+/// (a dialog an action opens), up to `timeout_ms` (`UD_TIMEOUT_DEFAULT`, -1:
+/// 10 000): `*out_json` is that window as `windows` lists it. `UD_ERR_TIMEOUT`,
+/// naming the windows there are, when none shows.
+///
+/// `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `title` is NULL or a NUL-terminated
+/// string; `out_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_wait_for_window(
+    app: *const ud_app,
+    title: *const c_char,
+    matching: i32,
+    timeout_ms: i64,
+    out_json: *mut *mut c_char,
+) -> ud_status {
+    zero(out_json);
+    let args = guard::args(|| {
+        let title = crate::locator::text_match(text(title, "title")?, matching)?;
+        let timeout =
+            uidrive_facade::time::signed_millis("`timeout_ms`", timeout_ms, UD_TIMEOUT_DEFAULT)?;
+        Ok((title, timeout.unwrap_or(uidrive_core::defaults::IDLE)))
+    });
+    let (title, timeout) = match args {
+        Ok(args) => args,
+        Err(status) => return status,
+    };
+    json_answer(app, out_json, move |app| {
+        to_json(app.wait_for_window(&title, timeout)?)
+    })
+}
+
 /// Calls any protocol method by name, with its params as JSON text (an
 /// object, or NULL for none): `*out_json` is the result as JSON text. Reaches
 /// every method the app answers, including ones without a typed function

@@ -673,6 +673,32 @@ ud_status ud_keyboard_type(const ud_app *app, uint64_t window_id, const char *te
 ud_status ud_keyboard_press(const ud_app *app, uint64_t window_id, const char *chord, char **out_outcome_json);
 
 /**
+ * Presses `chord`'s keys in `window_id` and leaves them down, as a person
+ * holds Shift: `"Shift"` alone, or a chord such as `"Ctrl+Shift"`. The
+ * inputs that follow, through any function, come with them held, until
+ * `ud_keyboard_up` releases them or the app is freed (`ud_app_free`; an
+ * app reached over a socket: when its connection closes). The outcome is `"effect":"unverifiable"`: a held key
+ * shows nothing until the next input. `out_outcome_json` as for
+ * `ud_locator_click` (may be NULL).
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `chord` is NULL or a NUL-terminated
+ * string; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_keyboard_down(const ud_app *app, uint64_t window_id, const char *chord, char **out_outcome_json);
+
+/**
+ * Releases keys `ud_keyboard_down` holds (`"Shift"`); releasing a key that
+ * is not down sends nothing. The outcome is `"effect":"unverifiable"`.
+ * `out_outcome_json` as for `ud_locator_click` (may be NULL).
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `chord` is NULL or a NUL-terminated
+ * string; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_keyboard_up(const ud_app *app, uint64_t window_id, const char *chord, char **out_outcome_json);
+
+/**
  * The code of this thread's last failing call, or `UD_OK` when no call on
  * this thread has failed yet.
  */
@@ -1176,6 +1202,78 @@ ud_status ud_locator_scroll_into_view(const ud_locator *locator, char **out_outc
 ud_status ud_locator_set_value(const ud_locator *locator, double value, char **out_outcome_json);
 
 /**
+ * Turns the real mouse wheel `notches` clicks over the centre of the one
+ * element the locator finds, towards `direction`: `"up"`, `"down"`,
+ * `"left"` or `"right"`. The outcome is `"effect":"confirmed"` when the
+ * tree showed it (elements came, went, moved or changed, or the focus
+ * moved), else `"effect":"unverifiable"`. A direction other than those four
+ * and `notches` 0 or over 1 000 are `UD_ERR_INVALID_REQUEST` before anything
+ * is looked for. `out_outcome_json` as for `ud_locator_click` (its `route`
+ * is `input`).
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `direction` is NULL or a
+ * NUL-terminated string; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_scroll(const ud_locator *locator, const char *direction, uint32_t notches, char **out_outcome_json);
+
+/**
+ * Expands the one tree row, expander or combo box the locator finds (its
+ * own `expand` action; a row that offers none, as GTK 4's: Shift+Right with
+ * the focus on it) and waits until it reads `expanded`;
+ * `"route":"not_needed"` when it was expanded already. `out_outcome_json`
+ * as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_expand(const ud_locator *locator, char **out_outcome_json);
+
+/**
+ * Collapses what `ud_locator_expand` expands (a row with no action for it:
+ * Shift+Left) and waits until it no longer reads `expanded`.
+ * `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_collapse(const ud_locator *locator, char **out_outcome_json);
+
+/**
+ * Steps the one slider or spin button the locator finds up `steps` times
+ * (1 to 1 000) by its own `increment` action and waits until its number
+ * grew; at its maximum already, `"route":"not_needed"` and nothing is sent.
+ * `steps` out of range is `UD_ERR_INVALID_REQUEST` before anything is looked
+ * for. `out_outcome_json` as for `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_increment(const ud_locator *locator, uint32_t steps, char **out_outcome_json);
+
+/**
+ * Steps it down, as `ud_locator_increment` steps it up (at its minimum:
+ * `"route":"not_needed"`).
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_decrement(const ud_locator *locator, uint32_t steps, char **out_outcome_json);
+
+/**
+ * Selects the characters `from` (inclusive) to `to` (exclusive), counted
+ * in Unicode scalar values from 0, of the text of the one element the
+ * locator finds, and waits until its selection reads so (`from` equal to
+ * `to`: the caret there). `from` after `to` is `UD_ERR_INVALID_REQUEST`
+ * before anything is looked for. `out_outcome_json` as for
+ * `ud_locator_click`.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_outcome_json` is NULL or valid for a write.
+ */
+ud_status ud_locator_select_text(const ud_locator *locator, uint32_t from, uint32_t to, char **out_outcome_json);
+
+/**
  * Drags the one element the locator finds onto the one `target` finds,
  * with the real pointer. `out_outcome_json` as for `ud_locator_click`.
  *
@@ -1288,6 +1386,24 @@ ud_status ud_locator_is_checked(const ud_locator *locator, bool *out_checked);
  * `locator` is NULL or a live locator; `out_focused` is NULL or valid for a write.
  */
 ud_status ud_locator_is_focused(const ud_locator *locator, bool *out_focused);
+
+/**
+ * Whether the one element the locator finds reads expanded (a GTK 4 tree
+ * row: the expander inside it does), once it is there.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_expanded` is NULL or valid for a write.
+ */
+ud_status ud_locator_is_expanded(const ud_locator *locator, bool *out_expanded);
+
+/**
+ * Whether the one element the locator finds takes text and is not
+ * read-only, once it is there.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; `out_editable` is NULL or valid for a write.
+ */
+ud_status ud_locator_is_editable(const ud_locator *locator, bool *out_editable);
 
 /**
  * Waits until the element is in `state` (a `UD_EXPECT_*` value), or, with
@@ -1500,6 +1616,20 @@ ud_status ud_eval(const ud_app *app, uint64_t window_id, const char *script, cha
  * `app` is NULL or a live handle.
  */
 ud_status ud_idle(const ud_app *app, uint64_t window_id, int64_t timeout_ms);
+
+/**
+ * Waits until a window whose title matches `title` under `matching` shows
+ * (a dialog an action opens), up to `timeout_ms` (`UD_TIMEOUT_DEFAULT`, -1:
+ * 10 000): `*out_json` is that window as `windows` lists it. `UD_ERR_TIMEOUT`,
+ * naming the windows there are, when none shows.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `title` is NULL or a NUL-terminated
+ * string; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_app_wait_for_window(const ud_app *app, const char *title, int32_t matching, int64_t timeout_ms, char **out_json);
 
 /**
  * Calls any protocol method by name, with its params as JSON text (an

@@ -18,8 +18,11 @@ FONTS=(fonts-dejavu-core)
 # pyatspi, the peer whose walk it compares node counts with
 COMPAT_APPS=(kcalc featherpad linguist-qt6 firefox-esr chromium libreoffice-writer libreoffice-calc
   libreoffice-gtk3 gnome-text-editor mousepad python3-pyatspi)
-# apps whose reads go stale, scale or embed (crates/atspi/tests/fresh_reads.rs, scaled.rs)
-FRESH_READ_APPS=(gnome-system-monitor okular epiphany-browser)
+# its values step: what a capture shows in an element's box (PIL crops, tesseract reads)
+COMPAT_VALUES=(python3-pil tesseract-ocr tesseract-ocr-eng)
+# apps whose reads go stale, scale or embed (crates/atspi/tests/fresh_reads.rs, scaled.rs:
+# GTK 4 for tests/apps/gtk4_check.py)
+FRESH_READ_APPS=(gnome-system-monitor okular epiphany-browser gir1.2-gtk-4.0)
 
 # apps whose handlers run modal dialogs in a nested loop (crates/atspi/tests/modal_dialogs.rs:
 # a PyGObject and a wxPython app of tests/apps/, Inkscape, Audacity)
@@ -38,7 +41,7 @@ JAVA_AND_NO_TREE=(default-jdk-headless default-jre libatk-wrapper-java libatk-wr
 # of dbus-bin) and Nautilus's grid view (GTK 4)
 HIDDEN_STATE_APPS=(evince nautilus dbus-bin)
 
-PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}" "${FRESH_READ_APPS[@]}" "${MORE_COMPAT_APPS[@]}" "${HIDDEN_STATE_APPS[@]}")
+PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}" "${COMPAT_VALUES[@]}" "${FRESH_READ_APPS[@]}" "${MORE_COMPAT_APPS[@]}" "${HIDDEN_STATE_APPS[@]}")
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -66,6 +66,10 @@ export interface Node {
   label?: string;
   value?: string;
   placeholder?: string;
+  /** A web element's classes (its `class` attribute, split). */
+  classes?: string[];
+  /** A web element's tag name. */
+  tag?: string;
   description?: string;
   bounds?: Bounds;
   states?: State[];
@@ -247,6 +251,19 @@ export interface ClickOptions extends ActionOptions {
   clickCount?: number;
 }
 
+/** Which way `scroll` turns the wheel. */
+export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
+
+export interface ScrollOptions extends ActionOptions {
+  /** Wheel clicks, 1 (the default) to 1000. */
+  notches?: number;
+}
+
+export interface StepOptions extends ActionOptions {
+  /** Steps of the element's own action, 1 (the default) to 1000. */
+  steps?: number;
+}
+
 export interface ExpectOptions {
   /** Milliseconds to keep trying, over the App's expect timeout (5 s by default). */
   timeout?: number;
@@ -349,6 +366,8 @@ export declare class App implements Finders {
   input(events: InputEvent[], options?: WindowOptions): Promise<void>;
   /** Resolves once the window has settled; rejects with `timeout` otherwise. */
   idle(options?: IdleOptions): Promise<void>;
+  /** Waits until a window whose title matches shows (a dialog an action opens); milliseconds, 10 000 by default. */
+  waitForWindow(title: TextMatch, options?: { timeout?: number }): Promise<WindowInfo>;
   eval(script: string, options?: WindowOptions): Promise<unknown>;
   /** The protocol's `act`: the low-level door under locators. */
   act(params: ActParams): Promise<void>;
@@ -411,6 +430,14 @@ export declare class Keyboard {
    * window opened or closed, else `unverifiable`.
    */
   press(chord: KeyChord, options?: { window?: number }): Promise<ActionOutcome>;
+  /**
+   * Presses the chord's keys (`Shift`, `Ctrl+Shift`) and leaves them down
+   * for the clicks and keys that follow, until `up` releases them or the app
+   * closes. `unverifiable`: a held key shows nothing by itself.
+   */
+  down(chord: KeyChord, options?: { window?: number }): Promise<ActionOutcome>;
+  /** Releases keys `down` holds. `unverifiable`. */
+  up(chord: KeyChord, options?: { window?: number }): Promise<ActionOutcome>;
 }
 
 export declare class Window implements Finders {
@@ -489,6 +516,30 @@ export declare class Locator implements Finders {
   /** Sets a slider's or a spinner's number. */
   setValue(value: number, options?: ActionOptions): Promise<ActionOutcome>;
   dragTo(target: Locator, options?: ActionOptions): Promise<ActionOutcome>;
+  /**
+   * Turns the real mouse wheel `notches` clicks over its centre: `confirmed`
+   * when the tree shows it (elements came, went or moved), else
+   * `unverifiable`. A direction other than the four, or notches out of
+   * range, rejects with `invalid_request` before anything is looked for.
+   */
+  scroll(direction: ScrollDirection, options?: ScrollOptions): Promise<ActionOutcome>;
+  /** Expands a tree row, an expander or a combo box; waits until it reads `expanded`. */
+  expand(options?: ActionOptions): Promise<ActionOutcome>;
+  /** Collapses what `expand` expands; waits until it no longer reads `expanded`. */
+  collapse(options?: ActionOptions): Promise<ActionOutcome>;
+  /**
+   * Steps a slider or spin button up by its own action; waits until its
+   * number grew. At its maximum: `route` `not_needed`, nothing sent.
+   */
+  increment(options?: StepOptions): Promise<ActionOutcome>;
+  /** Steps it down, as `increment` steps it up. */
+  decrement(options?: StepOptions): Promise<ActionOutcome>;
+  /**
+   * Selects the characters `from` to `to` (`to` excluded, counted from 0) of
+   * its text; waits until its selection reads so. `from` after `to` rejects
+   * with `invalid_request`.
+   */
+  selectText(from: number, to: number, options?: ActionOptions): Promise<ActionOutcome>;
 
   /** How many elements match now (no wait, not strict). */
   count(): Promise<number>;
@@ -507,6 +558,10 @@ export declare class Locator implements Finders {
   isEnabled(options?: ActionOptions): Promise<boolean>;
   isChecked(options?: ActionOptions): Promise<boolean>;
   isFocused(options?: ActionOptions): Promise<boolean>;
+  /** Whether it reads expanded (a GTK 4 tree row: its expander does). */
+  isExpanded(options?: ActionOptions): Promise<boolean>;
+  /** Whether it takes text and is not read-only. */
+  isEditable(options?: ActionOptions): Promise<boolean>;
 }
 
 /** Assertions on a locator, retried on fresh reads; a failure rejects with `assertion_failed`. */

@@ -14,6 +14,11 @@ Steps per app, each PASS or FAIL (never skipped):
            called confirmed is borne out by witnesses that are not uidrive's:
            Debian's pyatspi reads the text, state or window it claimed, and
            GDK's own capture of the screen changed (scripts/compat/witness.py)
+  values   the values uidrive reads are what the screen shows: on GDK's capture of the screen,
+           each text field, cell or label shown whole that reads no value shows no text in its
+           box but its label or placeholder, and a sample of those that read a value (and the
+           app's MUST_SHOW) show it to tesseract; the same check, given a claim falsified on
+           that capture, must fail (scripts/compat/shown.py)
   capture  `screenshot` gives a PNG that is not one flat colour
   close    `close`, then no process of the app's desktop is left (app, Xvfb, buses)
 A scenario may end early when a step leaves nothing to go on; every step it
@@ -35,7 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 UIDRIVE = os.environ.get("UIDRIVE", os.path.join(ROOT, "target", "debug", "uidrive"))
 PYTHON = "/usr/bin/python3"  # Debian's, which has pyatspi
-STEPS = ["open", "nodes", "text", "button", "menu", "truth", "capture", "close"]
+STEPS = ["open", "nodes", "text", "button", "menu", "truth", "values", "capture", "close"]
 # The commands that act: their outcomes are judged by the truth step.
 ACTIONS = {"press", "click", "fill", "type", "key", "check", "select", "menu"}
 # How long a claimed change may take to show on the screen.
@@ -210,6 +215,8 @@ class App:
         self.nodes = None
         self.acted = []  # (command line, outcome) of every action
         self.untrue = []  # what a witness contradicted
+        self.must_show = ()  # (role, label, value) the values step must read by OCR
+        self.values_after = None  # the scenario step the values step follows (None: the last)
 
     # --- commands -------------------------------------------------------
     def cli(self, *args, timeout=60):
@@ -218,8 +225,8 @@ class App:
         return run_cli(self.session, list(args), timeout=timeout)
 
     # --- the truth step: actions judged by witnesses that are not uidrive's ---
-    def witness(self, what):
-        done = subprocess.run([PYTHON, os.path.join(HERE, "witness.py"), str(self.app_pid), what],
+    def witness(self, what, *args):
+        done = subprocess.run([PYTHON, os.path.join(HERE, "witness.py"), str(self.app_pid), what, *args],
                               capture_output=True, text=True, timeout=120,
                               env={**os.environ, **self.desktop_env})
         if done.returncode != 0:
@@ -291,6 +298,114 @@ class App:
         confirmed, unverifiable = effects.count("confirmed"), effects.count("unverifiable")
         return (f"{len(self.acted)} actions: {confirmed} confirmed and borne out by pyatspi and GDK's capture, "
                 f"{unverifiable} unverifiable")
+
+    def values_step(self):
+        """The values uidrive reads against a capture of the screen (scripts/compat/shown.py);
+        the app's `must_show` (role, label, value) must be among those read by OCR."""
+        import shown
+        from PIL import Image
+
+        windows = self.windows()
+        main = windows[0]
+        # The app's other windows that show cover what is under them; Chromium lists windows
+        # of its main window's own place and size too (had one covered it, OCR would say so).
+        covered = [tuple(w["bounds"][k] for k in ("x", "y", "width", "height")) for w in windows[1:]
+                   if w.get("visible") and w["bounds"] != main["bounds"]]
+        nodes = self.tree(main["id"])
+        path = os.path.join(WORK, f"{self.name}-values.png")
+        self.witness("shot", path)
+        image = Image.open(path).convert("RGB")
+        origin = (main["contentBounds"]["x"], main["contentBounds"]["y"])
+        on_screen = shown.on_screen(nodes, origin, image.size, covered)
+        if os.environ.get("UIDRIVE_COMPAT_DUMP"):  # what the step saw, beside the capture
+            with open(os.path.join(WORK, f"{self.name}-values.json"), "w") as f:
+                json.dump({"origin": origin, "covered": covered, "windows": windows, "shown": [n["id"] for n, _ in on_screen],
+                           "nodes": [n for n in nodes if n.get("role") in shown.TEXT_ROLES]}, f, indent=1)
+        if not on_screen:
+            raise StepFailed("no text field, cell or label shown whole on the screen: nothing to check")
+        required = []
+        for role, label, value in self.must_show:
+            found = [n for n, _ in on_screen if n.get("role") == role and n.get("label") == label]
+            if not found:
+                raise StepFailed(f"{role} {label!r} is not among the elements shown whole")
+            if found[0].get("value") != value:
+                raise StepFailed(f"{role} {label!r} reads {found[0].get('value')!r}, not {value!r}")
+            required.append(found[0])
+        seen = shown.judge(image, on_screen, must=required)
+        checked = seen["empty_blank"] + seen["empty_read"] + seen["valued_read"]
+        detail = (f"{len(on_screen)} shown whole, {checked} checked: of {seen['empty']} with no value "
+                  f"{seen['empty_blank']} show nothing, {seen['empty_read']} read by OCR show no text "
+                  f"but their label or placeholder")
+        if seen["empty_unread"]:
+            detail += f" ({seen['empty_unread']} more with ink not read, past the OCR limit)"
+        detail += f"; {seen['valued_read']} of {seen['valued']} plain values read back by OCR"
+        if seen["examples"]:
+            detail += f" ({', '.join(seen['examples'])})"
+        # A box that shows text where uidrive reads none is uidrive's fault only when the app
+        # exposes that text: pyatspi is asked what lies within the box (Qt Designer's Widget Box
+        # draws its widgets' names in a cell and exposes no element for them).
+        untrue, unexposed = [], []
+        for node, box, line, claimed_empty in seen["contradicted"]:
+            there = self.witness("inside", *map(str, box))["inside"] if claimed_empty else None
+            # The element itself must be among those found: else the boxes disagree, and nothing is excused.
+            if there and not any(e["name"].strip() or (e["text"] or "").strip() for e in there):
+                unexposed.append(f"{line}; pyatspi: {len(there)} element(s) within it, none with a name "
+                                 f"or text ({', '.join(sorted({e['role'] for e in there}))})")
+            elif there is not None:
+                untrue.append(f"{line}; pyatspi reads there: " + (", ".join(
+                    repr(e["name"] or e["text"]) for e in there if e["name"] or e["text"])[:200] or "no element"))
+            else:
+                untrue.append(line)
+        if unexposed:
+            detail += (f"; {len(unexposed)} show what OCR reads as text where no element the app exposes "
+                       f"has a name or text: " + "; ".join(unexposed[:3]))
+        if untrue:
+            raise StepFailed(detail + "; untrue: " + "; ".join(untrue[:5]))
+        if not checked:
+            raise StepFailed(detail + ": nothing was checked")
+        if seen["empty"] and not seen["empty_blank"] + seen["empty_read"]:
+            raise StepFailed(detail + ": no element with no value was checked")
+        if seen["valued"] and not seen["valued_read"]:
+            raise StepFailed(detail + ": no element with a value was checked")
+        return detail + self.falsified(image, on_screen, seen["read_back"])
+
+    def falsified(self, image, on_screen, read_back=()):
+        """The checker, given claims made false on this very capture, must say so: a value
+        shown read as none (one OCR read back, when there is one: tesseract may be unsure of
+        another's glyphs, as of GIMP's '100.0', and only sure words count against an empty
+        claim), and a value given to an element that shows nothing."""
+        import shown
+
+        caught, tried = [], []
+        showing = [(n, b) for n, b in on_screen if n.get("value") and shown.plain(n["value"])
+                   and not any(shown.part_of(n["value"], t) for t in (n.get("label"), n.get("placeholder")) if t)]
+        showing.sort(key=lambda nb: not any(nb[0] is n for n in read_back))
+        # Up to 3 values, until one claimed empty is caught: a claim of no value is held only
+        # against the words tesseract is sure of, and it may be unsure of a value it read.
+        unsure = []
+        for node, box in showing[:3]:
+            claim = f"{node['value']!r} claimed empty"
+            if shown.judge(image, [({**node, "value": None}, box)])["untrue"]:
+                if unsure:
+                    claim += f" (after {', '.join(unsure)}, read too unsurely to count)"
+                tried.append(claim)
+                caught.append(claim)
+                break
+            unsure.append(claim)
+        else:
+            tried.extend(unsure)
+        for node, box in on_screen:
+            if not node.get("value") and shown.blank(image, box, node.get("role"))[0]:
+                tried.append(f"an empty {node['role']} claimed to read 'uidrive42'")
+                if shown.judge(image, [({**node, "value": "uidrive42"}, box)])["untrue"]:
+                    caught.append(tried[-1])
+                break
+        missed = [t for t in tried if t not in caught]
+        if missed:
+            raise StepFailed(f"the checker did not catch falsified claims: {missed}")
+        if not tried:
+            return "; no claim to falsify on this capture"
+        return f"; falsified claims caught: {', '.join(caught)}"
 
     def elements(self, window=None):
         args = ["snapshot"] + (["--window", str(window)] if window is not None else [])
@@ -551,7 +666,11 @@ def run_app(app, scenario):
         step("nodes", app.nodes_step)
         for name, work in scenario(app):
             step(name, work)
+            if name == app.values_after:
+                step("values", app.values_step)
         step("truth", app.truth_step)
+        if "values" not in app.results:
+            step("values", app.values_step)
         step("capture", app.capture)
         step("close", app.close)
     for name in STEPS:
@@ -596,6 +715,8 @@ def main():
             prepare(WORK)
         app = App(name, [a.replace("{work}", WORK).replace("{here}", HERE) for a in argv], timeout_ms,
                   scenarios.READY.get(name))
+        app.must_show = scenarios.MUST_SHOW.get(name, ())
+        app.values_after = scenarios.VALUES_AFTER.get(name)
         print(f"== {name}: {' '.join(app.argv)}", flush=True)
         run_app(app, scenario)
         apps.append(app)

@@ -5,4 +5,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --locked --quiet -p uidrive-cli
+# The values step's checker first: it must catch false claims on pictures drawn for it.
+/usr/bin/python3 -m unittest -q scripts/compat/test_shown.py
 exec /usr/bin/python3 scripts/compat/compat.py "$@"

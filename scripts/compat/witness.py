@@ -7,6 +7,12 @@ usage: /usr/bin/python3 witness.py PID read      one JSON line: the app's window
                                                  names and texts of its elements, the
                                                  names of those checked
        /usr/bin/python3 witness.py PID capture   one JSON line: a hash of the screen
+       /usr/bin/python3 witness.py PID shot FILE one JSON line: the screen's size; its
+                                                 capture saved as the PNG FILE
+       /usr/bin/python3 witness.py PID inside X Y W H
+                                                 one JSON line: the role, name and text of
+                                                 every shown element whose screen box lies
+                                                 within that box (2 px slack)
 
 The app is the one whose process is PID or a descendant of it; an element
 that manages its descendants is walked into only when it has few children
@@ -66,7 +72,59 @@ def read(pid):
     return {"windows": titles, "shown": shown, "texts": texts, "checked": checked}
 
 
-def capture():
+def inside(pid, box):
+    """What the app exposes within `box` (screen pixels): does any element there hold a name
+    or a text? The values step asks it of a box that shows text where uidrive read none."""
+    app = find_app(pid)
+    x, y, w, h = box
+    found = []
+
+    def extents(node):
+        try:
+            e = node.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
+        except NotImplementedError:
+            return None
+        return (e.x, e.y, e.width, e.height) if e.width > 0 and e.height > 0 else None
+
+    def visit(node, depth, shift, holder):
+        if len(found) >= 200:
+            return
+        states = node.getState()
+        if depth > 0 and (states.contains(pyatspi.STATE_DEFUNCT) or not states.contains(pyatspi.STATE_SHOWING)):
+            return
+        e = extents(node)
+        # LibreOffice's VCL root pane answers its window's top as its place, its holder (of the
+        # same size) the place it shows at: what it holds is moved by the difference, as
+        # uidrive's driver moves it (crates/atspi/src/office.rs).
+        if e and holder and node.getRole() == pyatspi.ROLE_ROOT_PANE and e[2:] == holder[2:] and e[:2] != holder[:2]:
+            shift = (holder[0] - e[0], holder[1] - e[1])
+        if e is not None:
+            e = (e[0] + shift[0], e[1] + shift[1], e[2], e[3])
+            if e[0] + e[2] < x or x + w < e[0] or e[1] + e[3] < y or y + h < e[1]:
+                return  # children lie inside their parent's box
+            if x - 2 <= e[0] and e[0] + e[2] <= x + w + 2 and y - 2 <= e[1] and e[1] + e[3] <= y + h + 2:
+                try:
+                    text = node.queryText()
+                    content = text.getText(0, text.characterCount)
+                except NotImplementedError:
+                    content = None
+                found.append({"role": node.getRoleName(), "name": node.name or "", "text": content,
+                              "children": node.childCount})
+        count = node.childCount
+        if count > LIMIT or (states.contains(pyatspi.STATE_MANAGES_DESCENDANTS) and count > MANAGED_AT_MOST):
+            return
+        for i in range(count):
+            child = node.getChildAtIndex(i)
+            if child is not None:
+                visit(child, depth + 1, shift, e)
+
+    for window in app:
+        if window is not None and window.getState().contains(pyatspi.STATE_SHOWING):
+            visit(window, 1, (0, 0), None)
+    return {"inside": found}
+
+
+def screen():
     import gi
 
     gi.require_version("Gdk", "3.0")
@@ -74,13 +132,30 @@ def capture():
 
     root = Gdk.get_default_root_window()
     width, height = root.get_width(), root.get_height()
-    pixels = Gdk.pixbuf_get_from_window(root, 0, 0, width, height)
-    return {"hash": hashlib.sha1(pixels.get_pixels()).hexdigest(), "size": [width, height]}
+    return Gdk.pixbuf_get_from_window(root, 0, 0, width, height), [width, height]
+
+
+def capture():
+    pixels, size = screen()
+    return {"hash": hashlib.sha1(pixels.get_pixels()).hexdigest(), "size": size}
+
+
+def shot(path):
+    pixels, size = screen()
+    pixels.savev(path, "png", [], [])
+    return {"size": size}
 
 
 def main():
     pid, what = int(sys.argv[1]), sys.argv[2]
-    print(json.dumps(read(pid) if what == "read" else capture()))
+    if what == "read":
+        print(json.dumps(read(pid)))
+    elif what == "shot":
+        print(json.dumps(shot(sys.argv[3])))
+    elif what == "inside":
+        print(json.dumps(inside(pid, [int(v) for v in sys.argv[3:7]])))
+    else:
+        print(json.dumps(capture()))
 
 
 if __name__ == "__main__":

@@ -27,6 +27,12 @@ pub struct IdleOptions {
     pub timeout: Option<f64>,
 }
 
+#[napi(object)]
+pub struct WaitForWindowOptions {
+    /// Milliseconds (10 000 by default).
+    pub timeout: Option<f64>,
+}
+
 /// Default waits, in milliseconds.
 #[napi(object)]
 pub struct Timeouts {
@@ -145,6 +151,24 @@ impl App {
                 window_id("idle: window", window)?,
                 millis_opt("idle: timeout", timeout)?,
             )
+        })
+    }
+
+    /// Waits until a window whose title matches shows (a dialog an action
+    /// opens); resolves to it as `windows()` lists it.
+    #[napi(ts_return_type = "Promise<WindowInfo>")]
+    pub fn wait_for_window(
+        &self,
+        #[napi(ts_arg_type = "TextMatch")] title: JsText<'_>,
+        options: Option<WaitForWindowOptions>,
+    ) -> AsyncTask<Job> {
+        let app = self.core();
+        let title = crate::matching::text_match("waitForWindow: title", title, None);
+        let timeout = options.and_then(|o| o.timeout);
+        task::json(move || {
+            let timeout = millis_opt("waitForWindow: timeout", timeout)?
+                .unwrap_or(uidrive_core::defaults::IDLE);
+            app.wait_for_window(&title?, timeout)
         })
     }
 

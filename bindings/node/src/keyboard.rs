@@ -75,4 +75,28 @@ impl Keyboard {
             keyboard_of(&app, window).press(&chord)
         })
     }
+
+    /// Presses `chord`'s keys (`Shift`, `Ctrl+Shift`) and leaves them down
+    /// for the clicks and keys that follow, until `up` releases them or the
+    /// app closes; the outcome is `unverifiable` (a held key shows nothing by itself).
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn down(&self, chord: String, options: Option<KeyboardPressOptions>) -> AsyncTask<Job> {
+        let app = self.app.clone();
+        let window = options.and_then(|o| o.window);
+        task::json(move || {
+            let window = window_id("keyboard.down: window", window)?;
+            keyboard_of(&app, window).down(&chord)
+        })
+    }
+
+    /// Releases keys `down` holds; the outcome is `unverifiable`.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn up(&self, chord: String, options: Option<KeyboardPressOptions>) -> AsyncTask<Job> {
+        let app = self.app.clone();
+        let window = options.and_then(|o| o.window);
+        task::json(move || {
+            let window = window_id("keyboard.up: window", window)?;
+            keyboard_of(&app, window).up(&chord)
+        })
+    }
 }

@@ -11,7 +11,9 @@ use serde_json::Value;
 use std::sync::Arc;
 use uidrive_core::locator::ActionOutcome;
 use uidrive_core::protocol::{input_limits, MouseButton};
-use uidrive_core::{App as CoreApp, Filter, Locator as CoreLocator, Result as CoreResult};
+use uidrive_core::{
+    App as CoreApp, Filter, Locator as CoreLocator, Result as CoreResult, ScrollDirection,
+};
 use uidrive_facade::explain::name_windows;
 
 /// Per-call options of actions and reads.
@@ -59,6 +61,38 @@ fn click_with(button: Option<&str>, count: Option<f64>) -> CoreResult<Option<(Mo
         ));
     }
     Ok((button != MouseButton::Left || clicks != 1).then_some((button, clicks)))
+}
+
+/// `scroll`'s options.
+#[napi(object)]
+pub struct ScrollOptions {
+    /// Wheel clicks, 1 (the default) to 1000.
+    pub notches: Option<f64>,
+    /// Milliseconds to wait for the element, over the App's default.
+    pub timeout: Option<f64>,
+}
+
+/// `increment`'s and `decrement`'s options.
+#[napi(object)]
+pub struct StepOptions {
+    /// Steps, 1 (the default) to 1000.
+    pub steps: Option<f64>,
+    /// Milliseconds to wait for the element, over the App's default.
+    pub timeout: Option<f64>,
+}
+
+/// A count or place from a JS number; one that is not a whole number a
+/// `u32` holds is refused (the call's own range is core's to check).
+fn whole(call: &str, name: &str, value: f64) -> CoreResult<u32> {
+    // `as` saturates; the round trip says whether `value` was a whole number in range.
+    let whole = value as u32;
+    if f64::from(whole) != value {
+        return Err(crate::error::invalid_argument(
+            &format!("{call}({{ {name}: {value} }})"),
+            "it must be a whole number, 0 or more",
+        ));
+    }
+    Ok(whole)
 }
 
 /// `pressSequentially`'s options.
@@ -444,6 +478,67 @@ impl Locator {
         self.action("setValue", options, move |l| l.set_value(value))
     }
 
+    /// Turns the real mouse wheel `notches` clicks (default 1) over its
+    /// centre, towards `direction`: `'up'`, `'down'`, `'left'` or `'right'`.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn scroll(&self, direction: String, options: Option<ScrollOptions>) -> AsyncTask<Job> {
+        let (notches, timeout) = options.map_or((None, None), |o| (o.notches, o.timeout));
+        self.action("scroll", Some(ActionOptions { timeout }), move |l| {
+            let direction = direction.parse::<ScrollDirection>()?;
+            l.scroll(
+                direction,
+                whole("scroll", "notches", notches.unwrap_or(1.0))?,
+            )
+        })
+    }
+
+    /// Expands a tree row, an expander or a combo box; waits until it reads `expanded`.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn expand(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("expand", options, |l| l.expand())
+    }
+
+    /// Collapses what `expand` expands; waits until it no longer reads `expanded`.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn collapse(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.action("collapse", options, |l| l.collapse())
+    }
+
+    /// Steps a slider or spin button up `steps` times (default 1); waits until its number grew.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn increment(&self, options: Option<StepOptions>) -> AsyncTask<Job> {
+        let (steps, timeout) = options.map_or((None, None), |o| (o.steps, o.timeout));
+        self.action("increment", Some(ActionOptions { timeout }), move |l| {
+            l.increment(whole("increment", "steps", steps.unwrap_or(1.0))?)
+        })
+    }
+
+    /// Steps a slider or spin button down `steps` times (default 1); waits until its number fell.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn decrement(&self, options: Option<StepOptions>) -> AsyncTask<Job> {
+        let (steps, timeout) = options.map_or((None, None), |o| (o.steps, o.timeout));
+        self.action("decrement", Some(ActionOptions { timeout }), move |l| {
+            l.decrement(whole("decrement", "steps", steps.unwrap_or(1.0))?)
+        })
+    }
+
+    /// Selects the characters `from` to `to` (`to` excluded, counted from 0)
+    /// of its text; waits until its selection reads so.
+    #[napi(ts_return_type = "Promise<ActionOutcome>")]
+    pub fn select_text(
+        &self,
+        from: f64,
+        to: f64,
+        options: Option<ActionOptions>,
+    ) -> AsyncTask<Job> {
+        self.action("selectText", options, move |l| {
+            l.select_text(
+                whole("selectText", "from", from)?,
+                whole("selectText", "to", to)?,
+            )
+        })
+    }
+
     #[napi(ts_return_type = "Promise<ActionOutcome>")]
     pub fn drag_to(&self, target: &Locator, options: Option<ActionOptions>) -> AsyncTask<Job> {
         let target = target.inner.clone();
@@ -537,5 +632,15 @@ impl Locator {
     #[napi(ts_return_type = "Promise<boolean>")]
     pub fn is_focused(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
         self.query("isFocused", options, |l| l.is_focused())
+    }
+
+    #[napi(ts_return_type = "Promise<boolean>")]
+    pub fn is_expanded(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("isExpanded", options, |l| l.is_expanded())
+    }
+
+    #[napi(ts_return_type = "Promise<boolean>")]
+    pub fn is_editable(&self, options: Option<ActionOptions>) -> AsyncTask<Job> {
+        self.query("isEditable", options, |l| l.is_editable())
     }
 }

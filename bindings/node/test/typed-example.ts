@@ -4,6 +4,7 @@ import {
   ActionOutcome,
   Desktop,
   Locator,
+  ScrollDirection,
   Snapshot,
   Tree,
   UidriveError,
@@ -98,6 +99,17 @@ async function everything(): Promise<void> {
   await item.scrollIntoView();
   await item.setValue(3.5);
   await item.dragTo(dialog.getByLabel('Bin'));
+  const direction: ScrollDirection = 'down';
+  await item.scroll(direction, { notches: 3, timeout: 1000 });
+  await item.scroll('left');
+  await item.expand();
+  await item.collapse({ timeout: 1000 });
+  await item.increment({ steps: 2 });
+  await item.decrement();
+  const selected: ActionOutcome = await item.selectText(0, 4, { timeout: 1000 });
+  void selected;
+  await app.keyboard.down('Shift');
+  await app.keyboard.up('Shift', { window: 1 });
 
   const count: number = await item.count();
   const all: Locator[] = await item.all();

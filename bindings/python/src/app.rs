@@ -222,6 +222,22 @@ impl PyApp {
         self.unit_call(py, move |app| app.idle(window, timeout))
     }
 
+    /// Waits until a window whose title matches shows (a dialog an action
+    /// opens); that window as ``windows()`` lists it. ``timeout`` in seconds
+    /// (10 by default) raises ``TimeoutError`` naming the windows there are.
+    #[pyo3(signature = (title, *, timeout=None))]
+    fn wait_for_window<'py>(
+        &self,
+        py: Python<'py>,
+        title: &Bound<'py, PyAny>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let title = text_match(py, title, false)?;
+        let timeout = opt_seconds(py, "wait_for_window timeout", timeout)?
+            .unwrap_or(uidrive_core::defaults::IDLE);
+        self.json_call(py, move |app| app.wait_for_window(&title, timeout))
+    }
+
     /// Any protocol method by name with params as a dict; the answer as Python objects.
     #[pyo3(signature = (method, params=None))]
     fn call<'py>(

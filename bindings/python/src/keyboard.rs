@@ -83,6 +83,34 @@ impl PyKeyboard {
         PyKeyboard::input(py, move || keyboard.press(&chord))
     }
 
+    /// Presses ``chord``'s keys and leaves them down, as a person holds
+    /// Shift (``"Shift"``, ``"Ctrl+Shift"``): the clicks and keys that follow
+    /// come with them held, until ``up`` releases them or the app closes.
+    /// Answers the outcome, ``"unverifiable"``: a held key shows nothing by
+    /// itself.
+    #[pyo3(signature = (chord, *, window=None))]
+    fn down<'py>(
+        &self,
+        py: Python<'py>,
+        chord: String,
+        window: Option<WindowId>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let keyboard = self.keyboard(window);
+        PyKeyboard::input(py, move || keyboard.down(&chord))
+    }
+
+    /// Releases keys ``down`` holds. Answers the outcome, ``"unverifiable"``.
+    #[pyo3(signature = (chord, *, window=None))]
+    fn up<'py>(
+        &self,
+        py: Python<'py>,
+        chord: String,
+        window: Option<WindowId>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let keyboard = self.keyboard(window);
+        PyKeyboard::input(py, move || keyboard.up(&chord))
+    }
+
     fn __repr__(&self) -> String {
         "<uidrive.Keyboard>".to_string()
     }

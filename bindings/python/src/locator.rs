@@ -9,7 +9,9 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyString};
 use std::sync::Arc;
 use uidrive_core::protocol::{input_limits, ElementId, ElementKey, MouseButton};
-use uidrive_core::{ActionOutcome, App, Filter, Find, Locator, RoleQuery, WindowRef};
+use uidrive_core::{
+    ActionOutcome, App, Filter, Find, Locator, RoleQuery, ScrollDirection, WindowRef,
+};
 use uidrive_facade::explain::name_windows;
 
 /// Where a locator factory starts: an App (its focused window), one window, or a locator.
@@ -482,6 +484,16 @@ impl PyLocator {
         self.ask(py, timeout, |l| l.is_focused())
     }
 
+    #[pyo3(signature = (*, timeout=None))]
+    fn is_expanded(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        self.ask(py, timeout, |l| l.is_expanded())
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn is_editable(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
+        self.ask(py, timeout, |l| l.is_editable())
+    }
+
     // Actions.
 
     /// Clicks it as a person does: a real click at its centre where the
@@ -629,6 +641,72 @@ impl PyLocator {
         self.act(py, timeout, move |l| l.set_value(value))
     }
 
+    /// Turns the real mouse wheel ``notches`` clicks over its centre, towards
+    /// ``direction`` (``"up"``, ``"down"``, ``"left"`` or ``"right"``).
+    #[pyo3(signature = (direction, notches=1, *, timeout=None))]
+    fn scroll<'py>(
+        &self,
+        py: Python<'py>,
+        direction: &str,
+        notches: i64,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let direction = direction.parse::<ScrollDirection>().or_raise(py)?;
+        let notches = whole(py, "scroll(notches", notches)?;
+        self.act(py, timeout, move |l| l.scroll(direction, notches))
+    }
+
+    /// Expands a tree row, an expander or a combo box, and waits until it reads expanded.
+    #[pyo3(signature = (*, timeout=None))]
+    fn expand<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, |l| l.expand())
+    }
+
+    /// Collapses what ``expand`` expands, and waits until it no longer reads expanded.
+    #[pyo3(signature = (*, timeout=None))]
+    fn collapse<'py>(&self, py: Python<'py>, timeout: Option<f64>) -> PyResult<Bound<'py, PyAny>> {
+        self.act(py, timeout, |l| l.collapse())
+    }
+
+    /// Steps a slider or spin button up ``steps`` times, and waits until its number grew.
+    #[pyo3(signature = (steps=1, *, timeout=None))]
+    fn increment<'py>(
+        &self,
+        py: Python<'py>,
+        steps: i64,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let steps = whole(py, "increment(steps", steps)?;
+        self.act(py, timeout, move |l| l.increment(steps))
+    }
+
+    /// Steps a slider or spin button down ``steps`` times, and waits until its number fell.
+    #[pyo3(signature = (steps=1, *, timeout=None))]
+    fn decrement<'py>(
+        &self,
+        py: Python<'py>,
+        steps: i64,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let steps = whole(py, "decrement(steps", steps)?;
+        self.act(py, timeout, move |l| l.decrement(steps))
+    }
+
+    /// Selects the characters ``from_`` to ``to`` (``to`` excluded, counted
+    /// from 0) of its text, and waits until its selection reads so.
+    #[pyo3(signature = (from_, to, *, timeout=None))]
+    fn select_text<'py>(
+        &self,
+        py: Python<'py>,
+        from_: i64,
+        to: i64,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let from = whole(py, "select_text(from_", from_)?;
+        let to = whole(py, "select_text(to", to)?;
+        self.act(py, timeout, move |l| l.select_text(from, to))
+    }
+
     /// Drags it onto the element ``target`` finds.
     #[pyo3(signature = (target, *, timeout=None))]
     fn drag_to<'py>(
@@ -692,6 +770,13 @@ pub fn element_key(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Element
 
 /// `click`'s button and count, checked before anything is looked for: `None`
 /// for a plain left click (core's `click`), else the real clicks to send.
+/// A count or place from a Python int; one no `u32` holds is refused as
+/// core refuses one out of its range (`call` is the call up to the `=`).
+fn whole(py: Python<'_>, call: &str, value: i64) -> PyResult<u32> {
+    u32::try_from(value)
+        .map_err(|_| invalid(py, format!("{call}={value}): it is negative or too big")))
+}
+
 fn click_with(
     py: Python<'_>,
     button: &str,

@@ -114,10 +114,7 @@ pub fn find<'a>(elements: &'a [Element], params: &ActParams, window: u64) -> Res
         .as_ref()
         .map(ElementKey::to_string)
         .unwrap_or_default();
-    let matching: Vec<&Element> = elements
-        .iter()
-        .filter(|e| e.raw.accessible_id == key)
-        .collect();
+    let matching: Vec<&Element> = elements.iter().filter(|e| e.raw.key() == key).collect();
     match matching.as_slice() {
         [one] => Ok(one),
         [] => Err(Error::no_element(format!(

@@ -452,6 +452,11 @@ pub fn bus_error(err: zbus::Error, dest: &str, path: &str, method: &str) -> Erro
         "org.freedesktop.DBus.Error.UnknownMethod" if object_gone(&err.to_string()) => {
             Error::no_element(format!("the element {path} of {dest} is gone"))
         }
+        // GTK 4 answers this for calls it does not implement (GrabFocus on
+        // a tree expander): the element cannot, which callers may work around.
+        "org.freedesktop.DBus.Error.NotSupported" => Error::unsupported(format!(
+            "{method} on {path} of {dest}: the app does not support it ({err})"
+        )),
         // Whether the app is gone or only closed the connection, the driver
         // tells from its process (`AtspiDriver::explain`).
         _ if matches!(err, zbus::Error::InputOutput(_)) && dest.is_empty() => Error::disconnected(

@@ -107,7 +107,7 @@ fn send_input(inner: &Inner, top: &TopLevel, params: &InputParams) -> Result<()>
         // No window manager gives the focus on a bare X server: give it first.
         x11.focus(window.id)?;
     }
-    let (dx, dy) = content_inset(&x11, &inner.app, top, &window);
+    let (dx, dy) = content_inset(&x11, &inner.app, top, &window, inner.scale_of(top));
     let origin = (
         f64::from(window.geometry.x + dx),
         f64::from(window.geometry.y + dy),
@@ -145,12 +145,21 @@ pub fn capture(driver: &AtspiDriver, params: &CaptureParams) -> Result<Capture> 
 /// frame of its own (a resize border without a compositor, the shadow with
 /// one, which `_GTK_FRAME_EXTENTS` gives). Other toolkits answer screen
 /// positions, so nothing is added for them.
-pub fn content_inset(x11: &X11, app: &AppRef, top: &TopLevel, window: &XWindow) -> (i32, i32) {
+/// `scale` is the window's ([`crate::scale`]): GTK counts the content in its
+/// own pixels, the frame is in the X server's.
+pub fn content_inset(
+    x11: &X11,
+    app: &AppRef,
+    top: &TopLevel,
+    window: &XWindow,
+    scale: f64,
+) -> (i32, i32) {
     if app.toolkit != Toolkit::Gtk4 {
         return (0, 0);
     }
-    let extra_w = window.geometry.width as i32 - top.extents.2;
-    let extra_h = window.geometry.height as i32 - top.extents.3;
+    let (width, height) = scaled_size(top, scale);
+    let extra_w = window.geometry.width as i32 - width;
+    let extra_h = window.geometry.height as i32 - height;
     if extra_w <= 0 && extra_h <= 0 || top.extents.2 <= 0 || top.extents.3 <= 0 {
         return (0, 0);
     }
@@ -167,17 +176,26 @@ pub fn content_inset(x11: &X11, app: &AppRef, top: &TopLevel, window: &XWindow) 
     (inset(extra_w, left, right), inset(extra_h, above, below))
 }
 
+/// The size of window `top`'s content in the X server's pixels.
+fn scaled_size(top: &TopLevel, scale: f64) -> (i32, i32) {
+    let (_, _, width, height) = top.extents;
+    (
+        (f64::from(width) * scale).round() as i32,
+        (f64::from(height) * scale).round() as i32,
+    )
+}
+
 /// The window's content on screen: the X window less GTK 4's frame.
 pub fn content_bounds(inner: &Inner, top: &TopLevel, window: &XWindow) -> Bounds {
     let g = window.geometry;
     let (dx, dy) = inner
         .x11()
-        .map(|x11| content_inset(&x11, &inner.app, top, window))
+        .map(|x11| content_inset(&x11, &inner.app, top, window, inner.scale_of(top)))
         .unwrap_or_default();
     let (w, h) = if (dx, dy) == (0, 0) {
         (g.width as i32, g.height as i32)
     } else {
-        (top.extents.2, top.extents.3)
+        scaled_size(top, inner.scale_of(top))
     };
     Bounds::new(
         f64::from(g.x + dx),
@@ -283,15 +301,28 @@ async fn find_popovers(
     let Ok(x11) = inner.x11() else {
         return Vec::new();
     };
-    let popups = match x11.popups_of(inner.app.pid) {
+    let mut popups = match x11.popups_of(inner.app.pid) {
         Ok(popups) if !popups.is_empty() => popups,
         _ => return Vec::new(),
     };
     let Some(window) = toplevel_window(&x11, inner, top) else {
         return Vec::new();
     };
-    let (dx, dy) = content_inset(&x11, &inner.app, top, &window);
+    let scale = inner.scale_of(top);
+    let (dx, dy) = content_inset(&x11, &inner.app, top, &window, scale);
     let origin = (window.geometry.x + dx, window.geometry.y + dy);
+    // The popups' surfaces in GTK's pixels, counted from the same origin,
+    // as GTK's positions are ([`crate::scale`]).
+    if scale != 1.0 {
+        let app_pixels = |v: i32| (f64::from(v) / scale).round() as i32;
+        for popup in &mut popups {
+            let g = &mut popup.geometry;
+            g.x = origin.0 + app_pixels(g.x - origin.0);
+            g.y = origin.1 + app_pixels(g.y - origin.1);
+            g.width = app_pixels(g.width as i32).max(0) as u32;
+            g.height = app_pixels(g.height as i32).max(0) as u32;
+        }
+    }
     // An element's extents and its parent's, as GTK answers them.
     type Box4 = (i32, i32, i32, i32);
     let place = |index: usize| -> Option<(Box4, Box4)> {

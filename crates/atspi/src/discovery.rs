@@ -90,9 +90,25 @@ impl AppRef {
         self.toolkit_name.eq_ignore_ascii_case("gail")
     }
 
-    /// Whether elements may carry an accessible id; GTK 3 and 4 give none, so they are not asked.
+    /// Whether each element is worth asking its accessible id (AT-SPI's
+    /// `AccessibleId`): GTK 3 answers the one an app set with
+    /// `atk_object_set_accessible_id`, and Qt a path of `objectName`s (in
+    /// versions newer than the 6.4 measured, which answers none). GTK 4
+    /// (4.8) answers none. Firefox and Chromium answer
+    /// it empty for every element and give the page's `id` as an attribute
+    /// instead ([`AppRef::gives_web_attributes`]), so they are not asked.
     pub fn has_ids(&self) -> bool {
-        !self.behind_gtk_bridge()
+        self.toolkit != Toolkit::Gtk4 && !self.gives_web_attributes()
+    }
+
+    /// Whether the app's elements carry the attributes of the markup they
+    /// come from (`id`, `class`, `tag`, a field's placeholder): Firefox
+    /// (`Gecko`) and Chromium and its Electron apps, for a page's elements
+    /// and their own UI's alike.
+    pub fn gives_web_attributes(&self) -> bool {
+        ["gecko", "chromium"]
+            .iter()
+            .any(|name| self.toolkit_name.eq_ignore_ascii_case(name))
     }
 }
 
@@ -364,6 +380,7 @@ mod tests {
             child_count: 1,
             ifaces: Ifaces::default(),
             states: StateSet(states.iter().fold(0, |set, state| set | (1 << state))),
+            accessible_id: Default::default(),
         }
     }
 

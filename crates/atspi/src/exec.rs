@@ -97,14 +97,14 @@ struct Early(HashMap<ObjRef, (FieldCalls, RawNode)>);
 impl Early {
     /// The element `node` filled in from the answers asked early, when they
     /// answer the very calls the fill would make now.
-    fn take(&mut self, node: &RawNode, cached: bool, calls: &FieldCalls) -> Option<RawNode> {
+    fn take(&mut self, node: &RawNode, calls: &FieldCalls) -> Option<RawNode> {
         let obj = node.obj.as_ref()?;
         let (asked, filled) = self.0.remove(obj)?;
         if asked != *calls {
             return None;
         }
         stats::count("fields asked early");
-        Some(fetch::with_fields_of(node.clone(), cached, filled, &asked))
+        Some(fetch::with_fields_of(node.clone(), filled, &asked))
     }
 }
 
@@ -277,16 +277,16 @@ impl Inner {
         let mut asked = Vec::new();
         for (raw, cached) in named {
             let calls = plan::field_calls(raw, cached, rules, false);
-            match window.early.take(raw, cached, &calls) {
+            match window.early.take(raw, &calls) {
                 Some(filled) => *raw = filled,
-                None => asked.push((raw, cached, calls)),
+                None => asked.push((raw, calls)),
             }
         }
         self.kept.served_early(named_len - asked.len());
         let link = &self.link;
         bus::strict(async {
-            join_all(asked.into_iter().map(|(raw, cached, calls)| async move {
-                let fields = fetch::fields(link, raw, cached, &calls, BoxPlace::default());
+            join_all(asked.into_iter().map(|(raw, calls)| async move {
+                let fields = fetch::fields(link, raw, &calls, BoxPlace::default());
                 gate::fields(fields).await;
             }))
             .await;
@@ -386,7 +386,7 @@ impl Inner {
     pub async fn element_fields(&self, node: &mut RawNode) {
         let plan = self.plan(Asked::Element);
         let calls = plan::field_calls(node, false, plan.rules, false);
-        let fields = fetch::fields(&self.link, node, false, &calls, BoxPlace::default());
+        let fields = fetch::fields(&self.link, node, &calls, BoxPlace::default());
         gate::through(self.gate.clone(), gate::fields(fields)).await;
     }
 
@@ -466,6 +466,10 @@ impl Inner {
         } else {
             items.await
         };
+        let mut items = items;
+        if self.profile.fields.ids {
+            self.kept.carry_ids(&mut items);
+        }
         let items = Arc::new(items);
         if keep && !items.is_empty() {
             self.kept.keep_cache(items.clone(), before);
@@ -552,29 +556,28 @@ async fn read_subtree(
     bus::strict(async {
         let started = std::time::Instant::now();
         let boxes = Boxes::default();
-        let walked =
-            match plan.fields {
-                FieldsPlan::WhileWalking => {
-                    walk(link, app, plan, top, cache, children, Some(&boxes)).await?
-                }
-                _ => {
-                    let mut walked = walk(link, app, plan, top, cache, children, None).await?;
-                    stats::note(|| format!("structure read at {:?}", started.elapsed()));
-                    let boxes = &boxes;
-                    join_all(walked.iter_mut().enumerate().map(
+        let walked = match plan.fields {
+            FieldsPlan::WhileWalking => {
+                walk(link, app, plan, top, cache, children, Some(&boxes)).await?
+            }
+            _ => {
+                let mut walked = walk(link, app, plan, top, cache, children, None).await?;
+                stats::note(|| format!("structure read at {:?}", started.elapsed()));
+                let boxes = &boxes;
+                join_all(walked.iter_mut().enumerate().map(
                         |(me, (parent, _, node, cached))| {
                             let calls = plan::field_calls(node, *cached, plan.rules, true);
                             let place = boxes.place(me, *parent);
                             async move {
-                                gate::fields(fetch::fields(link, node, *cached, &calls, place))
+                                gate::fields(fetch::fields(link, node, &calls, place))
                                     .await
                             }
                         },
                     ))
                     .await;
-                    walked
-                }
-            };
+                walked
+            }
+        };
         stats::note(|| format!("structure and fields read in {:?}", started.elapsed()));
         stats::print_calls();
         Ok(in_tree_order(walked).into_iter().map(|(e, _)| e).collect())
@@ -692,7 +695,7 @@ async fn walk(
                 let calls = plan::field_calls(&node, cached, plan.rules, true);
                 let place = boxes.place(me, parent);
                 filling.push(async move {
-                    gate::fields(fetch::fields(link, &mut node, cached, &calls, place)).await;
+                    gate::fields(fetch::fields(link, &mut node, &calls, place)).await;
                     (me, node)
                 });
             }
@@ -710,14 +713,7 @@ async fn ask_early(link: &Link, plan: &ReadPlan) -> Early {
     };
     let asked = early.iter().cloned().map(|(mut node, cached)| async move {
         let calls = plan::field_calls(&node, cached, plan.rules, false);
-        gate::fields(fetch::fields(
-            link,
-            &mut node,
-            cached,
-            &calls,
-            BoxPlace::default(),
-        ))
-        .await;
+        gate::fields(fetch::fields(link, &mut node, &calls, BoxPlace::default())).await;
         Some((node.obj.clone()?, (calls, node)))
     });
     Early(join_all(asked).await.into_iter().flatten().collect())

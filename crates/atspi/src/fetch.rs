@@ -12,6 +12,7 @@ use crate::roles;
 use crate::states::StateSet;
 use crate::visible;
 use std::collections::HashMap;
+use std::sync::{Arc, OnceLock};
 use uidrive_core::Result;
 use zbus::Connection;
 
@@ -67,7 +68,14 @@ pub struct CachedItem {
     pub child_count: i32,
     pub ifaces: Ifaces,
     pub states: StateSet,
+    /// The element's accessible id once a read asked it: the cache has
+    /// none, and an answer kept for later reads keeps it too (until any
+    /// event of the app drops the answer, [`crate::kept`]).
+    pub accessible_id: IdSlot,
 }
+
+/// Where an element's accessible id is kept with its cache item.
+pub type IdSlot = Arc<OnceLock<String>>;
 
 type CacheTuple = (
     ObjRef,
@@ -128,6 +136,7 @@ pub async fn cache_items(link: &Link, bus_name: &str) -> CacheItems {
                             child_count,
                             ifaces: Ifaces::from_names(&ifaces),
                             states: StateSet::from_words(&states),
+                            accessible_id: IdSlot::default(),
                         };
                         (me.1.as_str().to_string(), item)
                     },
@@ -164,6 +173,9 @@ pub struct RawNode {
     pub states: StateSet,
     pub ifaces: Ifaces,
     pub accessible_id: String,
+    /// Where the accessible id of an element from the cache is kept for
+    /// the reads that take the same cache answer ([`CachedItem::accessible_id`]).
+    pub id_slot: Option<IdSlot>,
     pub attributes: HashMap<String, String>,
     pub extents: Option<(i32, i32, i32, i32)>,
     pub text: Option<TextInfo>,
@@ -179,6 +191,28 @@ pub struct RawNode {
     pub truncated: bool,
     /// Whether `actions` was left for later, the element being hidden ([`crate::plan::ActionsRead`]).
     pub actions_unread: bool,
+}
+
+impl RawNode {
+    /// The element's lasting name, its `key`: the accessible id the toolkit
+    /// gives (GTK 3's ATK id, Qt's `objectName` path) when it gives one,
+    /// else the `id` attribute of the markup it comes from (a web page's
+    /// `<input id="city">` in Firefox and Chromium, which answer every
+    /// accessible id empty); empty when it has neither.
+    pub fn key(&self) -> &str {
+        if !self.accessible_id.is_empty() {
+            return &self.accessible_id;
+        }
+        self.attributes.get("id").map_or("", String::as_str)
+    }
+
+    /// Whether the accessible id of this element from the cache is known
+    /// without asking: kept with its cache item by an earlier read.
+    pub fn id_kept(&self) -> bool {
+        self.id_slot
+            .as_ref()
+            .is_some_and(|slot| slot.get().is_some())
+    }
 }
 
 /// A coordinate at or below this says "no place": toolkits answer about
@@ -275,6 +309,8 @@ pub async fn basics(
         node.states = c.states;
         node.ifaces = c.ifaces;
         node.child_count = c.child_count;
+        node.accessible_id = c.accessible_id.get().cloned().unwrap_or_default();
+        node.id_slot = Some(c.accessible_id.clone());
         // A container the cache counts empty may be filling (LibreOffice
         // Calc's formula bar as it shows): unless the cache placed its
         // children itself, its children are asked.
@@ -414,17 +450,10 @@ async fn children_of(conn: &Connection, dest: &str, path: &str) -> Result<Vec<Ob
     Ok(children)
 }
 
-/// Asks the fields `calls` names of `node` (`cached` if the walk had it
-/// from the cache), over the fields' connection where there is one; `place`
+/// Asks the fields `calls` names of `node`, over the fields' connection where there is one; `place`
 /// is its place in the read's [`Boxes`]. A call that fails leaves its
 /// field out rather than failing the whole read.
-pub async fn fields(
-    link: &Link,
-    node: &mut RawNode,
-    cached: bool,
-    calls: &FieldCalls,
-    place: BoxPlace<'_>,
-) {
+pub async fn fields(link: &Link, node: &mut RawNode, calls: &FieldCalls, place: BoxPlace<'_>) {
     let Some(obj) = node.obj.clone() else { return };
     let (conn, dest) = link.route_fields(&obj.0);
     let path = obj.1.as_str();
@@ -486,23 +515,34 @@ pub async fn fields(
             (ext, id)
         }
     };
+    let accessible_id = match id {
+        Some(id) => {
+            if let Some(slot) = &details.id_slot {
+                let _ = slot.set(id.clone());
+            }
+            id
+        }
+        // Not asked: kept already ([`RawNode::id_kept`]), or read with the basics.
+        None if calls.id => String::new(),
+        None => details.accessible_id.clone(),
+    };
     *node = RawNode {
         extents: ext,
-        accessible_id: filled_id(cached, id, details.accessible_id.clone()),
+        accessible_id,
         ..details
     };
 }
 
-/// `lean`, an element as a walk gives it (`cached` if from the cache), with
+/// `lean`, an element as a walk gives it, with
 /// the fields [`fields`] read of the same element with the same calls (`filled`).
-pub fn with_fields_of(lean: RawNode, cached: bool, filled: RawNode, asked: &FieldCalls) -> RawNode {
-    let asked_id = if asked.id {
-        filled.accessible_id
-    } else {
-        String::new()
-    };
+pub fn with_fields_of(lean: RawNode, filled: RawNode, asked: &FieldCalls) -> RawNode {
     RawNode {
-        accessible_id: filled_id(cached, asked_id, lean.accessible_id),
+        accessible_id: if asked.id {
+            filled.accessible_id
+        } else {
+            lean.accessible_id
+        },
+        id_slot: lean.id_slot,
         obj: lean.obj,
         role: lean.role,
         name: lean.name,
@@ -516,26 +556,15 @@ pub fn with_fields_of(lean: RawNode, cached: bool, filled: RawNode, asked: &Fiel
     }
 }
 
-/// The accessible id a fill gives an element: the one asked with its fields
-/// for an element from the cache (empty where the toolkit gives none), the
-/// one the walk read for another.
-fn filled_id(cached: bool, asked: String, walked: String) -> String {
-    if cached {
-        asked
-    } else {
-        walked
-    }
-}
-
-async fn accessible_id(conn: &Connection, dest: &str, path: &str, wanted: bool) -> String {
+/// The element's accessible id, if `wanted` and answered.
+async fn accessible_id(conn: &Connection, dest: &str, path: &str, wanted: bool) -> Option<String> {
     if !wanted {
-        return String::new();
+        return None;
     }
     bus::get_prop(conn, dest, path, IFACE_ACCESSIBLE, "AccessibleId")
         .await
         .ok()
         .and_then(|v| v.downcast_ref::<&str>().ok().map(str::to_string))
-        .unwrap_or_default()
 }
 
 /// The fields beyond the box and the key, as `calls` names them.

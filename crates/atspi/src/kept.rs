@@ -23,6 +23,11 @@
 //! app whose toolkit does not announce its changes has none kept
 //! ([`crate::profile::CacheKept`]).
 //!
+//! **Accessible ids** are not in the cache answer: GTK 3's bridge answers
+//! each element's only when asked, one call per element. The ids a read
+//! asked are kept in the answer's items and carried into the next answer
+//! by object path ([`Kept::carry_ids`]), so each object is asked once.
+//!
 //! **The guesses** are not answers: they name what to ask early, and what
 //! is asked early is asked during the read that takes it. The cached
 //! elements whose children the last read had to ask (those the cache's
@@ -32,10 +37,10 @@
 //! just found, and a test that alternates two locators reads two sets by
 //! turns).
 
-use crate::fetch::{CacheItems, RawNode};
+use crate::fetch::{CacheItems, IdSlot, RawNode};
 use crate::plan::MOST_GUESSED;
 use crate::tree::Element;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -55,6 +60,8 @@ pub struct Kept {
     fills: Mutex<[Vec<(RawNode, bool)>; 2]>,
     /// How many elements took fields asked early.
     fields_served: AtomicU64,
+    /// The accessible ids of the last cache answer's elements, by path.
+    ids: Mutex<HashMap<String, IdSlot>>,
 }
 
 struct KeptCache {
@@ -84,6 +91,24 @@ impl Kept {
     /// Keeps a cache answer asked after `before`.
     pub fn keep_cache(&self, items: Arc<CacheItems>, before: Changes) {
         *self.cache.lock().unwrap() = Some(KeptCache { items, before });
+    }
+
+    /// Gives the elements of a new cache answer the accessible ids asked of
+    /// the same objects in earlier answers, and keeps the new answer's for
+    /// the next. GTK's bridge names an object by a number it gives no
+    /// other object while the app runs, and an app sets an element's id
+    /// when it makes it; so an object is asked its id once, and an event
+    /// (which drops a kept answer) costs no call per element.
+    pub fn carry_ids(&self, items: &mut CacheItems) {
+        let mut ids = self.ids.lock().unwrap();
+        let mut next = HashMap::with_capacity(items.len());
+        for (path, item) in items.iter_mut() {
+            if let Some(slot) = ids.remove(path) {
+                item.accessible_id = slot;
+            }
+            next.insert(path.clone(), item.accessible_id.clone());
+        }
+        *ids = next;
     }
 
     /// Drops `items` if it is the kept answer.
@@ -193,6 +218,7 @@ mod tests {
             child_count: 0,
             ifaces: Default::default(),
             states: Default::default(),
+            accessible_id: Default::default(),
         };
         Arc::new(
             (0..n)
@@ -215,6 +241,39 @@ mod tests {
         assert_eq!(served.map(|i| i.len()), Some(96), "nothing happened since");
         assert!(!usable(4, 1), "the app sent an event since");
         assert!(!usable(3, 2), "the driver acted since");
+    }
+
+    #[test]
+    fn accessible_ids_asked_once_are_carried_into_later_answers() {
+        let kept = Kept::default();
+        let mut first = (*items(3)).clone();
+        kept.carry_ids(&mut first);
+        let _ = first["/o/1"].accessible_id.set("town".into());
+        // The next answer: /o/0 went, /o/1 stays, /o/3 is new.
+        let mut next: CacheItems = (*items(4)).clone();
+        next.remove("/o/0");
+        kept.carry_ids(&mut next);
+        assert_eq!(
+            next["/o/1"].accessible_id.get().map(String::as_str),
+            Some("town")
+        );
+        assert_eq!(
+            next["/o/3"].accessible_id.get(),
+            None,
+            "a new object is asked"
+        );
+        assert_eq!(
+            next["/o/2"].accessible_id.get(),
+            None,
+            "one not yet asked is asked"
+        );
+        let mut third: CacheItems = (*items(1)).clone();
+        kept.carry_ids(&mut third);
+        assert_eq!(
+            third["/o/0"].accessible_id.get(),
+            None,
+            "an object that left an answer is not remembered"
+        );
     }
 
     #[test]

@@ -48,6 +48,7 @@ mod lanes;
 mod launch;
 mod menu;
 mod no_tree;
+mod office;
 mod one_widget;
 mod peer_pool;
 mod peer_socket;

@@ -2,10 +2,13 @@
 //! objects with one role and one name: a menu button holds a toggle button
 //! (gnome-calculator's `[button] "Basic"` twice), a drop-down holds the
 //! button that opens it (gtk4-demo's `[comboBox] "Text"` over `[button]
-//! "Text"`). A person sees one control, so a read shows one element: the outer
-//! one, in its place and with its box, under the inner one's id, so that
-//! acting on it acts where the actions are; the inner one's children become
-//! its children.
+//! "Text"`). GTK 2 and 3 tree views build a column of several renderers (an
+//! icon and a text) as a container cell that has no name and holds a cell per
+//! renderer: gnome-system-monitor's process names, GIMP's layer names show
+//! in a cell that reads nothing. A person sees one control, so a read shows
+//! one element: the outer one, in its place and with its box, under the inner
+//! one's id, so that acting on it acts where the actions are; the inner one's
+//! children become its children.
 
 use std::collections::HashMap;
 use uidrive_core::protocol::{Action, ElementId, Node, Role, State};
@@ -14,7 +17,9 @@ use uidrive_core::protocol::{Action, ElementId, Node, Role, State};
 /// (same name, and same role or a combo box's button) into one; the focus
 /// follows the inner one's id.
 pub fn merge_doubles(nodes: &mut Vec<Node>, focus: &mut Option<ElementId>) {
-    let pairs = doubles(nodes);
+    let mut pairs = doubles(nodes);
+    pairs.extend(container_cells(nodes));
+    pairs.sort_unstable();
     if pairs.is_empty() {
         return;
     }
@@ -28,6 +33,12 @@ pub fn merge_doubles(nodes: &mut Vec<Node>, focus: &mut Option<ElementId>) {
         let node = &mut nodes[outer];
         renamed.insert(node.id, inner_node.id);
         node.id = inner_node.id;
+        // A container cell reads what its text cell reads.
+        if node.label.is_none() && node.value.is_none() {
+            node.label = inner_node.label;
+            node.name_source = inner_node.name_source;
+            node.value = inner_node.value;
+        }
         for action in inner_node.actions {
             if !node.actions.contains(&action) {
                 node.actions.push(action);
@@ -122,6 +133,39 @@ fn doubles(nodes: &[Node]) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// (container, its text cell) of each cell that reads nothing and holds
+/// only cells, one of which reads something (GTK's container cell: an icon
+/// renderer's cell and a text renderer's).
+fn container_cells(nodes: &[Node]) -> Vec<(usize, usize)> {
+    let at: HashMap<ElementId, usize> = nodes.iter().enumerate().map(|(i, n)| (n.id, i)).collect();
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (index, node) in nodes.iter().enumerate() {
+        if let Some(parent) = node.parent.and_then(|p| at.get(&p).copied()) {
+            children[parent].push(index);
+        }
+    }
+    let reads = |n: &Node| n.label.is_some() || n.value.is_some();
+    nodes
+        .iter()
+        .enumerate()
+        .filter(|(outer, node)| {
+            node.role == Role::Cell
+                && !reads(node)
+                && !children[*outer].is_empty()
+                && children[*outer]
+                    .iter()
+                    .all(|c| nodes[*c].role == Role::Cell)
+        })
+        .filter_map(|(outer, _)| {
+            let mut reading = children[outer].iter().filter(|c| reads(&nodes[**c]));
+            match (reading.next(), reading.next()) {
+                (Some(inner), None) => Some((outer, *inner)),
+                _ => None,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -201,5 +245,39 @@ mod tests {
         assert_eq!(ids, [2, 3, 4, 5, 6, 7]);
         assert_eq!(nodes[0].role, Role::ComboBox);
         assert_eq!(nodes[0].actions, [Action::Press, Action::Focus]);
+    }
+
+    #[test]
+    fn a_container_cell_reads_as_its_text_cell() {
+        // gnome-system-monitor's Process Name: an icon cell and a text cell
+        // inside a cell that reads nothing.
+        let cell = |id, parent, label| node(id, Some(parent), Role::Cell, label, &[Action::Focus]);
+        let mut nodes = vec![
+            node(1, None, Role::TreeGrid, "", &[]),
+            cell(2, 1, ""),
+            cell(3, 2, ""),
+            cell(4, 2, "bash"),
+            cell(5, 1, "root"),
+            // Two cells that read: each stays itself.
+            cell(6, 1, ""),
+            cell(7, 6, "a"),
+            cell(8, 6, "b"),
+        ];
+        nodes[1].bounds = Some(uidrive_core::protocol::Bounds::new(0.0, 0.0, 200.0, 20.0));
+        merge_doubles(&mut nodes, &mut None);
+        let ids: Vec<u64> = nodes.iter().map(|n| n.id.0).collect();
+        assert_eq!(ids, [1, 4, 3, 5, 6, 7, 8]);
+        assert_eq!(nodes[1].label.as_deref(), Some("bash"));
+        assert_eq!(
+            nodes[1].bounds.map(|b| b.width),
+            Some(200.0),
+            "the whole cell's box"
+        );
+        assert_eq!(
+            nodes[2].parent,
+            Some(ElementId(4)),
+            "the icon cell inside it"
+        );
+        assert_eq!(nodes[4].label, None, "a cell of two texts reads neither");
     }
 }

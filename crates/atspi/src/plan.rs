@@ -200,6 +200,9 @@ fn candidate_rules(mut rules: FieldRules) -> FieldRules {
 pub struct FieldRules {
     /// Whether the toolkit gives accessible ids worth asking for.
     pub ids: bool,
+    /// Whether every element's attributes are asked: they carry a web
+    /// page's `id`, `class` and tag ([`crate::discovery::AppRef::gives_web_attributes`]).
+    pub web_attributes: bool,
     /// The coordinates asked of `GetExtents`: screen (0), or window (1) for
     /// GTK 4, which answers relative to the window anyway and warns otherwise.
     pub coords: u32,
@@ -252,8 +255,9 @@ pub struct FieldCalls {
     pub extents: Extents,
     /// The coordinates the box is asked in ([`FieldRules::coords`]).
     pub coords: u32,
-    /// The accessible id (of an element from the cache; one read without
-    /// the cache has it from its basics).
+    /// The accessible id (of an element from the cache, unless a read that
+    /// took the same cache answer asked it; one read without the cache has
+    /// it from its basics).
     pub id: bool,
     pub actions: ActionCalls,
     pub text: Option<TextCalls>,
@@ -261,7 +265,8 @@ pub struct FieldCalls {
     pub value: bool,
     /// The relation set: it names an unlabelled control's label.
     pub relations: bool,
-    /// The attributes: levels, set positions, a field's placeholder.
+    /// The attributes: levels, set positions, a field's placeholder, a web
+    /// element's `id`, classes and tag.
     pub attributes: bool,
     /// A table's size.
     pub table: bool,
@@ -341,7 +346,7 @@ pub fn field_calls(node: &RawNode, cached: bool, rules: FieldRules, nested: bool
     FieldCalls {
         extents,
         coords: rules.coords,
-        id: rules.ids && cached,
+        id: rules.ids && cached && !node.id_kept(),
         actions: ActionCalls {
             read: ifaces.has(Ifaces::ACTION) && roles::may_act(role),
             when,
@@ -352,7 +357,9 @@ pub fn field_calls(node: &RawNode, cached: bool, rules: FieldRules, nested: bool
         }),
         value: ifaces.has(Ifaces::VALUE) && roles::has_range_value(role),
         relations: unnamed && roles::is_labelled_control(role),
-        attributes: matches!(role, 83 | 90 | 91) || (unnamed && editable), // heading, section, form
+        // Headings, sections and forms for their levels; every field for
+        // its placeholder, which is kept beside its label.
+        attributes: rules.web_attributes || matches!(role, 83 | 90 | 91) || editable,
         table: ifaces.has(Ifaces::TABLE),
         cell: ifaces.has(Ifaces::TABLE_CELL),
     }
@@ -510,6 +517,7 @@ mod tests {
             child_count,
             ifaces: Ifaces::default(),
             states: StateSet::default(),
+            accessible_id: Default::default(),
         }
     }
 
@@ -648,7 +656,15 @@ mod tests {
                 caret: true
             })
         );
-        assert!(calls.relations && calls.attributes && !calls.id && !calls.value);
+        assert!(calls.relations && calls.attributes && calls.id && !calls.value);
+        let kept = RawNode {
+            id_slot: Some(Arc::new(std::sync::OnceLock::from("town".to_string()))),
+            ..field.clone()
+        };
+        assert!(
+            !field_calls(&kept, true, gtk3, true).id,
+            "an id kept with the cache answer is not asked again"
+        );
         assert_eq!(calls.actions.when, ActionsWhen::Now);
         let hidden = RawNode {
             states: StateSet::default(),
@@ -671,6 +687,33 @@ mod tests {
             Extents::UnlessInsideEmpty
         );
         assert_eq!(field_calls(&shown, true, gtk4, false).extents, Extents::Ask);
+    }
+
+    #[test]
+    fn web_elements_are_asked_their_attributes_and_fields_their_placeholder() {
+        let firefox = profile("Firefox", "Gecko", Toolkit::Other).fields;
+        let button = RawNode {
+            role: 43, // push button
+            name: "Send".into(),
+            ..RawNode::default()
+        };
+        let calls = field_calls(&button, true, firefox, false);
+        assert!(
+            calls.attributes && !calls.id,
+            "a page's id, class and tag are attributes; its accessible ids are empty"
+        );
+        let gtk3 = profile("gtk3-widget-factory", "gtk", Toolkit::Other).fields;
+        assert!(!field_calls(&button, true, gtk3, false).attributes);
+        let named_field = RawNode {
+            role: 79, // entry
+            name: "Postcode".into(),
+            ifaces: Ifaces::from_names(&["org.a11y.atspi.EditableText"]),
+            ..RawNode::default()
+        };
+        assert!(
+            field_calls(&named_field, true, gtk3, false).attributes,
+            "a field's placeholder is read beside its name"
+        );
     }
 
     #[test]

@@ -87,7 +87,7 @@ impl Profile {
 }
 
 /// LibreOffice names its app `soffice` (or after its binary) on the bus.
-fn is_libreoffice(name: &str) -> bool {
+pub(crate) fn is_libreoffice(name: &str) -> bool {
     let name = name.to_ascii_lowercase();
     name.starts_with("soffice") || name.starts_with("libreoffice")
 }
@@ -105,6 +105,7 @@ fn field_rules(app: &AppRef) -> FieldRules {
             Toolkit::Other => ActionsRead::WithState(st::SHOWING),
         },
         ids: app.has_ids(),
+        web_attributes: app.gives_web_attributes(),
         descriptions: if app.behind_gail() {
             Descriptions::OfUnnamed
         } else {

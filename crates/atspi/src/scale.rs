@@ -40,11 +40,14 @@ impl Frame {
 
 /// The scale of a window the app answers `atspi` (width, height) for and the
 /// X server shows `x` for: the ratio of the two when both axes agree, else 1.
-/// GTK 4 draws its frame (shadow, border) inside its X window, which makes
-/// the X window larger on each axis by a different ratio: it reads as 1.
-pub fn ratio(toolkit: Toolkit, atspi: (i32, i32), x: (u32, u32)) -> f64 {
-    if toolkit == Toolkit::Gtk4 || atspi.0 <= 0 || atspi.1 <= 0 {
+/// GTK 4 is asked [`gtk4_ratio`] instead: its frame makes the axes differ.
+/// `frame` is the window's `_GTK_FRAME_EXTENTS` (left, right, top, bottom).
+pub fn ratio(toolkit: Toolkit, atspi: (i32, i32), x: (u32, u32), frame: [u32; 4]) -> f64 {
+    if atspi.0 <= 0 || atspi.1 <= 0 {
         return 1.0;
+    }
+    if toolkit == Toolkit::Gtk4 {
+        return gtk4_ratio(atspi, x, frame);
     }
     let across = f64::from(x.0) / f64::from(atspi.0);
     let down = f64::from(x.1) / f64::from(atspi.1);
@@ -55,6 +58,30 @@ pub fn ratio(toolkit: Toolkit, atspi: (i32, i32), x: (u32, u32)) -> f64 {
     }
     (across + down) / 2.0
 }
+
+/// GTK 4 scales by whole numbers on X11 (`GDK_SCALE`), and its X window is
+/// its content (what AT-SPI answers) times the scale, plus its frame: the
+/// shadow `_GTK_FRAME_EXTENTS` gives (in device pixels), and without a
+/// compositor a resize border of the same width on every side. So the
+/// scale is the largest whole number that leaves the same border on both
+/// axes, and a small one: a window of 350×230 shown as 720×480 is at 2,
+/// with 10 device pixels of border all round.
+pub fn gtk4_ratio(atspi: (i32, i32), x: (u32, u32), frame: [u32; 4]) -> f64 {
+    let [left, right, top, bottom] = frame.map(i64::from);
+    let (x_w, x_h) = (i64::from(x.0) - left - right, i64::from(x.1) - top - bottom);
+    (1..=MAX_GTK4_SCALE)
+        .rev()
+        .find(|&k| {
+            let (border_w, border_h) = (x_w - k * i64::from(atspi.0), x_h - k * i64::from(atspi.1));
+            border_w >= 0 && (border_w - border_h).abs() <= 1 && border_w <= 2 * MAX_GTK4_BORDER * k
+        })
+        .unwrap_or(1) as f64
+}
+
+/// The largest scale GTK 4 is looked for at.
+const MAX_GTK4_SCALE: i64 = 4;
+/// The widest resize border GTK 4 draws round a window, in its own pixels.
+const MAX_GTK4_BORDER: i64 = 32;
 
 impl crate::driver::Inner {
     /// The frame of window `top`, whose box the read answered.
@@ -80,10 +107,19 @@ impl crate::driver::Inner {
         let Some(shown) = self.x_window(top) else {
             return 1.0;
         };
+        let frame = match self.app.toolkit {
+            Toolkit::Gtk4 => self
+                .x11()
+                .ok()
+                .and_then(|x11| x11.frame_extents(shown.id).ok().flatten())
+                .unwrap_or_default(),
+            _ => [0; 4],
+        };
         let scale = ratio(
             self.app.toolkit,
             (width, height),
             (shown.geometry.width, shown.geometry.height),
+            frame,
         );
         let mut scales = self.scales.0.lock().unwrap();
         if scales.len() > 1_000 {
@@ -101,6 +137,7 @@ mod tests {
     #[test]
     fn the_scale_is_the_ratio_of_the_window_sizes_when_both_axes_agree() {
         let other = Toolkit::Other;
+        let ratio = |toolkit, atspi, x| ratio(toolkit, atspi, x, [0; 4]);
         assert_eq!(
             ratio(other, (700, 500), (1050, 750)),
             1.5,
@@ -113,6 +150,25 @@ mod tests {
         assert_eq!(ratio(other, (700, 500), (701, 499)), 1.0, "rounding");
         assert_eq!(ratio(other, (700, 500), (900, 500)), 1.0, "axes disagree");
         assert_eq!(ratio(other, (0, 0), (900, 500)), 1.0, "no box");
-        assert_eq!(ratio(Toolkit::Gtk4, (700, 500), (1400, 1000)), 1.0);
+    }
+
+    #[test]
+    fn gtk4s_scale_is_the_whole_number_that_leaves_one_border_all_round() {
+        let none = [0; 4];
+        // Measured: tests/apps/gtk4_check.py (a header bar, no compositor).
+        assert_eq!(gtk4_ratio((350, 230), (360, 240), none), 1.0, "GDK_SCALE=1");
+        assert_eq!(gtk4_ratio((350, 230), (720, 480), none), 2.0, "GDK_SCALE=2");
+        // gtk4-demo at GDK_SCALE=2: 790×590 on AT-SPI, 1600×1200 on X.
+        assert_eq!(gtk4_ratio((790, 590), (1600, 1200), none), 2.0);
+        // No frame (server-side decorations), and a shadow GTK announces.
+        assert_eq!(gtk4_ratio((360, 240), (720, 480), none), 2.0);
+        assert_eq!(gtk4_ratio((360, 240), (360, 240), none), 1.0);
+        let shadow = [46, 46, 40, 52];
+        assert_eq!(gtk4_ratio((360, 240), (812, 572), shadow), 2.0);
+        assert_eq!(gtk4_ratio((360, 240), (452, 332), shadow), 1.0);
+        // A square window at 1 is not taken as 2: that would leave no border.
+        assert_eq!(gtk4_ratio((300, 300), (310, 310), none), 1.0);
+        // Sizes that fit no whole scale with one border all round read as 1.
+        assert_eq!(gtk4_ratio((700, 500), (1000, 1000), none), 1.0);
     }
 }

@@ -59,6 +59,10 @@ pub fn to_nodes(
 ) -> (Vec<Node>, Option<ElementId>) {
     let replaced = with_embedded_text(elements);
     let elements = replaced.as_deref().unwrap_or(elements);
+    let moved = crate::profile::is_libreoffice(&app.name)
+        .then(|| crate::office::with_root_pane_moved(elements))
+        .flatten();
+    let elements = moved.as_deref().unwrap_or(elements);
     let ids: Vec<ElementId> = elements.iter().map(|e| id_of(&e.raw)).collect();
     let names: HashMap<String, &str> = elements
         .iter()
@@ -147,10 +151,10 @@ fn to_node(
             node.name_source = Some(NameSource::LabelledBy);
         }
     }
-    node.placeholder = raw
-        .attributes
-        .get("placeholder-text")
-        .filter(|p| !p.is_empty())
+    // ATK's name (GTK, Firefox); Chromium's is the markup's own.
+    node.placeholder = ["placeholder-text", "placeholder"]
+        .iter()
+        .find_map(|name| raw.attributes.get(*name).filter(|p| !p.is_empty()))
         .cloned();
     let text_value = raw.text.as_ref().map(|t| t.text.clone());
     if label.is_empty()
@@ -241,9 +245,15 @@ fn to_node(
         node.truncated = true;
         node.child_count = Some(i64::from(raw.child_count)).filter(|n| *n >= 0);
     }
-    node.key = Some(raw.accessible_id.clone())
+    node.key = Some(raw.key())
         .filter(|k| !k.is_empty())
-        .map(ElementKey::Str);
+        .map(ElementKey::from);
+    node.classes = raw
+        .attributes
+        .get("class")
+        .map(|classes| classes.split_whitespace().map(str::to_string).collect())
+        .unwrap_or_default();
+    node.tag = raw.attributes.get("tag").filter(|t| !t.is_empty()).cloned();
     node.controls = related(3)
         .iter()
         .map(|o| element_id(&o.0, o.1.as_str()))
@@ -292,7 +302,7 @@ fn with_embedded_text(elements: &[Element]) -> Option<Vec<Element>> {
         }
         let texts: Vec<String> = children[index]
             .iter()
-            .map(|&child| shown_text(&out[child].raw))
+            .map(|&child| shown_text(&out, &children, child))
             .collect();
         let raw = &mut out[index].raw;
         raw.name = replace_marks(&raw.name, &texts);
@@ -303,13 +313,42 @@ fn with_embedded_text(elements: &[Element]) -> Option<Vec<Element>> {
     Some(out)
 }
 
-/// What an embedded object shows as text: its text, else its name.
-fn shown_text(raw: &RawNode) -> String {
-    raw.text
-        .as_ref()
-        .map(|t| t.text.replace(OBJECT_MARK, ""))
-        .filter(|t| !t.trim().is_empty())
-        .unwrap_or_else(|| raw.name.replace(OBJECT_MARK, ""))
+/// What the embedded object `index` shows as text: its own text (an entry's,
+/// a link's, even when empty), a combo box's chosen item, the caption of a
+/// button (WebKit's have no text), else nothing. Not the name of a control
+/// that shows none: a check box or an entry is named after the label that
+/// holds it, and that name in the label's text reads the label twice ("Gift
+/// wrap Gift wrap" where the screen shows "Gift wrap").
+fn shown_text(elements: &[Element], children: &[Vec<usize>], index: usize) -> String {
+    let raw = &elements[index].raw;
+    if let Some(text) = raw.text.as_ref().filter(|t| !t.text.is_empty()) {
+        return text.text.replace(OBJECT_MARK, "");
+    }
+    match raw.role {
+        COMBO_BOX => chosen_item(elements, children, index).unwrap_or_default(),
+        role if SHOWS_ITS_NAME.contains(&role) => raw.name.replace(OBJECT_MARK, ""),
+        _ => String::new(),
+    }
+}
+
+const COMBO_BOX: u32 = 11;
+
+/// Roles whose name is the caption drawn on them: label, page tab, push
+/// button, toggle button, heading, link, static, push button with a menu.
+const SHOWS_ITS_NAME: [u32; 8] = [29, 37, 43, 62, 83, 88, 116, 129];
+
+/// The name of the selected item inside the combo box `index` (Gecko keeps
+/// a `<select>`'s options in a menu under it, the chosen one SELECTED).
+fn chosen_item(elements: &[Element], children: &[Vec<usize>], index: usize) -> Option<String> {
+    let mut stack: Vec<usize> = children[index].iter().rev().copied().collect();
+    while let Some(at) = stack.pop() {
+        let raw = &elements[at].raw;
+        if raw.states.has(st::SELECTED) && !raw.name.is_empty() {
+            return Some(raw.name.clone());
+        }
+        stack.extend(children[at].iter().rev());
+    }
+    None
 }
 
 /// `text` with its n-th object mark replaced by `objects[n]` (dropped past the end).
@@ -529,9 +568,10 @@ mod tests {
     }
 
     #[test]
-    fn object_marks_take_the_embedded_objects_text_or_go() {
-        let element = |name: &str, text: Option<&str>, parent| Element {
+    fn object_marks_take_what_the_embedded_object_shows_or_go() {
+        let element = |role, name: &str, text: Option<&str>, parent| Element {
             raw: RawNode {
+                role,
                 name: name.into(),
                 text: text.map(|t| crate::fetch::TextInfo {
                     text: t.into(),
@@ -542,16 +582,30 @@ mod tests {
             parent,
             in_scroller: false,
         };
-        let elements = vec![
-            element("", Some("Read \u{FFFC} and \u{FFFC}\u{FFFC}"), None),
-            element("the terms", None, Some(0)),
-            element("", Some("\u{FFFC}"), Some(0)),
-            element("", None, Some(2)),
+        let mut elements = vec![
+            element(73, "", Some("Read \u{FFFC} and \u{FFFC}\u{FFFC}"), None),
+            element(88, "the terms", Some("the terms"), Some(0)), // a link
+            element(43, "Send", None, Some(0)),                   // a WebKit button: no text
+            element(73, "", Some("\u{FFFC}"), Some(0)),
+            element(27, "A logo", None, Some(3)), // an image: no text
+            element(29, "Gift wrap", Some("\u{FFFC} Gift wrap"), None),
+            element(7, "Gift wrap", Some(""), Some(5)), // a check box, named by its label
+            element(29, "Name Name", Some("Name \u{FFFC}"), None),
+            element(79, "Name", Some(""), Some(7)), // an empty entry
+            element(29, "Size Small", Some("Size \u{FFFC}"), None),
+            element(COMBO_BOX, "Size", None, Some(9)),
+            element(33, "", None, Some(10)), // its menu of options
+            element(35, "Small", None, Some(11)),
+            element(35, "Large", None, Some(11)),
         ];
+        elements[13].raw.states = crate::states::StateSet(1 << st::SELECTED);
         let replaced = with_embedded_text(&elements).expect("marks replaced");
         let text = |at: usize| replaced[at].raw.text.as_ref().unwrap().text.clone();
-        assert_eq!(text(0), "Read the terms and ");
-        assert_eq!(text(2), "");
+        assert_eq!(text(0), "Read the terms and Send");
+        assert_eq!(text(3), "");
+        assert_eq!(text(5), " Gift wrap");
+        assert_eq!(text(7), "Name ");
+        assert_eq!(text(9), "Size Large");
         assert!(with_embedded_text(&elements[1..2]).is_none());
     }
 
@@ -628,5 +682,56 @@ mod tests {
         );
         // What GTK 3 answers for a window being unmapped.
         assert_eq!(bounds((i32::MIN, i32::MIN)), None);
+    }
+
+    #[test]
+    fn the_key_is_the_accessible_id_else_the_markups_id_with_classes_and_placeholder() {
+        let node = |accessible_id: &str, attributes: &[(&str, &str)]| {
+            let element = Element {
+                raw: RawNode {
+                    role: 79, // entry
+                    name: "Postcode".into(),
+                    accessible_id: accessible_id.into(),
+                    attributes: attributes
+                        .iter()
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .collect(),
+                    ..RawNode::default()
+                },
+                parent: None,
+                in_scroller: false,
+            };
+            to_node(
+                &element,
+                ElementId(1),
+                None,
+                Toolkit::Other,
+                Frame::unscaled((0, 0)),
+                &HashMap::new(),
+            )
+        };
+        // Firefox: no accessible id; the page's attributes.
+        let firefox = node(
+            "",
+            &[
+                ("id", "zip"),
+                ("class", " field  narrow "),
+                ("tag", "input"),
+                ("placeholder-text", "ZIP"),
+            ],
+        );
+        assert_eq!(firefox.key, Some(ElementKey::from("zip")));
+        assert_eq!(firefox.classes, ["field", "narrow"]);
+        assert_eq!(firefox.tag.as_deref(), Some("input"));
+        assert_eq!(firefox.label.as_deref(), Some("Postcode"));
+        assert_eq!(firefox.placeholder.as_deref(), Some("ZIP"));
+        // Chromium names the placeholder as the markup does.
+        let chromium = node("", &[("id", "zip"), ("placeholder", "ZIP")]);
+        assert_eq!(chromium.placeholder.as_deref(), Some("ZIP"));
+        // A toolkit's accessible id comes first.
+        let both = node("postcode-field", &[("id", "zip")]);
+        assert_eq!(both.key, Some(ElementKey::from("postcode-field")));
+        let none = node("", &[("class", ""), ("tag", "")]);
+        assert_eq!((none.key, none.classes, none.tag), (None, vec![], None));
     }
 }

@@ -60,3 +60,42 @@ fn gnome_system_monitor_reads_back_its_sorted_rows() {
         pids.len() > 5 && pids.windows(2).all(|w| w[0] > w[1]) && pids[0] > *lowest.last().unwrap()
     });
 }
+
+/// The Process Name column draws an icon and a name in one cell, which GTK 3
+/// builds as a container cell that reads nothing around a cell per renderer.
+/// Each row's cell in that column reads the name the screen shows there
+/// (before, every one read nothing and only its inner text cell, a second
+/// element, held the name).
+#[test]
+fn gnome_system_monitor_process_name_cells_read_their_names() {
+    let app = launch(&["gnome-system-monitor"]);
+    let tree = app.wait_for("the Process Name column reads names", |t| {
+        column(t, "Process Name")
+            .iter()
+            .filter(|n| !n.is_empty())
+            .count()
+            > 5
+    });
+    let names = column(&tree, "Process Name");
+    let unnamed = names.iter().filter(|n| n.is_empty()).count();
+    assert_eq!(
+        unnamed,
+        0,
+        "{unnamed} of {} Process Name cells read no name: {names:?}",
+        names.len()
+    );
+    // One element per shown cell: no cell inside it reads the name again.
+    let at: std::collections::HashMap<_, _> = tree.nodes.iter().map(|n| (n.id, n)).collect();
+    let twice: Vec<&str> = tree
+        .nodes
+        .iter()
+        .filter(|n| n.role == Role::Cell && n.label.is_some())
+        .filter(|n| {
+            n.parent
+                .and_then(|p| at.get(&p))
+                .is_some_and(|p| p.role == Role::Cell && p.label == n.label)
+        })
+        .filter_map(|n| n.label.as_deref())
+        .collect();
+    assert!(twice.is_empty(), "names read twice: {twice:?}");
+}

@@ -64,8 +64,13 @@ impl Drop for TempDir {
 
 /// The form page and a fresh Firefox profile that opens nothing else.
 fn firefox_argv(dir: &TempDir) -> Vec<String> {
+    firefox_argv_for(dir, FORM)
+}
+
+/// A page of `html` and a fresh Firefox profile that opens nothing else.
+fn firefox_argv_for(dir: &TempDir, html: &str) -> Vec<String> {
     let page = dir.path().join("form.html");
-    std::fs::write(&page, FORM).unwrap();
+    std::fs::write(&page, html).unwrap();
     let profile = dir.path().join("profile");
     std::fs::create_dir_all(&profile).unwrap();
     std::fs::write(
@@ -199,6 +204,66 @@ fn firefox_protocol_set_value_and_insert_text_change_the_page() {
     assert_eq!(value_of(&driver, field), "Grace!");
     let _ = child.kill();
     let _ = child.wait();
+}
+
+/// Labels that hold their controls, as the compat suite's form has them.
+const LABELS: &str = r#"<!doctype html>
+<html><head><meta charset="utf-8"><title>Labels</title></head>
+<body>
+<label>Name <input id="name" type="text" aria-label="Name"></label>
+<label><input id="gift" type="checkbox"> Gift wrap</label>
+<label>Size <select id="size" aria-label="Size"><option>Small</option><option>Large</option></select></label>
+</body></html>
+"#;
+
+/// A label's text holds an object mark where its control is (Gecko); its
+/// value is the text with what that control shows there: an entry's text,
+/// a combo box's chosen option, nothing for a check box. Not the control's
+/// name, which is the label's own ("Gift wrap Gift wrap" where the screen
+/// shows "Gift wrap", "Size Size" where it shows "Size Small").
+#[test]
+fn firefox_labels_read_what_their_controls_show() {
+    let desktop = Desktop::start().expect("a headless desktop starts");
+    let dir = TempDir::new("firefox-labels");
+    let app = launch(&desktop, &firefox_argv_for(&dir, LABELS));
+    app.set_timeouts(uidrive_core::Timeouts {
+        action: Duration::from_secs(20),
+        expect: Duration::from_secs(20),
+    });
+    // The label is the control's parent (its own name changes with what
+    // the control shows: Gecko names it from its text).
+    let label_value = |control: &Role, name: &str| -> Option<String> {
+        let tree = app.tree(None).ok()?;
+        let control = tree
+            .nodes
+            .iter()
+            .find(|n| n.role == *control && n.label.as_deref() == Some(name))?;
+        let label = tree.node(control.parent?)?;
+        (label.role == Role::Text).then(|| label.value.as_deref().unwrap_or("").trim().to_string())
+    };
+    let wait_for = |control: Role, name: &str, want: &str| {
+        let started = std::time::Instant::now();
+        let mut last = None;
+        while started.elapsed() < Duration::from_secs(30) {
+            last = label_value(&control, name);
+            if last.as_deref() == Some(want) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        panic!("the label of {name:?} reads {last:?}, the screen shows {want:?}");
+    };
+    wait_for(Role::CheckBox, "Gift wrap", "Gift wrap");
+    wait_for(Role::TextField, "Name", "Name");
+    wait_for(Role::ComboBox, "Size", "Size Small");
+
+    let name = app.get_by_role(Role::TextField, RoleQuery::name(TextMatch::exact("Name")));
+    name.fill("Ada").unwrap();
+    wait_for(Role::TextField, "Name", "Name Ada");
+    let size = app.get_by_role(Role::ComboBox, RoleQuery::name(TextMatch::exact("Size")));
+    size.select_option(TextMatch::exact("Large")).unwrap();
+    wait_for(Role::ComboBox, "Size", "Size Large");
+    app.close().unwrap();
 }
 
 fn wait_for_node(driver: &AtspiDriver, found: impl Fn(&Node) -> bool) -> ElementId {

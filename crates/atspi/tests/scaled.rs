@@ -1,5 +1,6 @@
 //! Apps that scale themselves: bounds, real clicks and captures agree in the
-//! X server's pixels (Qt at `QT_SCALE_FACTOR=1.5`, GTK 3 at `GDK_SCALE=2`).
+//! X server's pixels (Qt at `QT_SCALE_FACTOR=1.5`, GTK 3 and GTK 4 at
+//! `GDK_SCALE=2`).
 
 mod common;
 
@@ -7,7 +8,8 @@ use common::{find, options, Running, DEADLINE};
 use std::time::Instant;
 use uidrive_atspi::AtspiDriver;
 use uidrive_core::protocol::{
-    Bounds, Capture, CaptureParams, InputEvent, InputParams, Node, PointerButton, Role, State,
+    Bounds, Capture, CaptureParams, ElementAtParams, InputEvent, InputParams, Node, PointerButton,
+    Role, State, Tree,
 };
 use uidrive_core::Driver;
 use uidrive_x11::Desktop;
@@ -143,4 +145,92 @@ fn gtk3_at_scale_2_a_click_lands_on_the_button() {
         std::thread::sleep(std::time::Duration::from_millis(50));
     };
     assert!(status.success(), "zenity answered OK: {status}");
+}
+
+/// A GTK 4 window with a header bar at GDK_SCALE=2 and at 1. Its X window is
+/// its content (350×230 on AT-SPI) times the scale plus a resize border of
+/// 5 app pixels all round, so the two sizes' ratio differs on each axis. At
+/// both scales, for the window's check box and then for the one in a
+/// popover (a surface of its own): the bounds lie where the capture shows
+/// it (it changes there when checked), a hit test at their centre answers
+/// it, and a real click there checks it, which the app's own label says.
+#[test]
+fn gtk4_at_scale_2_and_1_bounds_hit_tests_clicks_and_captures_agree() {
+    for scale in [2.0, 1.0] {
+        let script = format!(
+            "{}/../../tests/apps/gtk4_check.py",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let app = launch_with(
+            &["/usr/bin/python3", &script],
+            ("GDK_SCALE", &scale.to_string()),
+        );
+        let tree = app.wait_for("the check box shows", |t| {
+            t.nodes.iter().any(|n| n.role == Role::CheckBox)
+        });
+        let check = find(&tree, Role::CheckBox, "Remember me", |_| true).clone();
+        // AT-SPI answers 282×16 at any scale: the bounds are in device pixels.
+        let bounds = check.bounds.expect("the check box has bounds");
+        assert_eq!((bounds.width, bounds.height), (282.0 * scale, 16.0 * scale));
+        let window = app.driver.windows().unwrap().windows[0].content_bounds;
+        let shot = capture(&app);
+        assert_eq!(
+            (f64::from(shot.width), f64::from(shot.height)),
+            (window.width, window.height),
+            "the capture is the window's content"
+        );
+        check_by_a_real_click(&app, &tree, &check, "on", scale);
+        let options = find(&tree, Role::Button, "Options", |_| true).clone();
+        click_centre(&app, &options);
+        app.wait_for("the popover's check box shows", |t| {
+            t.nodes
+                .iter()
+                .any(|n| n.role == Role::CheckBox && n.label.as_deref() == Some("Extra"))
+        });
+        app.idle();
+        let tree = app.tree();
+        let extra = find(&tree, Role::CheckBox, "Extra", |_| true).clone();
+        check_by_a_real_click(&app, &tree, &extra, "extra on", scale);
+    }
+}
+
+/// Checks the unchecked `check` of `tree` by a real click at its centre,
+/// after a hit test there answers it, until the app's label reads `says`;
+/// the capture changes at its indicator (the first square of its bounds).
+fn check_by_a_real_click(app: &Running, tree: &Tree, check: &Node, says: &str, scale: f64) {
+    assert!(!check.has_state(&State::Checked));
+    let bounds = check.bounds.expect("the check box has bounds");
+    let before = capture(app);
+    assert!(inside(&before, &bounds), "{bounds:?} inside the capture");
+    let (x, y) = (
+        bounds.x + bounds.width / 2.0,
+        bounds.y + bounds.height / 2.0,
+    );
+    let hit = app
+        .driver
+        .element_at(&ElementAtParams { window: None, x, y })
+        .expect("the hit test answers")
+        .expect("an element at the check box's centre");
+    let mut at = Some(hit);
+    while at.is_some_and(|id| id != check.id) {
+        at = tree.node(at.unwrap()).and_then(|n| n.parent);
+    }
+    assert_eq!(
+        at,
+        Some(check.id),
+        "at {scale}: the hit is {check:?} or inside it"
+    );
+    click_centre(app, check);
+    app.wait_for("the app's label reads the click", |t| {
+        t.node(check.id)
+            .is_some_and(|n| n.has_state(&State::Checked))
+            && t.nodes.iter().any(|n| n.text() == Some(says))
+    });
+    app.idle();
+    let after = capture(app);
+    let indicator = Bounds::new(bounds.x, bounds.y, bounds.height, bounds.height);
+    assert!(
+        changed_inside(&before, &after, &indicator) > 0,
+        "at {scale}: the capture changed at the check box's indicator {indicator:?}"
+    );
 }

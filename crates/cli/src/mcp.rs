@@ -709,6 +709,7 @@ pub fn run(args: McpArgs, session: Option<String>) -> Result<(), Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn command_lines_read_as_tools_and_arguments() {
@@ -729,6 +730,41 @@ mod tests {
             mcp_terms("see `uidrive trace show FILE`, a built-in"),
             "see `uidrive trace show FILE`, a built-in"
         );
+    }
+
+    #[test]
+    fn grouped_tools_refuse_unknown_arguments_and_take_their_own() {
+        for (tool, good) in [
+            ("set-value", json!({"target": "@e1", "steps": -2})),
+            (
+                "expand",
+                json!({"target": "@e1", "collapse": true, "settle": true}),
+            ),
+            (
+                "focus",
+                json!({"target": "@e1", "from": 0, "to": 2, "window": 1}),
+            ),
+            (
+                "scroll",
+                json!({"target": "@e1", "direction": "down", "notches": 3}),
+            ),
+            (
+                "press",
+                json!({"target": "@e1", "settle": true, "window": 2}),
+            ),
+            ("get", json!({"field": "value", "target": "@e1"})),
+        ] {
+            let entry = registry::find_mcp(tool).unwrap();
+            assert!((entry.check_json)(&good).is_ok(), "{tool} {good}");
+            let mut bad = good.clone();
+            bad["bogus"] = json!(1);
+            let err = (entry.check_json)(&bad).unwrap_err();
+            assert!(
+                err.error.message.contains("bogus"),
+                "{tool}: {}",
+                err.error.message
+            );
+        }
     }
 
     #[test]

@@ -640,3 +640,49 @@ fn errors_name_the_command_and_the_refs_given() {
     );
     assert!(!text.contains("get_by_id"), "{text}");
 }
+
+/// MCP's grouped tools reach the operations they stand for (issue 31): on
+/// gtk3-widget-factory, `set-value` steps a spin button, `get` reads it back
+/// and answers a state, `focus` selects text, `scroll` shows an element,
+/// `find` lists matches and `verify` checks a claim.
+#[test]
+fn mcp_grouped_tools_act_and_read_back() {
+    let (mut mcp, _) = Mcp::start();
+    let agent: &mut dyn Agent = &mut mcp;
+    open(agent, "gtk3-widget-factory");
+    let seen = controls(agent);
+    let stepper = ref_of(&seen, r#"\[stepper\] value="50"$"#);
+    let entry = ref_of(&seen, r#"\[textField\] value="entry"$"#);
+    let call = |agent: &mut dyn Agent, tool: &str, args: Value| agent.run(step(&[], tool, args));
+
+    let stepped = call(agent, "set-value", json!({"target": stepper, "steps": 2}));
+    assert!(
+        stepped.contains("# confirmed: it moved from 50"),
+        "{stepped}"
+    );
+    let down = call(agent, "set-value", json!({"target": stepper, "steps": -1}));
+    assert!(down.contains("# confirmed: it moved from 52"), "{down}");
+    assert_eq!(
+        call(agent, "get", json!({"field": "value", "target": stepper})),
+        "51\n"
+    );
+    assert_eq!(
+        call(agent, "get", json!({"field": "enabled", "target": stepper})),
+        "true\n"
+    );
+
+    let selected = call(agent, "focus", json!({"target": entry, "from": 0, "to": 2}));
+    assert!(selected.contains(r#"selected="en""#), "{selected}");
+    let shown = call(
+        agent,
+        "scroll",
+        json!({"target": stepper, "direction": "into-view"}),
+    );
+    assert!(shown.contains("# confirmed:"), "{shown}");
+
+    let found = call(agent, "find", json!({"selector": "role=stepper"}));
+    assert_eq!(found.lines().count(), 2, "{found}");
+    let verdict = call(agent, "verify", json!({"target": stepper, "value": "51"}));
+    assert_eq!(verdict, "satisfied\n");
+    close(agent);
+}

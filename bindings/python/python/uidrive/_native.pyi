@@ -108,6 +108,8 @@ class App(_Factories):
     def capture(self, *, window: int | None = None) -> bytes: ...
     def eval(self, script: str, *, window: int | None = None) -> Any: ...
     def idle(self, *, timeout: float | None = None, window: int | None = None) -> None: ...
+    def wait_for_window(self, title: TextLike, *, timeout: float | None = None) -> WindowInfo:
+        """Waits until a window whose title matches shows (a dialog an action opens)."""
     def call(self, method: str, params: Mapping[str, Any] | None = None) -> Any: ...
     def close(self) -> Literal["windows", "terminated", "killed", "exited", "detached"]: ...
     def __enter__(self) -> App: ...
@@ -140,6 +142,12 @@ class Keyboard:
         self, text: str, *, delay: float | None = None, window: int | None = None
     ) -> ActionResult: ...
     def press(self, chord: str, *, window: int | None = None) -> ActionResult: ...
+    def down(self, chord: str, *, window: int | None = None) -> ActionResult:
+        """Presses ``chord``'s keys (``"Shift"``, ``"Ctrl+Shift"``) and leaves them
+        down for the clicks and keys that follow, until ``up`` or the app closes.
+        ``"unverifiable"``: a held key shows nothing by itself."""
+    def up(self, chord: str, *, window: int | None = None) -> ActionResult:
+        """Releases keys ``down`` holds. ``"unverifiable"``."""
 
 @final
 class Snapshot:
@@ -198,6 +206,10 @@ class Locator(_Factories):
     def is_enabled(self, *, timeout: float | None = None) -> bool: ...
     def is_checked(self, *, timeout: float | None = None) -> bool: ...
     def is_focused(self, *, timeout: float | None = None) -> bool: ...
+    def is_expanded(self, *, timeout: float | None = None) -> bool:
+        """Whether it reads expanded (a GTK 4 tree row: its expander does)."""
+    def is_editable(self, *, timeout: float | None = None) -> bool:
+        """Whether it takes text and is not read-only."""
     def click(
         self,
         *,
@@ -227,6 +239,32 @@ class Locator(_Factories):
     def scroll_into_view(self, *, timeout: float | None = None) -> ActionResult: ...
     def set_value(self, value: float, *, timeout: float | None = None) -> ActionResult: ...
     def drag_to(self, target: Locator, *, timeout: float | None = None) -> ActionResult: ...
+    def scroll(
+        self,
+        direction: Literal["up", "down", "left", "right"],
+        notches: int = 1,
+        *,
+        timeout: float | None = None,
+    ) -> ActionResult:
+        """Turns the real mouse wheel ``notches`` clicks (1 to 1000) over its
+        centre. ``"confirmed"`` when the tree shows it (elements came, went or
+        moved), else ``"unverifiable"``."""
+    def expand(self, *, timeout: float | None = None) -> ActionResult:
+        """Expands a tree row, an expander or a combo box and waits until it
+        reads ``expanded`` (``route`` ``"not_needed"`` when it did already)."""
+    def collapse(self, *, timeout: float | None = None) -> ActionResult:
+        """Collapses what ``expand`` expands and waits until it no longer reads
+        ``expanded``."""
+    def increment(self, steps: int = 1, *, timeout: float | None = None) -> ActionResult:
+        """Steps a slider or spin button up ``steps`` times (1 to 1000) by its own
+        action and waits until its number grew; at its maximum, ``route``
+        ``"not_needed"`` and nothing is sent."""
+    def decrement(self, steps: int = 1, *, timeout: float | None = None) -> ActionResult:
+        """Steps it down, as ``increment`` steps it up."""
+    def select_text(self, from_: int, to: int, *, timeout: float | None = None) -> ActionResult:
+        """Selects the characters ``from_`` to ``to`` (``to`` excluded, counted
+        from 0) of its text and waits until its selection reads so; ``from_``
+        after ``to`` raises ``InvalidRequestError``."""
 
 @final
 class Expect:

@@ -70,6 +70,8 @@ class Node(_NodeRequired, total=False):
     label: str
     value: str
     placeholder: str
+    classes: list[str]
+    tag: str
     description: str
     bounds: Bounds
     states: list[str]

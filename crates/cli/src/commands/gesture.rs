@@ -13,17 +13,25 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use uidrive_core::{ActionOutcome, Locator, ScrollDirection};
 
-/// The element, its settle and window options: what every command here takes.
+/// The element, its settle and window options: what every command here
+/// takes. Its fields are written out rather than flattened in turn: serde
+/// refuses a command's unknown fields only one flattening deep.
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 pub struct On {
     /// The element: a ref (@e3), key=KEY, id=DIGITS or role=slider name="Volume".
     pub target: String,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub settle: SettleOpt,
-    #[command(flatten)]
-    #[serde(flatten)]
-    pub on: WindowOpt,
+    /// Wait for the window to settle, then print what changed since the last snapshot.
+    #[arg(long)]
+    #[serde(default)]
+    pub settle: bool,
+    /// With settle: every changed element's line, hidden ones too.
+    #[arg(long, requires = "settle")]
+    #[serde(default)]
+    pub full: bool,
+    /// The window, by the id `windows` lists (default: the session's, else the focused one).
+    #[arg(short, long, value_name = "ID")]
+    #[serde(default)]
+    pub window: Option<u64>,
 }
 
 impl On {
@@ -34,10 +42,14 @@ impl On {
         verb: &str,
         action: impl FnOnce(&Locator) -> uidrive_core::Result<ActionOutcome>,
     ) -> Result<Output, CliError> {
-        let locator = ctx.locator(&self.target, self.on.window)?;
+        let locator = ctx.locator(&self.target, self.window)?;
         let outcome = action(&locator)?;
         let (text, data) = acted(ctx, verb, &outcome)?;
-        finish(ctx, &self.settle, Some(outcome.window), text, data)
+        let settle = SettleOpt {
+            settle: self.settle,
+            full: self.full,
+        };
+        finish(ctx, &settle, Some(outcome.window), text, data)
     }
 }
 

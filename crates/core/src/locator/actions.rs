@@ -7,7 +7,7 @@ use super::effect::{clip, find_again, ActionOutcome, Effect, Route};
 use super::ladder::{Needs, Ready};
 use super::matching::{is_shown, TextMatch, TreeIndex};
 use super::observe::{
-    done, done_by, gone_with, text_landed, verify_time, Done, Seen, VERIFY_AT_LEAST,
+    done, done_by, gone_with, text_landed, verify_time, Done, Reread, Seen, VERIFY_AT_LEAST,
 };
 use super::picture::Picture;
 use super::resolve::{describe_node, human, worth_retrying, Poller, Read};
@@ -15,8 +15,8 @@ use super::retarget::Purpose;
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::{
-    ActParams, Action, ElementAtParams, ElementId, InputEvent, InputParams, KeyChord, MouseButton,
-    Node, PointerButton, Role, State, Tree, TreeParams, WindowId,
+    ActParams, Action, ElementAtParams, ElementId, IdleParams, InputEvent, InputParams, KeyChord,
+    MouseButton, Node, PointerButton, Role, State, Tree, TreeParams, WindowId,
 };
 use crate::text_check;
 use std::collections::{HashMap, HashSet};
@@ -990,7 +990,7 @@ impl Locator {
         );
         self.traced("scroll", || {
             let mut poller = self.poller(self.action_timeout());
-            let done = self.perform_on_match("scroll", Needs::HOVER, &mut poller, |ready, _| {
+            let done = self.perform_with("scroll", Needs::HOVER, &mut poller, |ready, _| {
                 let (x, y) = centre(ready.node())?;
                 let (dx, dy) = direction.delta(notches);
                 let windows = self.windows_now();
@@ -1005,12 +1005,24 @@ impl Locator {
                 self.send(ready.window(), vec![wheel])?;
                 Ok(done(ready, Route::Input, windows))
             })?;
-            self.observe_change(&mut poller, done, "the scroll")
+            // A list lays its rows out anew on a frame after the wheel's
+            // events (GTK 4 renames the rows it recycles then): let the app
+            // fall quiet by the driver's rule first, so the read that looks
+            // for the change sees the rows shown now. Its failure is the
+            // read's to report.
+            let quiet = poller.remaining().min(SCROLL_SETTLE);
+            let _ = self.driver.idle(&IdleParams::within(
+                Some(done.window),
+                quiet.as_millis() as u64,
+            ));
+            self.observe_change_in(&mut poller, done, "the scroll", Reread::Whole)
         })
     }
 
     /// Expands a tree row, an expander or a combo box: its `expand` action,
-    /// then waits until it reads `expanded`.
+    /// else, for an expandable row that offers none (GTK 4's tree rows),
+    /// Shift+Right with the focus on it (`collapse`: Shift+Left); then waits
+    /// until it reads `expanded`.
     pub fn expand(&self) -> Result<ActionOutcome> {
         self.set_expanded(true)
     }
@@ -1029,7 +1041,7 @@ impl Locator {
         };
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
-            let done = self.perform_on_match(what, Needs::KEYS, &mut poller, |ready, _| {
+            let done = self.perform_on_match(what, Needs::KEYS, &mut poller, |ready, poller| {
                 // A GTK 4 tree row shows its state on the expander inside it.
                 let node = &ready.tree.nodes[expander_at(&ready.tree, ready.at)];
                 let done_on = |route| Done {
@@ -1051,13 +1063,20 @@ impl Locator {
                     self.act_on(ready.window(), node, action.clone(), None)?;
                     return Ok(done_on(Route::Semantic(action.clone())));
                 }
-                // An expander with no action of its own: its toggle button, pressed.
+                // An expander with no action of its own: its toggle button
+                // pressed, else the keys a tree row takes with the focus on it.
                 let toggle = children_of(&ready.tree, node.id)
                     .find(|c| c.role == Role::Button || c.role == Role::ToggleButton);
                 match toggle {
                     Some(button) if shows => {
                         let route = self.press_or_click(ready.window(), button, Some(&ready.tree))?;
                         Ok(done_on(route))
+                    }
+                    None if shows => {
+                        self.focus_for_keys(ready, poller)?;
+                        let keys = if expanded { "Shift+Right" } else { "Shift+Left" };
+                        self.send(ready.window(), InputEvent::keystroke(chord(keys)))?;
+                        Ok(done_on(Route::Input))
                     }
                     _ => Err(Error::unsupported(format!(
                         "{what}: {} offers no {what} action",
@@ -1119,24 +1138,27 @@ impl Locator {
                     .into());
                 }
                 from = node.now;
-                let mut route = Route::NotNeeded;
-                for _ in 0..steps {
-                    route = self
-                        .try_semantic(ready, action.clone(), None)?
-                        .unwrap_or(Route::NotNeeded);
+                // At its end already: nothing to step, so nothing is sent.
+                let at_end = node.now.is_some_and(|now| {
+                    if up {
+                        node.max.is_some_and(|max| now >= max)
+                    } else {
+                        node.min.is_some_and(|min| now <= min)
+                    }
+                });
+                if at_end {
+                    return Ok(done_by(ready, Route::NotNeeded));
                 }
-                Ok(done_by(ready, route))
+                for _ in 0..steps {
+                    self.act_on(ready.window(), node, action.clone(), None)?;
+                }
+                Ok(done_by(ready, Route::Semantic(action.clone())))
             })?;
             let Some(from) = from else {
                 let checked = "it gives no number to read back".to_string();
                 return Ok(done.outcome(Effect::Unverifiable(checked), None));
             };
-            let at_end = if up {
-                done.element.max.is_some_and(|max| from >= max)
-            } else {
-                done.element.min.is_some_and(|min| from <= min)
-            };
-            if at_end {
+            if done.route == Route::NotNeeded {
                 let end = if up { "its maximum" } else { "its minimum" };
                 return Ok(
                     done.confirmed(format!("it was at {end} ({}) already", number(from)), None)
@@ -1661,6 +1683,9 @@ fn looks(tree: &Tree, windows: Option<Vec<WindowId>>) -> Looks {
     }
 }
 
+/// How long `scroll` waits at most for the app to fall quiet after the wheel.
+const SCROLL_SETTLE: Duration = Duration::from_secs(2);
+
 /// At most this many steps in one `increment` or `decrement`.
 pub const MOST_STEPS: u32 = 1_000;
 
@@ -1936,6 +1961,23 @@ fn chosen_state(
         return Ok(format!("it reads {value:?}"));
     }
     let inside = items(tree, at);
+    // A combo box that shows its choice, as its value or (Qt's, GTK 3's) its
+    // name being one of its items' texts, is judged by what it shows: an
+    // item selected in its popup is not chosen until the combo shows it
+    // (Qt's popup item's action selects it there without committing it).
+    // (Chromium's value is all its options' texts run together: not a choice.)
+    if node.role == Role::ComboBox {
+        let an_item = |text: &&str| inside.iter().any(|&i| tree.nodes[i].text() == Some(*text));
+        if let Some(value) = node.value.as_deref().filter(an_item) {
+            return Err(format!("it still reads {value:?}"));
+        }
+        if let Some(label) = node.label.as_deref().filter(an_item) {
+            if option.matches(label) {
+                return Ok(format!("it is named by its choice, now {label:?}"));
+            }
+            return Err(format!("it still shows {label:?}"));
+        }
+    }
     let picked: Vec<&Node> = inside
         .iter()
         .map(|&i| &tree.nodes[i])
@@ -2276,6 +2318,77 @@ mod tests {
         );
         assert!(unchecked(&driver), "no click followed the press");
         assert_eq!(driver.swallowed(), ["act press"]);
+    }
+
+    /// Qt Designer's Screen Size combo with its popup list, the combo
+    /// named `shows` and the popup's `selected` item reading selected.
+    fn qt_combo(shows: &str, selected: &str) -> Tree {
+        let node = |id: u64, parent: Option<u64>, role: Role, label: &str| {
+            let mut states = vec![State::Selectable];
+            if label == selected && role == Role::ListItem {
+                states.push(State::Selected);
+            }
+            Node {
+                id: ElementId(id),
+                parent: parent.map(ElementId),
+                role,
+                label: Some(label.to_string()).filter(|l| !l.is_empty()),
+                states,
+                ..Node::default()
+            }
+        };
+        let mut nodes = vec![
+            node(1, None, Role::ComboBox, shows),
+            node(2, Some(1), Role::List, ""),
+        ];
+        for (id, item) in [
+            "Default size",
+            "QVGA portrait (240x320)",
+            "VGA landscape (640x480)",
+        ]
+        .iter()
+        .enumerate()
+        {
+            nodes.push(node(3 + id as u64, Some(2), Role::ListItem, item));
+        }
+        Tree {
+            window: 1,
+            focus: None,
+            nodes,
+            announcements: None,
+            extra: Default::default(),
+        }
+    }
+
+    #[test]
+    fn a_combo_box_has_chosen_only_what_it_shows() {
+        let vga = TextMatch::from("VGA landscape (640x480)");
+        let before = qt_combo("Default size", "Default size").nodes[0].clone();
+        // The popup's item selected, the combo still showing its old choice.
+        let uncommitted = qt_combo("Default size", "VGA landscape (640x480)");
+        assert_eq!(
+            chosen_state(&uncommitted, 0, ElementId(5), &vga, &before),
+            Err("it still shows \"Default size\"".to_string())
+        );
+        let committed = qt_combo("VGA landscape (640x480)", "VGA landscape (640x480)");
+        assert_eq!(
+            chosen_state(&committed, 0, ElementId(5), &vga, &before),
+            Ok("it is named by its choice, now \"VGA landscape (640x480)\"".to_string())
+        );
+        // A combo named by its label, not its choice, is judged by its item.
+        let labelled = qt_combo("Screen Size", "VGA landscape (640x480)");
+        assert!(chosen_state(&labelled, 0, ElementId(5), &vga, &before).is_ok());
+        // So is one whose value is no item's text (Chromium's: all of them).
+        let mut all_texts = labelled;
+        all_texts.nodes[0].value = Some("Default sizeQVGA portrait (240x320)".into());
+        assert!(chosen_state(&all_texts, 0, ElementId(5), &vga, &before).is_ok());
+        // A value that is an item's text is what the combo shows.
+        let mut shows_value = qt_combo("Screen Size", "VGA landscape (640x480)");
+        shows_value.nodes[0].value = Some("Default size".into());
+        assert_eq!(
+            chosen_state(&shows_value, 0, ElementId(5), &vga, &before),
+            Err("it still reads \"Default size\"".to_string())
+        );
     }
 
     #[test]

@@ -9,9 +9,21 @@ use super::ladder::Ready;
 use super::resolve::{describe_node, human, worth_retrying, Poller};
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
-use crate::protocol::{ElementId, Node, State, Tree, WindowId};
+use crate::protocol::{ElementId, Node, State, Tree, TreeParams, WindowId};
 use crate::text_check;
 use std::time::Duration;
+
+/// How [`Locator::observe_change_in`] reads the window after the action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Reread {
+    /// Every field of the target and of what the locator could pick; the
+    /// others' names and states may be a toolkit's cached ones.
+    ForTarget,
+    /// Every field of every element, for an action whose effect is on
+    /// others' names (a list's rows, which GTK 4 renames when it recycles
+    /// them on a scroll, and whose cached names lag).
+    Whole,
+}
 
 /// What one attempt did, before its effect was looked at.
 pub(crate) struct Done {
@@ -82,13 +94,30 @@ impl Locator {
         done: Done,
         what: &str,
     ) -> Result<ActionOutcome> {
+        self.observe_change_in(poller, done, what, Reread::ForTarget)
+    }
+
+    /// As [`Locator::observe_change`], reading the window again as `reread` says.
+    pub(crate) fn observe_change_in(
+        &self,
+        poller: &mut Poller,
+        done: Done,
+        what: &str,
+        reread: Reread,
+    ) -> Result<ActionOutcome> {
         poller.watch(done.window);
         match poller.settle() {
             // A dialog's OK that ends its app (zenity) took the window with it.
             Err(e) if e.code == ErrorCode::AppExited => return Ok(gone_with(done, None)),
             settled => settled?,
         }
-        let tree = match self.read_for(done.window, done.element.id) {
+        let read = match reread {
+            Reread::ForTarget => self.read_for(done.window, done.element.id),
+            Reread::Whole => self.driver.tree(&TreeParams {
+                window: Some(done.window),
+            }),
+        };
+        let tree = match read {
             Ok(tree) => tree,
             Err(e) if e.code == ErrorCode::AppExited => return Ok(gone_with(done, None)),
             Err(e) if worth_retrying(&e) => {

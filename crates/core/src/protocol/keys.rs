@@ -103,6 +103,12 @@ named_keys! {
     ScrollLock => "ScrollLock",
     PrintScreen => "PrintScreen",
     ContextMenu => "ContextMenu" | "menu",
+    // A modifier as a key of its own, for holding it alone (`keyDown` of
+    // `Shift`); in a chord's head it stays a modifier (`Shift+Tab`).
+    Shift => "Shift",
+    Ctrl => "Ctrl" | "control",
+    Alt => "Alt" | "option",
+    Super => "Super" | "meta" | "cmd",
     F1 => "F1", F2 => "F2", F3 => "F3", F4 => "F4", F5 => "F5", F6 => "F6",
     F7 => "F7", F8 => "F8", F9 => "F9", F10 => "F10", F11 => "F11", F12 => "F12",
     F13 => "F13", F14 => "F14", F15 => "F15", F16 => "F16", F17 => "F17", F18 => "F18",
@@ -254,6 +260,25 @@ mod tests {
         );
         assert_eq!("Ctrl++".parse::<KeyChord>().unwrap().key, Key::Char('+'));
         assert_eq!("é".parse::<KeyChord>().unwrap().key, Key::Char('é'));
+    }
+
+    #[test]
+    fn a_modifier_alone_is_a_key_to_hold() {
+        let shift: KeyChord = "Shift".parse().unwrap();
+        assert_eq!(
+            (shift.mods.len(), shift.key),
+            (0, Key::Named(NamedKey::Shift))
+        );
+        let both: KeyChord = "ctrl+shift".parse().unwrap();
+        assert_eq!(both.mods, vec![Modifier::Ctrl]);
+        assert_eq!(both.to_string(), "Ctrl+Shift");
+        assert_eq!(
+            "Control".parse::<KeyChord>().unwrap().key,
+            Key::Named(NamedKey::Ctrl)
+        );
+        // In a chord's head a modifier stays a modifier.
+        let tab: KeyChord = "Shift+Tab".parse().unwrap();
+        assert_eq!(tab.mods, vec![Modifier::Shift]);
     }
 
     #[test]

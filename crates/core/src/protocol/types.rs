@@ -281,6 +281,15 @@ pub struct Node {
     /// uidrive's addition, with `truncated`: how many children the element reports.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub child_count: Option<i64>,
+    /// uidrive's addition: the element's class names as its toolkit gives
+    /// them: a web page's `class` attribute split at spaces (Firefox,
+    /// Chromium), or the toolkit's own class of the widget (Chromium's views).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub classes: Vec<String>,
+    /// uidrive's addition: the element's tag name where the toolkit gives
+    /// one (`input`, `button`; Firefox's own `toolbarbutton`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag: Option<String>,
     /// Fields a newer server sends that this build does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -410,5 +419,35 @@ impl Hello {
             actions: Action::ALL.iter().map(|a| a.as_str().to_string()).collect(),
             extra: Map::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classes_and_tag_are_written_only_when_the_toolkit_gives_them() {
+        let plain = Node {
+            id: ElementId(1),
+            role: Role::TextField,
+            ..Node::default()
+        };
+        assert_eq!(
+            serde_json::to_value(&plain).unwrap(),
+            serde_json::json!({"id": "1", "role": "textField"})
+        );
+        let web = Node {
+            key: Some(ElementKey::from("zip")),
+            classes: vec!["field".into(), "narrow".into()],
+            tag: Some("input".into()),
+            ..plain
+        };
+        let line = serde_json::json!({
+            "id": "1", "role": "textField", "key": "zip",
+            "classes": ["field", "narrow"], "tag": "input"
+        });
+        assert_eq!(serde_json::to_value(&web).unwrap(), line);
+        assert_eq!(serde_json::from_value::<Node>(line).unwrap(), web);
     }
 }
