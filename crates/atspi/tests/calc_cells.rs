@@ -12,8 +12,12 @@ use uidrive_x11::Desktop;
 const LAST_ROW: u32 = 1_048_576;
 
 /// A LibreOffice profile of its own that opens no Tip of the Day over the sheet.
-fn fresh_profile() -> std::path::PathBuf {
-    let profile = std::env::temp_dir().join(format!("uidrive-calc-cells-{}", std::process::id()));
+/// A LibreOffice profile of the test's own: two Calcs on one profile are
+/// one (the second hands its document to the first and exits), and this
+/// file's tests run side by side.
+fn fresh_profile(test: &str) -> std::path::PathBuf {
+    let profile =
+        std::env::temp_dir().join(format!("uidrive-calc-cells-{}-{test}", std::process::id()));
     let user = profile.join("user");
     std::fs::create_dir_all(&user).unwrap();
     std::fs::write(
@@ -52,7 +56,7 @@ fn once_calc_answers<T>(mut read: impl FnMut() -> uidrive_core::Result<T>) -> T 
 #[test]
 fn a_cell_off_screen_is_found_by_its_place() {
     let desktop = Desktop::start().expect("a headless desktop starts");
-    let profile = fresh_profile();
+    let profile = fresh_profile("off-screen");
     let argv = vec![
         "localc".to_string(),
         "--norestore".to_string(),
@@ -137,7 +141,7 @@ fn a_cell_off_screen_is_found_by_its_place() {
 #[test]
 fn a_click_at_a_cells_box_lands_on_that_cell() {
     let desktop = Desktop::start().expect("a headless desktop starts");
-    let profile = fresh_profile();
+    let profile = fresh_profile("click");
     let argv = vec![
         "localc".to_string(),
         "--norestore".to_string(),

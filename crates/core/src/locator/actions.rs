@@ -1065,8 +1065,13 @@ impl Locator {
                 }
                 // An expander with no action of its own: its toggle button
                 // pressed, else the keys a tree row takes with the focus on it.
+                // A toggle scrolled out of view reads no (or stale) bounds:
+                // then the keys, which need none of its own.
                 let toggle = children_of(&ready.tree, node.id)
-                    .find(|c| c.role == Role::Button || c.role == Role::ToggleButton);
+                    .find(|c| c.role == Role::Button || c.role == Role::ToggleButton)
+                    .filter(|c| {
+                        !c.has_state(&State::Offscreen) && c.bounds.is_some_and(|b| !b.is_empty())
+                    });
                 match toggle {
                     Some(button) if shows => {
                         let route = self.press_or_click(ready.window(), button, Some(&ready.tree))?;
