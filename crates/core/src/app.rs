@@ -280,9 +280,15 @@ impl App {
                 return Err(Error::timeout(format!(
                     "no window titled {title} showed within {} ms; the app's windows: {}",
                     timeout.as_millis(),
-                    if titles.is_empty() { "none".into() } else { titles.join(", ") }
+                    if titles.is_empty() {
+                        "none".into()
+                    } else {
+                        titles.join(", ")
+                    }
                 ))
-                .with_suggestion("check the title (a title given matches as a part, case counted; /pattern/ is a regex), or wait longer"));
+                .with_suggestion(
+                    "check the title against the app's windows above, or wait longer",
+                ));
             }
             std::thread::sleep(WINDOW_POLL.min(deadline.saturating_duration_since(Instant::now())));
         }
