@@ -363,10 +363,21 @@ class App:
                 unexposed.append(f"{line}; pyatspi: {len(there)} element(s) within it, none with a name "
                                  f"or text ({', '.join(sorted({e['role'] for e in there}))})")
             elif there is not None:
-                untrue.append(f"{line}; pyatspi reads there: " + (", ".join(
-                    repr(e["name"] or e["text"]) for e in there if e["name"] or e["text"])[:200] or "no element"))
+                untrue.append((node, f"{line}; pyatspi reads there: " + (", ".join(
+                    repr(e["name"] or e["text"]) for e in there if e["name"] or e["text"])[:200] or "no element")))
             else:
-                untrue.append(line)
+                untrue.append((node, line))
+        # A live app (gnome-system-monitor's memory and CPU columns) changes its text between
+        # the read and the capture: an element whose label or value reads otherwise on a fresh
+        # read changed, and is said apart rather than counted untrue.
+        if untrue:
+            fresh = {n["id"]: n for n in self.tree(main["id"])}
+            changed = [(n, line) for n, line in untrue
+                       if n["id"] in fresh and (fresh[n["id"]].get("label"), fresh[n["id"]].get("value"))
+                       != (n.get("label"), n.get("value"))]
+            if changed:
+                detail += f"; {len(changed)} changed while read (a live app), e.g. " + changed[0][1]
+            untrue = [line for n, line in untrue if (n, line) not in changed]
         if unexposed:
             detail += (f"; {len(unexposed)} show what OCR reads as text where no element the app exposes "
                        f"has a name or text: " + "; ".join(unexposed[:3]))

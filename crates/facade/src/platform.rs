@@ -651,10 +651,21 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         };
         close_within(&app, Duration::from_secs(5)).unwrap();
-        // Gone, or a zombie no one reaped yet (PID 1 of a container may not).
-        let state = std::fs::read_to_string(format!("/proc/{started_child}/stat"))
-            .ok()
-            .and_then(|stat| stat.rsplit(')').next().map(|rest| rest.trim().to_string()));
+        // Gone, or a zombie no one reaped yet (PID 1 of a container may not);
+        // a child killed an instant ago may still be running its way out.
+        let state_now = || {
+            std::fs::read_to_string(format!("/proc/{started_child}/stat"))
+                .ok()
+                .and_then(|stat| stat.rsplit(')').next().map(|rest| rest.trim().to_string()))
+        };
+        let mut state = state_now();
+        for _ in 0..100 {
+            if state.as_deref().is_none_or(|s| s.starts_with('Z')) {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+            state = state_now();
+        }
         assert!(
             state.as_deref().is_none_or(|s| s.starts_with('Z')),
             "the app's own child {started_child} still runs: {state:?}"
