@@ -11,10 +11,9 @@ use uidrive_x11::Desktop;
 /// Calc's last row: Ctrl+Down from an empty column's first cell lands there.
 const LAST_ROW: u32 = 1_048_576;
 
-/// A LibreOffice profile of its own that opens no Tip of the Day over the sheet.
-/// A LibreOffice profile of the test's own: two Calcs on one profile are
-/// one (the second hands its document to the first and exits), and this
-/// file's tests run side by side.
+/// A LibreOffice profile of the test's own that opens no Tip of the Day over
+/// the sheet: two Calcs on one profile are one (the second hands its
+/// document to the first and exits), and this file's tests run side by side.
 fn fresh_profile(test: &str) -> std::path::PathBuf {
     let profile =
         std::env::temp_dir().join(format!("uidrive-calc-cells-{}-{test}", std::process::id()));
@@ -38,6 +37,26 @@ fn fresh_profile(test: &str) -> std::path::PathBuf {
 /// loops beside the test), both in `expect` and in a read; the driver
 /// rightly calls that a timeout, and this test is about finding cells, not
 /// about Calc's speed.
+/// Calc on `desktop` with `profile`, given the time it takes to show its
+/// sheet on a busy machine.
+fn launch_calc(desktop: &Desktop, profile: &std::path::Path) -> uidrive_core::App {
+    let argv = vec![
+        "localc".to_string(),
+        "--norestore".to_string(),
+        format!("-env:UserInstallation=file://{}", profile.display()),
+    ];
+    let options = LaunchOptions {
+        env: desktop.env(),
+        timeout: Duration::from_secs(60),
+    };
+    let app = launch_app(&argv, &options).unwrap_or_else(|e| panic!("localc launches: {e}"));
+    app.set_timeouts(Timeouts {
+        action: Duration::from_secs(30),
+        expect: Duration::from_secs(30),
+    });
+    app
+}
+
 fn once_calc_answers<T>(mut read: impl FnMut() -> uidrive_core::Result<T>) -> T {
     let started = std::time::Instant::now();
     loop {
@@ -57,21 +76,7 @@ fn once_calc_answers<T>(mut read: impl FnMut() -> uidrive_core::Result<T>) -> T 
 fn a_cell_off_screen_is_found_by_its_place() {
     let desktop = Desktop::start().expect("a headless desktop starts");
     let profile = fresh_profile("off-screen");
-    let argv = vec![
-        "localc".to_string(),
-        "--norestore".to_string(),
-        format!("-env:UserInstallation=file://{}", profile.display()),
-    ];
-    let options = LaunchOptions {
-        env: desktop.env(),
-        timeout: Duration::from_secs(60),
-    };
-    let app = launch_app(&argv, &options).unwrap_or_else(|e| panic!("localc launches: {e}"));
-    // Calc takes a while to show its sheet on a busy machine.
-    app.set_timeouts(Timeouts {
-        action: Duration::from_secs(30),
-        expect: Duration::from_secs(30),
-    });
+    let app = launch_calc(&desktop, &profile);
     let sheet = app.get_by_role(Role::Table, RoleQuery::any());
 
     // A cell on screen carries its place too (Calc's cells do not say it).
@@ -142,20 +147,7 @@ fn a_cell_off_screen_is_found_by_its_place() {
 fn a_click_at_a_cells_box_lands_on_that_cell() {
     let desktop = Desktop::start().expect("a headless desktop starts");
     let profile = fresh_profile("click");
-    let argv = vec![
-        "localc".to_string(),
-        "--norestore".to_string(),
-        format!("-env:UserInstallation=file://{}", profile.display()),
-    ];
-    let options = LaunchOptions {
-        env: desktop.env(),
-        timeout: Duration::from_secs(60),
-    };
-    let app = launch_app(&argv, &options).unwrap_or_else(|e| panic!("localc launches: {e}"));
-    app.set_timeouts(Timeouts {
-        action: Duration::from_secs(30),
-        expect: Duration::from_secs(30),
-    });
+    let app = launch_calc(&desktop, &profile);
     let sheet = app.get_by_role(Role::Table, RoleQuery::any());
     expect(&sheet.cell(1, 1)).to_be_focused().unwrap();
     for (row, col, label) in [(2, 2, "B2"), (1, 1, "A1"), (3, 3, "C3")] {

@@ -87,7 +87,7 @@ const IS_STATES: [&str; 7] = [
 #[serde(deny_unknown_fields)]
 pub struct Is {
     /// The state asked: visible, hidden, enabled, checked, focused, expanded or editable.
-    #[arg(value_parser = ["visible", "hidden", "enabled", "checked", "focused", "expanded", "editable"])]
+    #[arg(value_parser = IS_STATES)]
     pub state: String,
     /// The element: a ref (@e3), key=KEY or a selector.
     pub target: String,
