@@ -58,6 +58,7 @@ mod qt;
 mod ready;
 mod roles;
 mod scale;
+mod services;
 mod states;
 mod stats;
 mod tree;
@@ -72,4 +73,8 @@ pub use launch::{
 pub use no_tree::{NoTree, NoTreeDriver};
 pub use ready::Readiness;
 pub use roles::protocol_role;
+pub use services::{
+    DesktopServices, Notification, NotificationAction, TrayItem, TrayMenuItem, NOTIFICATIONS_NAME,
+    WATCHER_NAME,
+};
 pub use stats::{record_calls, take_recorded_calls, RecordedCalls};

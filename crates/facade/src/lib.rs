@@ -16,6 +16,7 @@
 //! - [`reads`]: `is_visible`/`is_hidden` that wait when given a timeout;
 //! - [`outcome`]: the one JSON shape of an action's outcome;
 //! - [`refs`]: snapshots and the refs they hand out, resolved fail-closed;
+//! - [`services`]: the desktop's clipboard, notifications and tray;
 //! - [`operations`]: the list of operations every front end offers, which
 //!   the parity test holds them to.
 
@@ -30,6 +31,7 @@ pub mod platform;
 pub mod process;
 pub mod reads;
 pub mod refs;
+pub mod services;
 pub mod time;
 
 pub use platform::{

@@ -381,6 +381,8 @@ pub struct Desktop {
     /// Apps launched through [`Desktop::launch`]: (pid, start time), so a
     /// pid the system gave to another process since is never signalled.
     launched: Mutex<Vec<(u32, u64)>>,
+    /// Its clipboard, notification server and tray watcher (ended before it).
+    services: Mutex<Option<crate::services::Services>>,
 }
 
 /// Starts a private headless desktop.
@@ -396,11 +398,14 @@ pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
         start.timeout = timeout;
     }
     let desktop = uidrive_x11::Desktop::start_with(&start)?;
+    let bus = uidrive_atspi::DesktopServices::start(desktop.session_bus_address(), start.timeout)?;
+    let services = crate::services::Services::headless(desktop.clipboard(), Arc::new(bus));
     Ok(Desktop {
         display: desktop.display().to_string(),
         env: desktop.env(),
         inner: Mutex::new(Some(desktop)),
         launched: Mutex::default(),
+        services: Mutex::new(Some(services)),
     })
 }
 
@@ -440,6 +445,19 @@ impl Desktop {
                 .with_suggestion("start another headless desktop"));
         }
         Ok(())
+    }
+
+    /// The desktop's clipboard, notifications and tray.
+    pub fn services(&self) -> Result<crate::services::Services> {
+        self.check_running()?;
+        self.services
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
+            .ok_or_else(|| {
+                Error::disconnected("the desktop was stopped")
+                    .with_suggestion("start another headless desktop")
+            })
     }
 
     /// [`launch`] on this desktop: its environment, then `options.env` on top.
@@ -502,6 +520,10 @@ impl Desktop {
         let launched =
             std::mem::take(&mut *self.launched.lock().unwrap_or_else(|p| p.into_inner()));
         end_leftovers(&launched);
+        self.services
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
         desktop.stop();
     }
 }

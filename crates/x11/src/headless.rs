@@ -65,6 +65,8 @@ pub struct Desktop {
     session_bus: Option<Managed>,
     xvfb: Option<Managed>,
     runtime_dir: Option<tempfile::TempDir>,
+    /// uidrive's own clipboard on the display (ended first: it is a client of the X server).
+    clipboard: Option<std::sync::Arc<crate::Clipboard>>,
     /// Locked while the desktop runs, so a later desktop can tell a runtime
     /// directory left by a killed process (unlocked) and remove it.
     _alive: Option<std::fs::File>,
@@ -89,6 +91,7 @@ impl Desktop {
             session_bus: None,
             xvfb: None,
             runtime_dir: Some(runtime_dir),
+            clipboard: None,
             _alive: Some(alive),
         };
         // On any error `desktop` drops here and tears down what did start.
@@ -97,6 +100,10 @@ impl Desktop {
         desktop.start_a11y_bus()?;
         desktop.start_registry()?;
         desktop.publish_a11y_bus()?;
+        desktop.clipboard = Some(std::sync::Arc::new(crate::Clipboard::connect(
+            &desktop.display,
+            Some(&desktop.xauthority()),
+        )?));
         Ok(desktop)
     }
 
@@ -114,6 +121,12 @@ impl Desktop {
     /// A connection to the display, with its cookie.
     pub fn x11(&self) -> Result<X11> {
         X11::connect_as(&self.display, Some(&self.xauthority()))
+    }
+
+    /// The desktop's clipboard (CLIPBOARD and PRIMARY), which uidrive holds
+    /// and serves to the apps on it.
+    pub fn clipboard(&self) -> Option<std::sync::Arc<crate::Clipboard>> {
+        self.clipboard.clone()
     }
 
     /// The private session bus, as `unix:path=...`.
@@ -226,6 +239,7 @@ impl Desktop {
     }
 
     fn teardown(&mut self) {
+        self.clipboard.take();
         for slot in [
             &mut self.registryd,
             &mut self.launcher,

@@ -13,6 +13,8 @@
 //!
 //! - [`X11::ping`] and [`X11::ask_to_close`] (`wm.rs`): what a window
 //!   manager asks of a window (`_NET_WM_PING`, `WM_DELETE_WINDOW`).
+//! - [`Clipboard`] (`clipboard.rs`): the CLIPBOARD and PRIMARY selections,
+//!   read and held by uidrive itself (ICCCM), served to apps by a thread.
 //! - `focus.rs`: on a headless desktop, each top-level window gets the
 //!   keyboard focus when it is shown, as a window manager would give it.
 //!
@@ -20,6 +22,7 @@
 
 mod auth;
 mod capture;
+mod clipboard;
 mod dbus;
 mod focus;
 mod headless;
@@ -30,6 +33,7 @@ mod wm;
 mod x11;
 
 pub use capture::encode_png;
+pub use clipboard::{Clipboard, Selection, CLIPBOARD_TIMEOUT};
 pub use headless::{Desktop, DesktopOptions};
 pub use input::WHEEL_DIPS_PER_CLICK;
 pub use wm::Ping;
