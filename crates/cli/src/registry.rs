@@ -3,7 +3,7 @@
 //! command line and by serde from an MCP tool call, and its JSON Schema (for
 //! `tools/list`) comes from the same struct.
 
-use crate::commands::{act, batch, gesture, lifecycle, observe, query, terms};
+use crate::commands::{act, batch, desktop_services, gesture, lifecycle, observe, query, terms};
 use crate::ctx::Ctx;
 use crate::output::{CliError, Output};
 use clap::ArgMatches;
@@ -175,6 +175,12 @@ pub static COMMANDS: &[Entry] = &[
     entry::<batch::Batch>(),
     entry::<lifecycle::Close>(),
     entry::<lifecycle::Skills>(),
+    // The desktop's services (clipboard, notifications, tray).
+    entry::<desktop_services::Clipboard>(),
+    entry::<desktop_services::Notifications>(),
+    entry::<desktop_services::Notification>(),
+    entry::<desktop_services::Tray>(),
+    entry::<desktop_services::DesktopTool>(),
 ];
 
 /// The command-line command of that name.

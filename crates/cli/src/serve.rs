@@ -100,6 +100,15 @@ pub fn run(args: ServeArgs) -> Result<(), Error> {
         )
         .with_suggestion("run `uidrive serve --socket PATH --launch gnome-calculator`"));
     };
+    // The desktop's clipboard, notifications and tray, answered beside the
+    // app's methods (the command line reaches them through this socket).
+    let services = match &desktop {
+        Some(desktop) => desktop.services()?,
+        None => uidrive_facade::services::Services::session(),
+    };
+    let driver: Arc<dyn Driver> = Arc::new(uidrive_facade::services::WithServices::new(
+        driver, services,
+    ));
     let server = serve(driver, &args.socket)?;
     signals.forever().next();
     server.stop();

@@ -167,6 +167,10 @@ pub struct Wait {
     #[command(flatten)]
     #[serde(flatten)]
     pub on: WindowOpt,
+    /// A notification whose summary or body holds this.
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled"])]
+    #[serde(default)]
+    pub notification: Option<String>,
 }
 
 impl Command for Wait {
@@ -179,6 +183,9 @@ impl Command for Wait {
         let timeout = uidrive_facade::time::whole_millis("wait --timeout", self.timeout)
             .map_err(|e| CliError::usage(e.message))?;
         ctx.bound(timeout);
+        if let Some(text) = &self.notification {
+            return super::desktop_services::wait_for_notification(ctx, text, timeout);
+        }
         if let Some(title) = &self.window_titled {
             let title = ExpectedText::parse(title)?.to_text_match(false);
             let _progress = Progress::start(format!("waiting for a window titled {title}"));
