@@ -15,7 +15,7 @@ use uidrive_facade::{Desktop, HeadlessOptions, LaunchOptions};
 /// process it started, the apps launched on it included.
 #[pyclass(module = "uidrive._native", name = "Desktop", frozen)]
 pub struct PyDesktop {
-    desktop: Arc<Desktop>,
+    pub(crate) desktop: Arc<Desktop>,
 }
 
 /// Starts a private headless desktop; use it as a context manager.

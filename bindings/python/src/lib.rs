@@ -13,6 +13,7 @@ mod launch;
 mod locator;
 mod matching;
 mod process;
+mod services;
 mod tracing;
 
 use pyo3::prelude::*;
@@ -28,6 +29,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<keyboard::PyKeyboard>()?;
     m.add_class::<process::PyProcess>()?;
     m.add_class::<tracing::PyTracing>()?;
+    m.add_class::<services::PyClipboard>()?;
+    m.add_class::<services::PyNotification>()?;
+    m.add_class::<services::PyTrayItem>()?;
+    m.add_class::<services::PyTrayMenuItem>()?;
     m.add_function(wrap_pyfunction!(launch::connect, m)?)?;
     m.add_function(wrap_pyfunction!(launch::launch, m)?)?;
     m.add_function(wrap_pyfunction!(launch::attach, m)?)?;

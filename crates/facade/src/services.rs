@@ -12,7 +12,8 @@
 use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
-use uidrive_atspi::{DesktopServices, Notification, TrayItem, TrayMenuItem};
+use uidrive_atspi::DesktopServices;
+pub use uidrive_atspi::{Notification, NotificationAction, TrayItem, TrayMenuItem};
 use uidrive_core::protocol::{
     ActParams, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId, EvalParams, Hello,
     IdleParams, InputParams, MenuParams, Node, Tree, TreeParams, WindowList,
