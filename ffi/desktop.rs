@@ -24,7 +24,7 @@ pub struct ud_desktop {
 
 /// # Safety
 /// `desktop` is NULL or a live handle.
-unsafe fn desktop_ref<'a>(desktop: *const ud_desktop) -> Result<&'a Desktop> {
+pub(crate) unsafe fn desktop_ref<'a>(desktop: *const ud_desktop) -> Result<&'a Desktop> {
     handles::get(handles::Kind::Desktop, desktop, "desktop").map(|d| &d.desktop)
 }
 

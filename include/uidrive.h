@@ -1646,6 +1646,133 @@ ud_status ud_app_wait_for_window(const ud_app *app, const char *title, int32_t m
 ud_status ud_call(const ud_app *app, const char *method, const char *params_json, char **out_json);
 
 /**
+ * The text on the desktop's clipboard (`primary`: the primary selection),
+ * asked of the app holding it. `*out_text` is NULL (and the call succeeds)
+ * when the clipboard is empty or holds no text.
+ *
+ * `*out_text` is owned by the caller: free it with `ud_string_free`.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `out_text` is NULL or valid for a write.
+ */
+ud_status ud_clipboard_get(const ud_desktop *desktop, bool primary, char **out_text);
+
+/**
+ * Puts `text` on the desktop's clipboard (`primary`: the primary
+ * selection): uidrive holds it and serves it to the apps that paste.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `text` is NULL or a NUL-terminated string.
+ */
+ud_status ud_clipboard_set(const ud_desktop *desktop, const char *text, bool primary);
+
+/**
+ * Empties the desktop's clipboard (`primary`: the primary selection), whoever holds it.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle.
+ */
+ud_status ud_clipboard_clear(const ud_desktop *desktop, bool primary);
+
+/**
+ * The image on the clipboard as PNG, when the app holding it offers
+ * `image/png`: `*out_png` holds `*out_len` bytes; NULL and 0 (and the call
+ * succeeds) when it offers none.
+ *
+ * `*out_png` is owned by the caller: free it with `ud_bytes_free`.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; each out-param is NULL or valid for a write.
+ */
+ud_status ud_clipboard_get_image(const ud_desktop *desktop, bool primary, uint8_t **out_png, size_t *out_len);
+
+/**
+ * The notifications apps show on uidrive's headless desktop now, as a JSON
+ * array: `[{"id": 1, "app_name": "notify-send", "summary": ..., "body": ...,
+ * "actions": [{"id": "open", "label": "Open"}], "urgency": "normal",
+ * "time": <ms since the epoch>, ...}]`.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_desktop_notifications(const ud_desktop *desktop, char **out_json);
+
+/**
+ * Dismisses notification `id`, as a person closing it (its app is told).
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle.
+ */
+ud_status ud_notification_dismiss(const ud_desktop *desktop, uint32_t id);
+
+/**
+ * Invokes action `action` of notification `id`, as a click on its button:
+ * its app gets `ActionInvoked`, then the notification closes.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `action` is NULL or a NUL-terminated string.
+ */
+ud_status ud_notification_invoke(const ud_desktop *desktop, uint32_t id, const char *action);
+
+/**
+ * Waits up to `timeout_ms` (0: 10 000) for a notification whose summary,
+ * body and app name hold `summary`, `body` and `app` (each NULL: any);
+ * `*out_json` is that notification, as `ud_desktop_notifications` gives each.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `summary`, `body` and `app` are NULL
+ * or NUL-terminated strings; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_desktop_wait_for_notification(const ud_desktop *desktop, const char *summary, const char *body, const char *app, uint32_t timeout_ms, char **out_json);
+
+/**
+ * The tray's items on uidrive's headless desktop, as a JSON array:
+ * `[{"id": ..., "service": "busname/path", "title": ..., "tooltip": ...,
+ * "status": "Active", "has_menu": true, ...}]`.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_desktop_tray(const ud_desktop *desktop, char **out_json);
+
+/**
+ * Activates tray item `item` (its id, service or title), as a click on its icon.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `item` is NULL or a NUL-terminated string.
+ */
+ud_status ud_tray_activate(const ud_desktop *desktop, const char *item);
+
+/**
+ * Tray item `item`'s menu, every entry at every depth, as a JSON array:
+ * `[{"id": 1, "label": "Open", "enabled": true, "separator": false,
+ * "path": [], ...}]`.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `item` is NULL or a NUL-terminated
+ * string; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_tray_menu(const ud_desktop *desktop, const char *item, char **out_json);
+
+/**
+ * Clicks entry `entry` (its id, as digits, or its label) of tray item
+ * `item`'s menu; the app gets the menu's `clicked` event.
+ *
+ * # Safety
+ * `desktop` is NULL or a live handle; `item` and `entry` are NULL or
+ * NUL-terminated strings.
+ */
+ud_status ud_tray_click(const ud_desktop *desktop, const char *item, const char *entry);
+
+/**
  * The name of a status code, as the protocol spells it: `"ok"` for
  * `UD_OK`, `"no_window"` for `UD_ERR_NO_WINDOW`, `"other"` for `UD_ERR_OTHER`,
  * and `"unknown"` for a number that is no status. A static string: do not free it.
