@@ -626,6 +626,78 @@ export declare class Desktop {
   attach(target: AttachTarget, options?: AttachOptions): Promise<App>;
   /** Ends every process of the desktop. */
   close(): Promise<void>;
+  /** The desktop's clipboard: uidrive holds what it sets and gives it to apps that paste. */
+  readonly clipboard: Clipboard;
+  /** The notifications apps show on this desktop now, oldest first (uidrive is its notification server). */
+  notifications(): Promise<Notification[]>;
+  /** Waits (`timeout` ms, 10 000 by default) for a notification whose summary, body and app name hold the texts given. */
+  waitForNotification(options?: { summary?: string; body?: string; app?: string; timeout?: number }): Promise<Notification>;
+  /** The tray's items (uidrive is the StatusNotifierWatcher). */
+  tray(): Promise<TrayItem[]>;
+}
+
+/** The desktop's clipboard (`desktop.clipboard`); `{ primary: true }`: the primary selection. */
+export declare class Clipboard {
+  private constructor();
+  /** The text on the clipboard, or null when it is empty or holds no text. */
+  get(options?: { primary?: boolean }): Promise<string | null>;
+  /** Puts `text` on the clipboard. */
+  set(text: string, options?: { primary?: boolean }): Promise<void>;
+  /** Empties the clipboard, whoever holds it. */
+  clear(options?: { primary?: boolean }): Promise<void>;
+  /** The image on the clipboard as PNG, when the app holding it offers `image/png`; else null. */
+  getImage(options?: { primary?: boolean }): Promise<Buffer | null>;
+}
+
+/** A notification an app showed on uidrive's headless desktop. */
+export declare class Notification {
+  private constructor();
+  readonly id: number;
+  readonly appName: string;
+  readonly summary: string;
+  readonly body: string;
+  /** Its actions, in order. */
+  readonly actions: Array<{ id: string; label: string }>;
+  readonly urgency: 'low' | 'normal' | 'critical';
+  /** When it was shown, in milliseconds since the epoch (as `Date.now()`). */
+  readonly time: number;
+  readonly icon: string;
+  readonly category: string | null;
+  /** Dismisses it, as a person closing it; its app is told. */
+  dismiss(): Promise<void>;
+  /** Invokes its action `action`: the app gets `ActionInvoked`, then it closes. */
+  invoke(action: string): Promise<void>;
+}
+
+/** An item of the tray on uidrive's headless desktop. */
+export declare class TrayItem {
+  private constructor();
+  readonly id: string;
+  /** Where it is on the bus: `busname/path`. */
+  readonly service: string;
+  readonly title: string;
+  readonly tooltip: string;
+  /** `Passive`, `Active` or `NeedsAttention`. */
+  readonly status: string;
+  readonly hasMenu: boolean;
+  /** Activates it, as a click on its icon. */
+  activate(): Promise<void>;
+  /** Its menu's entries, every depth, a submenu before what it holds. */
+  menu(): Promise<TrayMenuItem[]>;
+}
+
+/** An entry of a tray item's menu. */
+export declare class TrayMenuItem {
+  private constructor();
+  readonly id: number;
+  readonly label: string;
+  readonly enabled: boolean;
+  readonly separator: boolean;
+  readonly checked: boolean;
+  /** The labels of the submenus it is in, outermost first. */
+  readonly path: string[];
+  /** Clicks it (the app gets the menu's `clicked` event). */
+  click(): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------

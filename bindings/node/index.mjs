@@ -16,6 +16,10 @@ export const {
   Locator,
   Expect,
   Tracing,
+  Clipboard,
+  Notification,
+  TrayItem,
+  TrayMenuItem,
 } = native;
 
 export default native;

@@ -19,7 +19,7 @@ pub struct HeadlessOptions {
 
 #[napi]
 pub struct Desktop {
-    inner: Arc<FacadeDesktop>,
+    pub(crate) inner: Arc<FacadeDesktop>,
 }
 
 #[napi]

@@ -12,6 +12,7 @@ mod keyboard;
 mod locator;
 mod matching;
 mod process;
+mod services;
 mod task;
 mod tracing;
 mod window;
@@ -30,6 +31,7 @@ pub use expect::{expect, Expect};
 pub use keyboard::Keyboard;
 pub use locator::Locator;
 pub use process::Process;
+pub use services::{Clipboard, Notification, TrayItem, TrayMenuItem};
 pub use tracing::Tracing;
 pub use window::Window;
 

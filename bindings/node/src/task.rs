@@ -15,6 +15,10 @@ pub enum Out {
     App(crate::app::App),
     Locators(Vec<crate::locator::Locator>),
     Desktop(crate::desktop::Desktop),
+    Notification(Box<crate::services::Notification>),
+    Notifications(Vec<crate::services::Notification>),
+    TrayItems(Vec<crate::services::TrayItem>),
+    TrayMenu(Vec<crate::services::TrayMenuItem>),
 }
 
 impl TypeName for Out {
@@ -36,6 +40,10 @@ impl ToNapiValue for Out {
             Out::App(app) => crate::app::App::to_napi_value(env, app),
             Out::Locators(all) => Vec::to_napi_value(env, all),
             Out::Desktop(desktop) => crate::desktop::Desktop::to_napi_value(env, desktop),
+            Out::Notification(note) => crate::services::Notification::to_napi_value(env, *note),
+            Out::Notifications(all) => Vec::to_napi_value(env, all),
+            Out::TrayItems(all) => Vec::to_napi_value(env, all),
+            Out::TrayMenu(all) => Vec::to_napi_value(env, all),
         }
     }
 }

@@ -34,7 +34,7 @@ test('every module-level export is declared', () => {
   }
 });
 
-for (const name of ['App', 'Window', 'Locator', 'Expect', 'Desktop', 'Keyboard', 'Process']) {
+for (const name of ['App', 'Window', 'Locator', 'Expect', 'Desktop', 'Keyboard', 'Process', 'Clipboard', 'Notification', 'TrayItem', 'TrayMenuItem']) {
   test(`class ${name}: the declared members are the native ones`, () => {
     const proto = native[name].prototype;
     const actual = new Set(Object.getOwnPropertyNames(proto).filter((n) => n !== 'constructor'));
