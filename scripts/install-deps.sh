@@ -41,7 +41,11 @@ JAVA_AND_NO_TREE=(default-jdk-headless default-jre libatk-wrapper-java libatk-wr
 # of dbus-bin) and Nautilus's grid view (GTK 4)
 HIDDEN_STATE_APPS=(evince nautilus dbus-bin)
 
-PKGS=("${DESKTOP[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}" "${COMPAT_VALUES[@]}" "${FRESH_READ_APPS[@]}" "${MORE_COMPAT_APPS[@]}" "${HIDDEN_STATE_APPS[@]}")
+# the desktop's services (crates/*/tests/desktop_services.rs, tests/apps/tray_item.py):
+# notify-send, and D-Bus from Debian's python3 for the test tray item
+DESKTOP_SERVICES=(libnotify-bin python3-dbus python3-gi)
+
+PKGS=("${DESKTOP[@]}" "${DESKTOP_SERVICES[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}" "${COMPAT_VALUES[@]}" "${FRESH_READ_APPS[@]}" "${MORE_COMPAT_APPS[@]}" "${HIDDEN_STATE_APPS[@]}")
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
