@@ -424,44 +424,26 @@ impl Command for Tray {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum, Deserialize, JsonSchema)]
-#[serde(rename_all = "kebab-case")]
-pub enum DesktopOp {
-    ClipboardGet,
-    ClipboardSet,
-    ClipboardClear,
-    Notifications,
-    Dismiss,
-    Invoke,
-    Tray,
-    TrayActivate,
-    TrayMenu,
-    TrayClick,
-}
-
 /// MCP's `desktop` tool: the clipboard, notifications and tray in one, to keep the tool list short.
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DesktopTool {
-    pub op: DesktopOp,
+    /// clipboard-get|-set|-clear, notifications, dismiss, invoke, tray, tray-activate|-menu|-click
+    pub op: String,
     #[serde(default)]
     pub text: Option<String>,
-    /// PRIMARY selection.
     #[arg(long)]
     #[serde(default)]
     pub primary: bool,
-    /// Notification's.
     #[arg(long)]
     #[serde(default)]
     pub id: Option<u32>,
     #[arg(long)]
     #[serde(default)]
     pub action: Option<String>,
-    /// Tray item's id.
     #[arg(long)]
     #[serde(default)]
     pub item: Option<String>,
-    /// Menu entry's id or label.
     #[arg(long)]
     #[serde(default)]
     pub entry: Option<String>,
@@ -489,27 +471,30 @@ impl Command for DesktopTool {
             item: self.item.clone(),
             entry: self.entry.clone(),
         };
-        match self.op {
-            DesktopOp::ClipboardGet => clipboard(ClipboardVerb::Get).run(ctx),
-            DesktopOp::ClipboardSet => clipboard(ClipboardVerb::Set).run(ctx),
-            DesktopOp::ClipboardClear => clipboard(ClipboardVerb::Clear).run(ctx),
-            DesktopOp::Notifications => Notifications {}.run(ctx),
-            DesktopOp::Dismiss => Notification {
+        match self.op.as_str() {
+            "clipboard-get" => clipboard(ClipboardVerb::Get).run(ctx),
+            "clipboard-set" => clipboard(ClipboardVerb::Set).run(ctx),
+            "clipboard-clear" => clipboard(ClipboardVerb::Clear).run(ctx),
+            "notifications" => Notifications {}.run(ctx),
+            "dismiss" => Notification {
                 verb: NotificationVerb::Dismiss,
                 id: id()?,
                 action: None,
             }
             .run(ctx),
-            DesktopOp::Invoke => Notification {
+            "invoke" => Notification {
                 verb: NotificationVerb::Action,
                 id: id()?,
                 action: self.action.clone(),
             }
             .run(ctx),
-            DesktopOp::Tray => tray(None).run(ctx),
-            DesktopOp::TrayActivate => tray(Some(TrayVerb::Activate)).run(ctx),
-            DesktopOp::TrayMenu => tray(Some(TrayVerb::Menu)).run(ctx),
-            DesktopOp::TrayClick => tray(Some(TrayVerb::Click)).run(ctx),
+            "tray" => tray(None).run(ctx),
+            "tray-activate" => tray(Some(TrayVerb::Activate)).run(ctx),
+            "tray-menu" => tray(Some(TrayVerb::Menu)).run(ctx),
+            "tray-click" => tray(Some(TrayVerb::Click)).run(ctx),
+            other => Err(CliError::usage(format!(
+                "desktop: no op `{other}`: clipboard-get, clipboard-set, clipboard-clear, notifications, dismiss, invoke, tray, tray-activate, tray-menu or tray-click"
+            ))),
         }
     }
 }
