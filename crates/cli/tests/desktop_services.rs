@@ -7,10 +7,10 @@
 mod common;
 
 use common::Session;
-use serde_json::Value;
-use std::io::Read;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// Asks until `check` holds of the answer, for up to 15 s; the last answer.
@@ -70,6 +70,83 @@ fn the_clipboard_pastes_into_mousepad_and_reads_what_it_copied() {
     assert_eq!(primary["text"], whole.as_str(), "{primary}");
     let text = pad.ok(&["clipboard", "get"]);
     assert_eq!(text.trim_end(), whole);
+
+    // The same through MCP's `desktop` tool, in the session.
+    let mut mcp = Mcp::attach(&pad);
+    let (read, error) = mcp.tool("desktop", json!({"op": "clipboard-get"}));
+    assert!(!error && read.trim_end() == whole, "{read}");
+    let (_, error) = mcp.tool(
+        "desktop",
+        json!({"op": "clipboard-set", "text": "from MCP"}),
+    );
+    assert!(!error);
+    assert_eq!(pad.json(&["clipboard", "get"])["text"], "from MCP");
+    let (refused, error) = mcp.tool("desktop", json!({"op": "paste"}));
+    assert!(error && refused.contains("clipboard-get"), "{refused}");
+}
+
+/// `uidrive mcp --attach-session NAME`: MCP tools in a command-line session.
+struct Mcp {
+    child: Child,
+    out: BufReader<std::process::ChildStdout>,
+    next: u64,
+}
+
+impl Mcp {
+    fn attach(session: &Session) -> Mcp {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_uidrive"))
+            .args(["mcp", "--attach-session", session.name])
+            .env("XDG_CACHE_HOME", session.home.path().join("cache"))
+            .env("XDG_RUNTIME_DIR", session.home.path())
+            .env_remove("UIDRIVE_SESSION")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        let mut mcp = Mcp {
+            child,
+            out,
+            next: 0,
+        };
+        mcp.call(
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}),
+        );
+        mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        mcp
+    }
+
+    fn send(&mut self, message: &Value) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{message}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        self.next += 1;
+        let id = self.next;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let mut line = String::new();
+        self.out.read_line(&mut line).unwrap();
+        serde_json::from_str(&line).unwrap()
+    }
+
+    /// A tool's text answer, and whether it is an error.
+    fn tool(&mut self, name: &str, arguments: Value) -> (String, bool) {
+        let answer = self.call("tools/call", json!({"name": name, "arguments": arguments}));
+        let result = &answer["result"];
+        let text = result["content"][0]["text"].as_str().unwrap_or_default();
+        (text.to_string(), result["isError"] == true)
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
 }
 
 /// The desktop's environment, read from the app the session launched on it.
