@@ -264,3 +264,95 @@ pub unsafe extern "C" fn ud_tray_click(
         Ok(())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::status::UD_ERR_INVALID_REQUEST;
+    use std::ptr;
+
+    fn stale<T>() -> *mut T {
+        std::ptr::NonNull::dangling().as_ptr()
+    }
+
+    /// Every out-param is zeroed first, and a NULL desktop, string or
+    /// out-param is refused with `invalid_request`, never dereferenced.
+    #[test]
+    fn null_arguments_are_refused_and_out_params_zeroed() {
+        let text = c"x";
+        unsafe {
+            let mut out: *mut c_char = stale();
+            assert_eq!(
+                ud_clipboard_get(ptr::null(), false, &mut out),
+                UD_ERR_INVALID_REQUEST
+            );
+            assert!(out.is_null());
+            let (mut png, mut len): (*mut u8, usize) = (stale(), 7);
+            assert_eq!(
+                ud_clipboard_get_image(ptr::null(), false, &mut png, &mut len),
+                UD_ERR_INVALID_REQUEST
+            );
+            assert!(png.is_null() && len == 0);
+            assert_eq!(
+                ud_clipboard_set(ptr::null(), text.as_ptr(), false),
+                UD_ERR_INVALID_REQUEST
+            );
+            assert_eq!(
+                ud_clipboard_clear(ptr::null(), true),
+                UD_ERR_INVALID_REQUEST
+            );
+            out = stale();
+            assert_eq!(
+                ud_desktop_notifications(ptr::null(), &mut out),
+                UD_ERR_INVALID_REQUEST
+            );
+            assert!(out.is_null());
+            assert_eq!(
+                ud_notification_dismiss(ptr::null(), 1),
+                UD_ERR_INVALID_REQUEST
+            );
+            assert_eq!(
+                ud_notification_invoke(ptr::null(), 1, text.as_ptr()),
+                UD_ERR_INVALID_REQUEST
+            );
+            out = stale();
+            assert_eq!(
+                ud_desktop_wait_for_notification(
+                    ptr::null(),
+                    ptr::null(),
+                    ptr::null(),
+                    ptr::null(),
+                    1,
+                    &mut out
+                ),
+                UD_ERR_INVALID_REQUEST
+            );
+            assert!(out.is_null());
+            out = stale();
+            assert_eq!(
+                ud_desktop_tray(ptr::null(), &mut out),
+                UD_ERR_INVALID_REQUEST
+            );
+            assert!(out.is_null());
+            assert_eq!(
+                ud_tray_activate(ptr::null(), text.as_ptr()),
+                UD_ERR_INVALID_REQUEST
+            );
+            out = stale();
+            assert_eq!(
+                ud_tray_menu(ptr::null(), text.as_ptr(), &mut out),
+                UD_ERR_INVALID_REQUEST
+            );
+            assert!(out.is_null());
+            assert_eq!(
+                ud_tray_click(ptr::null(), text.as_ptr(), ptr::null()),
+                UD_ERR_INVALID_REQUEST
+            );
+            // A NULL out-param, with a NULL desktop too: refused, nothing written.
+            assert_eq!(
+                ud_desktop_tray(ptr::null(), ptr::null_mut()),
+                UD_ERR_INVALID_REQUEST
+            );
+        }
+    }
+}

@@ -323,3 +323,46 @@ impl Driver for WithServices {
         self.inner.tracer()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidrive_core::ErrorCode;
+
+    /// On a person's desktop (no services of uidrive's on the bus) the
+    /// notification and tray operations say why they can't, and the
+    /// protocol's other methods pass through to the app's driver.
+    #[test]
+    fn a_persons_desktop_says_what_it_cannot_read() {
+        let services = Services {
+            clipboard: Err(Error::unsupported("no X display: DISPLAY is not set")),
+            bus: None,
+        };
+        let e = services.notifications().unwrap_err();
+        assert_eq!(e.code, ErrorCode::Unsupported);
+        assert!(e.message.contains("org.freedesktop.Notifications"), "{e:?}");
+        assert!(e.suggestion.contains("headless"), "{e:?}");
+        assert_eq!(services.tray().unwrap_err().code, ErrorCode::Unsupported);
+        assert_eq!(
+            services.clipboard_get(false).unwrap_err().code,
+            ErrorCode::Unsupported
+        );
+        // Answered here: the services' methods; the rest is the app's.
+        let answer = services.call(METHOD_NOTIFICATIONS, None).unwrap();
+        assert_eq!(answer.unwrap_err().code, ErrorCode::Unsupported);
+        assert!(services.call("windows", None).is_none());
+        let bad = services
+            .call(METHOD_NOTIFICATION_INVOKE, Some(&json!({"id": "x"})))
+            .unwrap();
+        assert_eq!(bad.unwrap_err().code, ErrorCode::InvalidRequest);
+        let driver = WithServices::new(Arc::new(uidrive_core::MemoryDriver::new()), services);
+        assert!(
+            driver.call("windows", None).is_ok(),
+            "the app's methods go through"
+        );
+        assert_eq!(
+            driver.call(METHOD_TRAY, None).unwrap_err().code,
+            ErrorCode::Unsupported
+        );
+    }
+}
