@@ -272,9 +272,31 @@ impl WithServices {
     }
 }
 
+/// Every method [`Services::call`] answers, as `hello` lists them.
+pub const METHODS: [&str; 11] = [
+    METHOD_CLIPBOARD_GET,
+    METHOD_CLIPBOARD_SET,
+    METHOD_CLIPBOARD_CLEAR,
+    METHOD_NOTIFICATIONS,
+    METHOD_NOTIFICATION_DISMISS,
+    METHOD_NOTIFICATION_INVOKE,
+    METHOD_NOTIFICATION_WAIT,
+    METHOD_TRAY,
+    METHOD_TRAY_ACTIVATE,
+    METHOD_TRAY_MENU,
+    METHOD_TRAY_CLICK,
+];
+
 impl Driver for WithServices {
     fn hello(&self) -> Result<Hello> {
-        self.inner.hello()
+        // The app's methods, then the desktop's services answered beside them.
+        let mut hello = self.inner.hello()?;
+        for method in METHODS {
+            if !hello.methods.iter().any(|m| m == method) {
+                hello.methods.push(method.to_string());
+            }
+        }
+        Ok(hello)
     }
     fn windows(&self) -> Result<WindowList> {
         self.inner.windows()
@@ -329,6 +351,10 @@ mod tests {
     use super::*;
     use uidrive_core::ErrorCode;
 
+    fn services_of(driver: &WithServices) -> &Services {
+        &driver.services
+    }
+
     /// On a person's desktop (no services of uidrive's on the bus) the
     /// notification and tray operations say why they can't, and the
     /// protocol's other methods pass through to the app's driver.
@@ -364,5 +390,14 @@ mod tests {
             driver.call(METHOD_TRAY, None).unwrap_err().code,
             ErrorCode::Unsupported
         );
+        let hello = driver.hello().unwrap();
+        assert!(hello.methods.iter().any(|m| m == "windows"), "{hello:?}");
+        for method in METHODS {
+            assert!(hello.methods.iter().any(|m| m == method), "{method}");
+            assert!(
+                services_of(&driver).call(method, None).is_some(),
+                "{method} is answered"
+            );
+        }
     }
 }
