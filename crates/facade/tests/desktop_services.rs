@@ -299,3 +299,38 @@ fn a_tray_item_is_listed_activated_and_its_menu_clicked() {
     let _ = std::fs::remove_file(&log);
     desktop.stop();
 }
+
+/// An app whose copy is an image (GTK 3 offers image/png): read as PNG.
+#[test]
+fn an_image_on_the_clipboard_reads_as_png() {
+    use std::io::BufRead;
+    let desktop = desktop();
+    let services = desktop.services().unwrap();
+    // Nothing on the clipboard, or only text: no image.
+    assert_eq!(services.clipboard_get_image(false).unwrap(), None);
+    services.clipboard_set("just text", false).unwrap();
+    assert_eq!(services.clipboard_get_image(false).unwrap(), None);
+
+    let mut app = command(&desktop, "/usr/bin/python3")
+        .arg(repo().join("tests/apps/clipboard_image.py"))
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut ready = String::new();
+    std::io::BufReader::new(app.stdout.take().unwrap())
+        .read_line(&mut ready)
+        .unwrap();
+    assert_eq!(ready.trim(), "ready");
+    let png = services
+        .clipboard_get_image(false)
+        .unwrap()
+        .expect("the app offers image/png");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
+    // IHDR: width and height, big-endian, after the chunk's length and name.
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(png[20..24].try_into().unwrap());
+    assert_eq!((width, height), (7, 5));
+    let _ = app.kill();
+    let _ = app.wait();
+    desktop.stop();
+}
