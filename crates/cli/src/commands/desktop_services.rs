@@ -6,7 +6,7 @@
 
 use crate::ctx::Ctx;
 use crate::output::{CliError, Output};
-use crate::registry::{Command, Hints, ACTS, READS, SETS};
+use crate::registry::{Command, Hints, ACTS, READS};
 use clap::{Args, ValueEnum};
 use schemars::JsonSchema;
 use serde::Deserialize;
@@ -345,7 +345,7 @@ impl Command for Tray {
     const MCP: bool = false;
     const ABOUT: &'static str =
         "List the tray's items on uidrive's headless desktop; activate one, read its menu or click an entry";
-    const HINTS: Hints = SETS;
+    const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let item = || {
