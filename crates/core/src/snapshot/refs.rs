@@ -1,7 +1,7 @@
 //! Short refs (`@e1`) for elements, stable while the element lives and never reused.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::protocol::{ElementId, Role, Tree, WindowId};
+use crate::protocol::{ElementId, Node, Role, Tree, WindowId};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -134,6 +134,36 @@ impl RefMap {
             format!("{r} was never given in this session")
         };
         Err(Error::new(ErrorCode::StaleRef, message))
+    }
+
+    /// The ref of one element of `window` read just now: its live ref when
+    /// it has one (same id, same role), else a fresh one. Retires nothing
+    /// (a part of a window was read, not all of it); the next
+    /// [`RefMap::observe`] of the window retires what went.
+    pub fn give(&mut self, window: WindowId, node: &Node) -> Ref {
+        let live = self
+            .live
+            .iter()
+            .find(|(_, t)| t.window == window && t.id == node.id)
+            .map(|(n, t)| (*n, t.role == node.role));
+        match live {
+            Some((number, true)) => Ref(number),
+            other => {
+                if let Some((number, false)) = other {
+                    self.live.remove(&number);
+                }
+                let number = self.fresh();
+                self.live.insert(
+                    number,
+                    RefTarget {
+                        window,
+                        id: node.id,
+                        role: node.role.clone(),
+                    },
+                );
+                Ref(number)
+            }
+        }
     }
 
     /// The live ref of an element, if it has one.
