@@ -270,7 +270,15 @@ impl Session {
     }
 
     fn element(&self, id: &str) -> Result<Locator, WdError> {
-        Ok(self.refs.get_by_ref(&self.app, id)?)
+        self.refs.get_by_ref(&self.app, id).map_err(|e| {
+            // In WebDriver's terms: elements are found, not snapshot.
+            if e.code == ErrorCode::StaleRef {
+                e.with_suggestion("find the element again")
+            } else {
+                e
+            }
+            .into()
+        })
     }
 
     // ---- timeouts
@@ -761,8 +769,7 @@ fn css(using: &str, value: &str) -> Option<(&'static str, String)> {
     let v = value.trim().trim_start_matches('*');
     if let Some(inner) = v.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
         let (attr, quoted) = inner.split_once('=')?;
-        let text = quoted.trim().strip_prefix('"')?.strip_suffix('"')?;
-        let text = text.replace("\\\"", "\"").replace("\\\\", "\\");
+        let text = unescape_css(quoted.trim().strip_prefix('"')?.strip_suffix('"')?);
         return match attr.trim() {
             "name" => Some(("name", text)),
             "id" => Some(("id", text)),
@@ -770,9 +777,36 @@ fn css(using: &str, value: &str) -> Option<(&'static str, String)> {
         };
     }
     if let Some(class) = v.strip_prefix('.') {
-        return Some(("class name", class.replace('\\', "")));
+        return Some(("class name", unescape_css(class)));
     }
     (!v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric())).then(|| ("class name", v.to_string()))
+}
+
+/// CSS escapes undone: `\\37 ` (hex, then one optional space) and `\\"`
+/// (Selenium escapes a name's leading digit so: By.name("7") is `[name="\\37 "]`).
+fn unescape_css(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let mut hex = String::new();
+        while hex.len() < 6 && chars.peek().is_some_and(|h| h.is_ascii_hexdigit()) {
+            hex.extend(chars.next());
+        }
+        if hex.is_empty() {
+            out.extend(chars.next());
+        } else {
+            if chars.peek().is_some_and(|w| w.is_whitespace()) {
+                chars.next();
+            }
+            let code = u32::from_str_radix(&hex, 16).unwrap_or(0xFFFD);
+            out.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+        }
+    }
+    out
 }
 
 fn locate(scope: Scope, using: &str, value: &str) -> Result<Locator, WdError> {
@@ -819,6 +853,8 @@ mod tests {
         assert_eq!(css("css selector", "*[name=\"7\"]"), Some(("name", "7".into())));
         assert_eq!(css("css selector", "[id=\"12\"]"), Some(("id", "12".into())));
         assert_eq!(css("css selector", ".button"), Some(("class name", "button".into())));
+        assert_eq!(css("css selector", "*[name=\"\\37 \"]"), Some(("name", "7".into())));
+        assert_eq!(css("css selector", "*[name=\"a\\\"b\"]"), Some(("name", "a\"b".into())));
         assert_eq!(css("css selector", "div > p"), None);
         assert_eq!(css("xpath", "//a"), None);
     }
