@@ -113,10 +113,20 @@ fn handle(mut request: tiny_http::Request, sessions: &Sessions) {
     let method = request.method().as_str().to_ascii_uppercase();
     let url = request.url().to_string();
     let mut body = String::new();
-    let read = request
-        .as_reader()
-        .take(MAX_BODY)
-        .read_to_string(&mut body);
+    // Read no further than the body: a request that offers an upgrade (Java's
+    // client offers h2c) hands over the raw stream, which ends only when the
+    // connection does.
+    let read = match request.body_length() {
+        Some(length) => request
+            .as_reader()
+            .take((length as u64).min(MAX_BODY))
+            .read_to_string(&mut body),
+        None if matches!(method.as_str(), "POST" | "PUT") => request
+            .as_reader()
+            .take(MAX_BODY)
+            .read_to_string(&mut body),
+        None => Ok(0),
+    };
     let result = match read {
         Err(e) => Err(WdError::invalid_argument(format!("cannot read the request: {e}"))),
         Ok(_) => {

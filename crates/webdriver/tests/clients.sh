@@ -41,6 +41,7 @@ cleanup() {
     for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
   done
+  [ -n "${KEEP_LOGS:-}" ] && cp -r "$workdir" "$KEEP_LOGS"
   rm -rf "$workdir"
 }
 trap cleanup EXIT
