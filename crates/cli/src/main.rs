@@ -67,8 +67,9 @@ fn cli() -> clap::Command {
         clap::Command::new("mcp").about("Serve the agent commands as MCP tools over stdio"),
     ))
     .subcommand(webdriver::WebdriverArgs::augment_args(
-        clap::Command::new("webdriver")
-            .about("Serve a W3C WebDriver endpoint (Appium's conventions) for Selenium and Appium clients"),
+        clap::Command::new("webdriver").about(
+            "Serve a W3C WebDriver endpoint (Appium's conventions) for Selenium and Appium clients",
+        ),
     ))
     .subcommand(trace::TraceArgs::augment_args(
         clap::Command::new("trace")

@@ -70,11 +70,13 @@ fn named(c: char) -> Option<Key> {
         0xE016 | 0xE05C => NamedKey::Insert,
         0xE017 | 0xE05D => NamedKey::Delete,
         0xE03D | 0xE053 => NamedKey::Super,
-        0xE031..=0xE03C => NamedKey::ALL[NamedKey::ALL
-            .iter()
-            .position(|k| *k == NamedKey::F1)
-            .expect("F1 is a named key")
-            + (c as usize - 0xE031)],
+        0xE031..=0xE03C => {
+            NamedKey::ALL[NamedKey::ALL
+                .iter()
+                .position(|k| *k == NamedKey::F1)
+                .expect("F1 is a named key")
+                + (c as usize - 0xE031)]
+        }
         // Numpad keys type their character.
         0xE01A..=0xE023 => return char::from_digit(c as u32 - 0xE01A, 10).map(Key::Char),
         0xE018 => return Some(Key::Char(';')),
@@ -233,9 +235,12 @@ pub fn plan(
                         Some(Value::String(s)) if s == "viewport" => (x, y),
                         Some(Value::String(s)) if s == "pointer" => (state.x + x, state.y + y),
                         Some(Value::Object(o)) => {
-                            let id = o.get(ELEMENT_KEY).and_then(Value::as_str).ok_or_else(
-                                || WdError::invalid_argument("an origin is viewport, pointer or an element"),
-                            )?;
+                            let id =
+                                o.get(ELEMENT_KEY).and_then(Value::as_str).ok_or_else(|| {
+                                    WdError::invalid_argument(
+                                        "an origin is viewport, pointer or an element",
+                                    )
+                                })?;
                             let (cx, cy) = center(id)?;
                             (cx + x, cy + y)
                         }
@@ -323,7 +328,11 @@ fn key_event(down: bool, c: char, key: Key, state: &mut InputState, events: &mut
             events.push(InputEvent::KeyDown { key: chord });
         } else {
             let shifted = modifiers(state).contains(&Modifier::Shift);
-            let text = if shifted { ch.to_uppercase().collect() } else { ch.to_string() };
+            let text = if shifted {
+                ch.to_uppercase().collect()
+            } else {
+                ch.to_string()
+            };
             state.typed.push(c);
             events.push(InputEvent::Text { text });
         }
@@ -370,7 +379,11 @@ pub fn pieces(text: &str) -> Result<Vec<Piece>, WdError> {
             mods.clear();
             continue;
         }
-        let key = if is_named(c) { key_of(c)? } else { Key::Char(c) };
+        let key = if is_named(c) {
+            key_of(c)?
+        } else {
+            Key::Char(c)
+        };
         let modifier = match key {
             Key::Named(NamedKey::Shift) => Some(Modifier::Shift),
             Key::Named(NamedKey::Ctrl) => Some(Modifier::Ctrl),

