@@ -134,4 +134,20 @@ mod tests {
         assert_eq!(crop(&png, Bounds::new(20.0, 0.0, 5.0, 5.0)), None);
         assert_eq!(crop(b"not a png", Bounds::new(0.0, 0.0, 1.0, 1.0)), None);
     }
+
+    #[test]
+    fn an_element_screenshot_is_a_png_of_its_box() {
+        use crate::protocol::Role;
+        use crate::{App, MemoryDriver, RoleQuery};
+        let app = App::new(std::sync::Arc::new(MemoryDriver::new()));
+        let button = app.get_by_role(Role::Button, RoleQuery::name("Add"));
+        let bounds = button.bounds().unwrap().unwrap();
+        let png = button.screenshot().unwrap();
+        let decoder = png::Decoder::new(png.as_slice());
+        let info = decoder.read_info().unwrap().info().clone();
+        assert_eq!(
+            (info.width, info.height),
+            (bounds.width as u32, bounds.height as u32)
+        );
+    }
 }

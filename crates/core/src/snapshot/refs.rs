@@ -203,6 +203,27 @@ mod tests {
     use super::*;
     use crate::protocol::Node;
 
+    #[test]
+    fn give_keeps_a_live_ref_and_retires_one_whose_role_changed() {
+        let mut map = RefMap::new();
+        let button = Node {
+            id: ElementId(7),
+            role: Role::Button,
+            ..Node::default()
+        };
+        let first = map.give(1, &button);
+        assert_eq!(map.give(1, &button), first);
+        // Another window's element with the same id is another element.
+        assert_ne!(map.give(2, &button), first);
+        let text = Node {
+            role: Role::Text,
+            ..button.clone()
+        };
+        let other = map.give(1, &text);
+        assert_ne!(other, first);
+        assert_eq!(map.resolve(first).unwrap_err().code, ErrorCode::StaleRef);
+    }
+
     fn node(id: u64, role: Role) -> Node {
         Node {
             id: ElementId(id),
