@@ -26,7 +26,7 @@ clients="$here/clients"
 parts=("$@")
 [ ${#parts[@]} -eq 0 ] && parts=(python node grid)
 
-for tool in cargo python3 node npm java curl; do
+for tool in cargo python3 node npm java; do
   command -v "$tool" >/dev/null || { echo "clients.sh: $tool is not installed" >&2; exit 1; }
 done
 
@@ -50,6 +50,11 @@ echo "== build the uidrive CLI"
 (cd "$root" && cargo build -p uidrive-cli --bin uidrive)
 uidrive="${CARGO_TARGET_DIR:-$root/target}/debug/uidrive"
 
+# Whether $1 answers HTTP 200 within 5 s (python3, so the test needs no curl).
+http_ok() {
+  python3 -c 'import sys, urllib.request; urllib.request.urlopen(sys.argv[1], timeout=5)' "$1" >/dev/null 2>&1
+}
+
 free_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
@@ -62,7 +67,7 @@ start_endpoint() {
   started+=($!)
   for _ in $(seq 300); do
     found="$(sed -n 's/^uidrive webdriver listening on \(http:[^ ]*\)$/\1/p' "$log")"
-    if [ -n "$found" ] && curl -fsS --max-time 5 "$found/status" >/dev/null 2>&1; then
+    if [ -n "$found" ] && http_ok "$found/status"; then
       printf -v "$2" '%s' "$found"
       return
     fi
@@ -76,7 +81,7 @@ start_endpoint() {
 # Waits up to $2 seconds for $1 to answer HTTP.
 wait_http() {
   for _ in $(seq $(($2 * 2))); do
-    curl -fsS --max-time 5 "$1" >/dev/null 2>&1 && return
+    http_ok "$1" && return
     sleep 0.5
   done
   echo "clients.sh: $1 did not answer within $2 s" >&2
