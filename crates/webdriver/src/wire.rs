@@ -94,3 +94,29 @@ pub fn string_arg<'a>(body: &'a Value, name: &str) -> Result<&'a str, WdError> {
         .and_then(Value::as_str)
         .ok_or_else(|| WdError::invalid_argument(format!("the body needs a string `{name}`")))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uidrive_errors_become_w3c_codes_with_the_message_and_suggestion() {
+        let e = WdError::from(
+            Error::new(ErrorCode::NoElement, "no element matches x")
+                .with_suggestion("read the page source"),
+        );
+        assert_eq!((e.status, e.error), (404, "no such element"));
+        assert!(e.message.contains("no element matches x"));
+        assert!(e.message.contains("read the page source"));
+        let body = e.body();
+        assert_eq!(body["value"]["error"], "no such element");
+        assert_eq!(body["value"]["data"]["code"], "no_element");
+        assert_eq!(w3c_code(&ErrorCode::StaleRef).1, "stale element reference");
+        assert_eq!(
+            w3c_code(&ErrorCode::NotActionable).1,
+            "element not interactable"
+        );
+        assert_eq!(w3c_code(&ErrorCode::Timeout).1, "timeout");
+        assert_eq!(w3c_code(&ErrorCode::InvalidRequest).1, "invalid argument");
+    }
+}
