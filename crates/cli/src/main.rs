@@ -12,6 +12,7 @@ mod serve;
 mod session;
 mod target;
 mod trace;
+mod webdriver;
 
 use clap::error::ErrorKind;
 use clap::{Arg, ArgAction, ArgMatches, Args, FromArgMatches};
@@ -65,6 +66,11 @@ fn cli() -> clap::Command {
     .subcommand(mcp::McpArgs::augment_args(
         clap::Command::new("mcp").about("Serve the agent commands as MCP tools over stdio"),
     ))
+    .subcommand(webdriver::WebdriverArgs::augment_args(
+        clap::Command::new("webdriver").about(
+            "Serve a W3C WebDriver endpoint (Appium's conventions) for Selenium and Appium clients",
+        ),
+    ))
     .subcommand(trace::TraceArgs::augment_args(
         clap::Command::new("trace")
             .about("Show a trace of a session or a test run, as text or as an HTML page")
@@ -88,6 +94,10 @@ fn main() -> ExitCode {
         },
         "mcp" => match mcp::McpArgs::from_arg_matches(sub) {
             Ok(args) => report(mcp::run(args, named_session(&matches, sub))),
+            Err(e) => bad_arguments(e, false),
+        },
+        "webdriver" => match webdriver::WebdriverArgs::from_arg_matches(sub) {
+            Ok(args) => report(webdriver::run(args)),
             Err(e) => bad_arguments(e, false),
         },
         "trace" => match trace::TraceArgs::from_arg_matches(sub) {

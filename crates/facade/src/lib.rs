@@ -10,6 +10,7 @@
 //!   [`process`]: its pid, exit code and, when captured, its output;
 //! - [`time`]: turning a language's numbers into timeouts, refusing the
 //!   ones that are not (negative, NaN, too large) instead of panicking;
+//! - [`desktop_entry`]: apps named by their `.desktop` id;
 //! - [`explain`]: a `no_element` that names the app's windows;
 //! - [`hints`]: suggestions in each language's own terms;
 //! - [`names`]: role and state names, checked at once;
@@ -22,6 +23,7 @@
 
 #![deny(missing_docs)]
 
+pub mod desktop_entry;
 pub mod explain;
 pub mod hints;
 pub mod names;

@@ -8,7 +8,7 @@
 
 use std::sync::{Arc, Mutex};
 use uidrive_core::locator::WindowRef;
-use uidrive_core::protocol::{TreeParams, WindowId};
+use uidrive_core::protocol::{Node, TreeParams, WindowId};
 use uidrive_core::snapshot::{Ref, RefMap, Snapshot, View};
 use uidrive_core::{App, Driver, Error, ErrorCode, Locator, Result, Timeouts};
 
@@ -30,6 +30,16 @@ impl Refs {
         let tree = app.tree(window)?;
         let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
         Ok(Snapshot::take(&tree, &mut map))
+    }
+
+    /// The refs of `nodes`, elements of `window` a locator just matched
+    /// (WebDriver's element ids): an element seen before keeps its ref.
+    pub fn refs_of(&self, window: WindowId, nodes: &[Node]) -> Vec<String> {
+        let mut map = self.map.lock().unwrap_or_else(|p| p.into_inner());
+        nodes
+            .iter()
+            .map(|node| map.give(window, node).to_string())
+            .collect()
     }
 
     /// A locator for the element `r` names, checked now (see the module's page).

@@ -5,6 +5,7 @@
 //! element as it was drawn.
 
 use super::Locator;
+use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::{Bounds, CaptureParams, Node, WindowId};
 
 /// The pixels of one element's box, row by row, as decoded from a capture.
@@ -24,6 +25,64 @@ impl Locator {
             .ok()?;
         crop(&capture.png, bounds).map(Picture)
     }
+
+    /// A PNG of the one element's box, cut from a capture of its window
+    /// (WebDriver's element screenshot). Fails with `unsupported` when the
+    /// element has no box or the box is not in the capture.
+    pub fn screenshot(&self) -> Result<Vec<u8>> {
+        let (tree, node) = self.resolve_one("screenshot")?;
+        let no_box = || {
+            Error::new(
+                ErrorCode::Unsupported,
+                format!(
+                    "screenshot: {} has no box on the screen to cut out",
+                    self.description()
+                ),
+            )
+            .with_suggestion("scroll it into view first, or capture its whole window")
+        };
+        let bounds = node.bounds.filter(|b| !b.is_empty()).ok_or_else(no_box)?;
+        let capture = self.driver.capture(&CaptureParams {
+            window: Some(tree.window),
+        })?;
+        crop_png(&capture.png, bounds).ok_or_else(no_box)
+    }
+}
+
+/// `bounds` of `png` as a PNG of its own (RGB or RGBA as decoded).
+fn crop_png(png: &[u8], bounds: Bounds) -> Option<Vec<u8>> {
+    let mut decoder = png::Decoder::new(png);
+    decoder.set_transformations(png::Transformations::EXPAND);
+    let mut reader = decoder.read_info().ok()?;
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).ok()?;
+    let depth = frame.bit_depth;
+    let color = match frame.color_type {
+        png::ColorType::Rgb => png::ColorType::Rgb,
+        png::ColorType::Rgba => png::ColorType::Rgba,
+        png::ColorType::Grayscale => png::ColorType::Grayscale,
+        png::ColorType::GrayscaleAlpha => png::ColorType::GrayscaleAlpha,
+        png::ColorType::Indexed => return None,
+    };
+    let clamp = |v: f64, most: u32| (v.max(0.0) as u32).min(most);
+    let (left, right) = (
+        clamp(bounds.x, frame.width),
+        clamp(bounds.x + bounds.width, frame.width),
+    );
+    let (top, bottom) = (
+        clamp(bounds.y, frame.height),
+        clamp(bounds.y + bounds.height, frame.height),
+    );
+    let kept = crop(png, bounds)?;
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, right - left, bottom - top);
+        encoder.set_color(color);
+        encoder.set_depth(depth);
+        let mut writer = encoder.write_header().ok()?;
+        writer.write_image_data(&kept).ok()?;
+    }
+    Some(out)
 }
 
 /// The pixels of `bounds` (window coordinates, as a capture's) in `png`,
@@ -74,5 +133,21 @@ mod tests {
         );
         assert_eq!(crop(&png, Bounds::new(20.0, 0.0, 5.0, 5.0)), None);
         assert_eq!(crop(b"not a png", Bounds::new(0.0, 0.0, 1.0, 1.0)), None);
+    }
+
+    #[test]
+    fn an_element_screenshot_is_a_png_of_its_box() {
+        use crate::protocol::Role;
+        use crate::{App, MemoryDriver, RoleQuery};
+        let app = App::new(std::sync::Arc::new(MemoryDriver::new()));
+        let button = app.get_by_role(Role::Button, RoleQuery::name("Add"));
+        let bounds = button.bounds().unwrap().unwrap();
+        let png = button.screenshot().unwrap();
+        let decoder = png::Decoder::new(png.as_slice());
+        let info = decoder.read_info().unwrap().info().clone();
+        assert_eq!(
+            (info.width, info.height),
+            (bounds.width as u32, bounds.height as u32)
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! Short refs (`@e1`) for elements, stable while the element lives and never reused.
 
 use crate::error::{Error, ErrorCode, Result};
-use crate::protocol::{ElementId, Role, Tree, WindowId};
+use crate::protocol::{ElementId, Node, Role, Tree, WindowId};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
@@ -136,6 +136,36 @@ impl RefMap {
         Err(Error::new(ErrorCode::StaleRef, message))
     }
 
+    /// The ref of one element of `window` read just now: its live ref when
+    /// it has one (same id, same role), else a fresh one. Retires nothing
+    /// (a part of a window was read, not all of it); the next
+    /// [`RefMap::observe`] of the window retires what went.
+    pub fn give(&mut self, window: WindowId, node: &Node) -> Ref {
+        let live = self
+            .live
+            .iter()
+            .find(|(_, t)| t.window == window && t.id == node.id)
+            .map(|(n, t)| (*n, t.role == node.role));
+        match live {
+            Some((number, true)) => Ref(number),
+            other => {
+                if let Some((number, false)) = other {
+                    self.live.remove(&number);
+                }
+                let number = self.fresh();
+                self.live.insert(
+                    number,
+                    RefTarget {
+                        window,
+                        id: node.id,
+                        role: node.role.clone(),
+                    },
+                );
+                Ref(number)
+            }
+        }
+    }
+
     /// The live ref of an element, if it has one.
     pub fn ref_of(&self, window: WindowId, id: ElementId) -> Option<Ref> {
         self.live
@@ -172,6 +202,27 @@ impl RefMap {
 mod tests {
     use super::*;
     use crate::protocol::Node;
+
+    #[test]
+    fn give_keeps_a_live_ref_and_retires_one_whose_role_changed() {
+        let mut map = RefMap::new();
+        let button = Node {
+            id: ElementId(7),
+            role: Role::Button,
+            ..Node::default()
+        };
+        let first = map.give(1, &button);
+        assert_eq!(map.give(1, &button), first);
+        // Another window's element with the same id is another element.
+        assert_ne!(map.give(2, &button), first);
+        let text = Node {
+            role: Role::Text,
+            ..button.clone()
+        };
+        let other = map.give(1, &text);
+        assert_ne!(other, first);
+        assert_eq!(map.resolve(first).unwrap_err().code, ErrorCode::StaleRef);
+    }
 
     fn node(id: u64, role: Role) -> Node {
         Node {
