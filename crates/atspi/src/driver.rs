@@ -120,6 +120,7 @@ impl AtspiDriver {
         let session = env_value(&opts.env, "DBUS_SESSION_BUS_ADDRESS").ok_or_else(|| {
             Error::disconnected("no DBUS_SESSION_BUS_ADDRESS: there is no D-Bus session to find apps on")
                 .with_suggestion("run inside a desktop session, or start one with uidrive_x11::Desktop and pass its env()")
+                .mentioning(uidrive_core::Term::StartDesktop)
         })?;
         let a11y_address = env_value(&opts.env, "AT_SPI_BUS_ADDRESS");
         let timeout = opts.timeout;

@@ -156,7 +156,8 @@ impl App {
                         "`{program}` exited ({status}) before listening on {}",
                         socket.display()
                     ),
-                ));
+                )
+                .exited(&status));
             }
             match SocketDriver::connect(&socket) {
                 Ok(driver) => break driver,
@@ -247,7 +248,8 @@ impl App {
                 return Err(Error::new(
                     ErrorCode::AppExited,
                     format!("the app exited ({status})"),
-                ));
+                )
+                .exited(&status));
             }
         }
         Ok(())
@@ -396,7 +398,8 @@ impl Watched {
             Some(Ok(Some(status))) => Error::new(
                 ErrorCode::AppExited,
                 format!("the app exited ({status}) while: {}", err.message),
-            ),
+            )
+            .exited(&status),
             _ => err,
         }
     }

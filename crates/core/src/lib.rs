@@ -40,7 +40,7 @@ pub mod trace;
 
 pub use app::{App, Timeouts};
 pub use driver::{call_json, Driver};
-pub use error::{Error, ErrorCode, Result, MAX_MESSAGE_BYTES};
+pub use error::{Details, Error, ErrorCode, Result, Subject, Term, MAX_MESSAGE_BYTES};
 pub use expect::{expect, Expect, ExpectedText};
 pub use keyboard::{Keyboard, MAX_KEY_DELAY};
 pub use locator::{
