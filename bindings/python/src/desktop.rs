@@ -75,7 +75,7 @@ impl PyDesktop {
     }
 
     /// ``uidrive.launch`` on this desktop: its environment, then ``env`` on top.
-    #[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None, capture_output=false))]
+    #[pyo3(signature = (argv, *, env=None, timeout=uidrive_core::defaults::LAUNCH.as_secs_f64(), socket_env=None, capture_output=false))]
     fn launch(
         &self,
         py: Python<'_>,
@@ -104,7 +104,7 @@ impl PyDesktop {
     }
 
     /// ``uidrive.attach`` on this desktop: by ``pid`` or accessible ``name``.
-    #[pyo3(signature = (*, pid=None, name=None, timeout=30.0))]
+    #[pyo3(signature = (*, pid=None, name=None, timeout=uidrive_core::defaults::LAUNCH.as_secs_f64()))]
     fn attach(
         &self,
         py: Python<'_>,

@@ -25,7 +25,7 @@ pub fn connect(py: Python<'_>, socket_path: PathBuf) -> PyResult<PyApp> {
 /// on and its first window shown, or, with ``socket_env``, listening on the
 /// socket that variable names.
 #[pyfunction]
-#[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None, capture_output=false))]
+#[pyo3(signature = (argv, *, env=None, timeout=uidrive_core::defaults::LAUNCH.as_secs_f64(), socket_env=None, capture_output=false))]
 pub fn launch(
     py: Python<'_>,
     argv: Vec<String>,
@@ -63,7 +63,7 @@ pub fn attach_target(
 
 /// Attaches to a running app by ``pid`` or by its accessible ``name``.
 #[pyfunction]
-#[pyo3(signature = (*, pid=None, name=None, env=None, timeout=30.0))]
+#[pyo3(signature = (*, pid=None, name=None, env=None, timeout=uidrive_core::defaults::LAUNCH.as_secs_f64()))]
 pub fn attach(
     py: Python<'_>,
     pid: Option<u32>,

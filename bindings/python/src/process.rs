@@ -58,7 +58,7 @@ impl PyProcess {
 
     /// Waits up to ``timeout`` seconds for it to end; its return code
     /// (``TimeoutError`` if it still runs).
-    #[pyo3(signature = (timeout=30.0))]
+    #[pyo3(signature = (timeout=uidrive_core::defaults::PROCESS_WAIT.as_secs_f64()))]
     fn wait(&self, py: Python<'_>, timeout: f64) -> PyResult<i32> {
         let timeout = seconds(py, "timeout", timeout)?;
         let (app, process) = (self.app.clone(), self.process.clone());

@@ -249,9 +249,7 @@ impl Term {
         match self {
             Term::StartDesktop => "start one with uidrive_x11::Desktop and pass its env()",
             Term::DesktopStartsOne => "(uidrive_x11::Desktop starts one) and pass its env()",
-            Term::DesktopBus => {
-                "(uidrive_x11::Desktop does) and pass its DBUS_SESSION_BUS_ADDRESS"
-            }
+            Term::DesktopBus => "(uidrive_x11::Desktop does) and pass its DBUS_SESSION_BUS_ADDRESS",
             Term::DesktopStart => "uidrive_x11::Desktop::start",
             Term::AppWindow => "App::window(id)",
             Term::ExactMatch => "TextMatch::exact",

@@ -223,8 +223,17 @@ impl Keyboard {
             match self.read_again(window, Some(focused.id)) {
                 Ok(tree) => {
                     let same = tree.node(focused.id).cloned();
-                    if let Some(node) = same.as_ref().filter(|n| landed(n, Wanted::Took { before: &was, typed: text })) {
-                        let seen = format!("{} reads {}", describe_node(node), what_node_reads(node));
+                    if let Some(node) = same.as_ref().filter(|n| {
+                        landed(
+                            n,
+                            Wanted::Took {
+                                before: &was,
+                                typed: text,
+                            },
+                        )
+                    }) {
+                        let seen =
+                            format!("{} reads {}", describe_node(node), what_node_reads(node));
                         return Ok(outcome(
                             &tree,
                             Some(node.clone()),
@@ -234,7 +243,15 @@ impl Keyboard {
                     }
                     // The text may go to an editor the app opened for it (a spreadsheet cell's).
                     let now = tree.focused().filter(|n| n.id != focused.id).cloned();
-                    if let Some(node) = now.as_ref().filter(|n| landed(n, Wanted::Took { before: "", typed: text })) {
+                    if let Some(node) = now.as_ref().filter(|n| {
+                        landed(
+                            n,
+                            Wanted::Took {
+                                before: "",
+                                typed: text,
+                            },
+                        )
+                    }) {
                         let seen = format!(
                             "the focus went to {}, which reads {}",
                             describe_node(node),
@@ -253,7 +270,10 @@ impl Keyboard {
                 Err(e) => return Err(e),
             }
             if poller.expired() {
-                let reads_now = last.as_ref().map(what_node_reads).unwrap_or_else(|| "nothing".into());
+                let reads_now = last
+                    .as_ref()
+                    .map(what_node_reads)
+                    .unwrap_or_else(|| "nothing".into());
                 return Err(Error::failed(format!(
                     "type: typed `{}` into the focused element, {}, but it still reads {reads_now} after {} ms",
                     text_check::clip(text),
@@ -421,7 +441,6 @@ fn windows_of(driver: &Arc<dyn Driver>) -> Option<Vec<WindowId>> {
 fn shows_text(node: &Node) -> bool {
     takes_text(node) || node.value.is_some()
 }
-
 
 /// Keyboard input's outcome: the element is the focused one, else the window.
 fn outcome(tree: &Tree, focused: Option<Node>, route: Route, effect: Effect) -> ActionOutcome {

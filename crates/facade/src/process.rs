@@ -253,7 +253,10 @@ mod tests {
     #[test]
     fn the_exit_is_read_from_the_typed_details() {
         use uidrive_core::MemoryDriver;
-        let child = Command::new("sh").args(["-c", "kill -TERM $$"]).spawn().unwrap();
+        let child = Command::new("sh")
+            .args(["-c", "kill -TERM $$"])
+            .spawn()
+            .unwrap();
         let app = App::with_process(Arc::new(MemoryDriver::new()), child);
         // sh ends at once, killed by its own signal.
         let err = loop {

@@ -10,6 +10,7 @@ from uidrive.types import (
     Bounds,
     ElementIdLike,
     ElementKey,
+    Event,
     Hello,
     InputEvent,
     Node,
@@ -110,6 +111,14 @@ class App(_Factories):
     def idle(self, *, timeout: float | None = None, window: int | None = None) -> None: ...
     def wait_for_window(self, title: TextLike, *, timeout: float | None = None) -> WindowInfo:
         """Waits until a window whose title matches shows (a dialog an action opens)."""
+    def wait_for_event(
+        self,
+        kind: Literal["focus", "value", "name", "states", "children", "window"],
+        target: Locator | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> Event:
+        """Waits for an accessibility event the app sends (of target's element, if given)."""
     def call(self, method: str, params: Mapping[str, Any] | None = None) -> Any: ...
     def close(self) -> Literal["windows", "terminated", "killed", "exited", "detached"]: ...
     def __enter__(self) -> App: ...

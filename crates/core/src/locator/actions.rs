@@ -268,7 +268,15 @@ impl Locator {
                 return Ok(done.confirmed("no text to type", None));
             }
             let before = done.element.value.clone().unwrap_or_default();
-            let holds = |node: &Node| node_landed(node, Wanted::Took { before: &before, typed: text });
+            let holds = |node: &Node| {
+                node_landed(
+                    node,
+                    Wanted::Took {
+                        before: &before,
+                        typed: text,
+                    },
+                )
+            };
             // Typed again only where the semantic route left the text as it was.
             let semantic = done.route != Route::Input;
             let unchanged = |seen: &Option<Node>| {

@@ -245,7 +245,6 @@ fn quoted(text: &Option<String>) -> String {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;
