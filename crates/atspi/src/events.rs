@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Notify;
 use uidrive_core::protocol::{ElementId, EventKind};
 use uidrive_core::{Error, Result};
+use zbus::zvariant::Value;
 use zbus::{Connection, MatchRule, MessageStream};
 
 /// The events that mean the UI changed in a way a test reads.
@@ -466,26 +467,51 @@ fn keep(activity: &Activity, message: &zbus::Message, window_event: bool) {
     else {
         return;
     };
-    // The body starts with the kind string and the first detail.
+    // The body starts with the kind string and the first detail; for
+    // children, `any_data` is a `(so)` reference to the child.
     let body = message.body();
-    let (kind, detail1) = match body.deserialize::<zbus::zvariant::Structure>() {
-        Ok(args) => {
-            let fields = args.fields();
-            let kind = match fields.first() {
-                Some(zbus::zvariant::Value::Str(s)) => s.as_str().to_string(),
-                _ => String::new(),
-            };
-            let detail1 = match fields.get(1) {
-                Some(zbus::zvariant::Value::I32(n)) => *n,
-                _ => 0,
-            };
-            (kind, detail1)
-        }
-        Err(_) => (String::new(), 0),
+    let args = body.deserialize::<zbus::zvariant::Structure>().ok();
+    let fields = args.as_ref().map(|a| a.fields()).unwrap_or_default();
+    let kind = match fields.first() {
+        Some(Value::Str(s)) => s.as_str().to_string(),
+        _ => String::new(),
     };
-    let (kinds, detail, on) =
+    let detail1 = match fields.get(1) {
+        Some(Value::I32(n)) => *n,
+        _ => 0,
+    };
+    let (mut kinds, detail, on) =
         classify(window_event, member.as_str(), &kind, detail1, path.as_str());
+    // A window added to or removed from the app's root: the window event is
+    // the window's own (toolkits without window events, as GTK 4, send only this).
+    if kinds.contains(&EventKind::Window) && !window_event {
+        if let Some(child) = fields.get(3).and_then(child_path) {
+            kinds.retain(|k| *k != EventKind::Window);
+            activity.keep(
+                sender.as_str(),
+                &child,
+                vec![EventKind::Window],
+                detail.clone(),
+                None,
+            );
+        }
+    }
     activity.keep(sender.as_str(), path.as_str(), kinds, detail, on);
+}
+
+/// The object path in an event's `any_data` holding a `(so)` reference.
+fn child_path(data: &Value<'_>) -> Option<String> {
+    let mut data = data;
+    while let Value::Value(inner) = data {
+        data = inner;
+    }
+    let Value::Structure(reference) = data else {
+        return None;
+    };
+    match reference.fields().get(1)? {
+        Value::ObjectPath(path) => Some(path.as_str().to_string()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

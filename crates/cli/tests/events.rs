@@ -59,3 +59,19 @@ fn wait_event_hands_over_the_focus_and_value_events_of_an_entry() {
     let (code, _, stderr) = factory.run(&["wait", "--event", "blur"]);
     assert_eq!(code, 2, "{stderr}");
 }
+
+#[test]
+fn wait_event_hands_over_the_window_a_press_opened() {
+    let app = format!(
+        "{}/../../tests/apps/gtk3_modal.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let modal = Session::open("events-window", &["/usr/bin/python3", &app]);
+    modal.ok(&["press", "role=button name=Ask"]);
+    // The dialog the press opened is the window event's element, read.
+    let opened = modal.ok(&["wait", "--event", "window"]);
+    assert!(opened.starts_with("window ("), "{opened}");
+    assert!(opened.contains(r#"[alert] "Question""#), "{opened}");
+    let event = modal.json(&["wait", "--event", "window", "--timeout", "5000"]);
+    assert_eq!(event["event"]["node"]["label"], "Question", "{event}");
+}

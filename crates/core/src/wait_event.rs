@@ -189,7 +189,8 @@ mod tests {
                 .position(|e| params.element.is_none_or(|id| e.element == Some(id)))
                 .ok_or_else(|| Error::timeout("no event"))?;
             // Answering one drops those before it.
-            Ok(sent.drain(..=at).next_back().expect("at is in range"))
+            let event = sent.drain(..=at).next_back().expect("at is in range");
+            Ok(event)
         }
     }
 

@@ -61,7 +61,14 @@ mod tests {
             "{}",
             named.message
         );
-        assert_eq!(named.details.windows, Some(vec![]), "the details say so");
+        let ids: Vec<u64> = app
+            .windows()
+            .unwrap()
+            .windows
+            .iter()
+            .map(|w| w.id)
+            .collect();
+        assert_eq!(named.details.windows, Some(ids), "the details say so");
         let again = name_windows(named.clone(), &app);
         assert_eq!(again.message, named.message, "named once");
         // Whether they were named is read from the details, not the words.
