@@ -438,6 +438,43 @@ mod tests {
     }
 
     #[test]
+    fn details_are_typed_and_rename_only_the_head_core_wrote() {
+        let err = Error::no_element("click: no element matches get_by_key(\"x\")")
+            .from_operation("click")
+            .mentioning(Term::Snapshot)
+            .mentioning(Term::Snapshot)
+            .detail(|d| d.candidates = Some(0));
+        assert_eq!(err.details.operation.as_deref(), Some("click"));
+        assert_eq!(err.details.terms, vec![Term::Snapshot], "noted once");
+        assert_eq!(err.details.candidates, Some(0));
+        let renamed = err.renamed("press");
+        assert_eq!(
+            renamed.message,
+            "press: no element matches get_by_key(\"x\")"
+        );
+        assert_eq!(renamed.details.operation.as_deref(), Some("press"));
+        // A message not headed by the operation names none, and keeps its words.
+        let other = Error::failed("clicked nothing").from_operation("click");
+        assert_eq!(other.details.operation, None);
+        assert_eq!(other.clone().renamed("press").message, "clicked nothing");
+        // No details, no renaming: the words are never parsed for a head.
+        assert_eq!(
+            Error::failed("click: x").renamed("press").message,
+            "click: x"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_exit_is_kept_as_its_code_or_minus_its_signal() {
+        use std::os::unix::process::ExitStatusExt;
+        let code = std::process::ExitStatus::from_raw(3 << 8);
+        let signal = std::process::ExitStatus::from_raw(15);
+        assert_eq!(Error::failed("x").exited(&code).details.exit, Some(3));
+        assert_eq!(Error::failed("x").exited(&signal).details.exit, Some(-15));
+    }
+
+    #[test]
     fn every_error_has_a_suggestion() {
         let err = Error::no_window("no window 7");
         assert_eq!(err.to_string(), "no_window: no window 7");
