@@ -47,46 +47,44 @@ fn wait(
     target: Option<&Locator>,
     timeout: Option<Duration>,
 ) -> Result<Event> {
-    {
-        let timeout = timeout.unwrap_or(crate::defaults::EVENT);
-        let deadline = Instant::now() + timeout;
-        let (element, window) = match target {
-            Some(locator) => {
-                let (tree, node) = locator
-                    .with_timeout(timeout)
-                    .resolve_one("wait_for_event")?;
-                (Some(node.id), Some(tree.window))
-            }
-            None => (None, None),
-        };
-        let left = deadline.saturating_duration_since(Instant::now());
-        let mut event = driver
-            .wait_event(&WaitEventParams {
-                kind,
-                element,
-                timeout: Some(left.as_millis() as u64),
-            })
-            .map_err(|e| match target {
-                // The element as the caller named it, not by its id.
-                Some(locator) if e.code == ErrorCode::Timeout => Error::timeout(format!(
-                    "wait_for_event: no {kind} event on {locator} came within {} ms",
-                    timeout.as_millis()
-                ))
-                .with_suggestion(e.suggestion)
-                .from_operation("wait_for_event")
-                .detail(|d| {
-                    d.element = Some(locator.subject());
-                    d.expected = Some(kind.to_string());
-                }),
-                _ => e,
-            })?;
-        event.kind.get_or_insert(kind);
-        if event.window.is_none() {
-            event.window = window;
+    let timeout = timeout.unwrap_or(crate::defaults::EVENT);
+    let deadline = Instant::now() + timeout;
+    let (element, window) = match target {
+        Some(locator) => {
+            let (tree, node) = locator
+                .with_timeout(timeout)
+                .resolve_one("wait_for_event")?;
+            (Some(node.id), Some(tree.window))
         }
-        complete(driver, &mut event);
-        Ok(event)
+        None => (None, None),
+    };
+    let left = deadline.saturating_duration_since(Instant::now());
+    let mut event = driver
+        .wait_event(&WaitEventParams {
+            kind,
+            element,
+            timeout: Some(left.as_millis() as u64),
+        })
+        .map_err(|e| match target {
+            // The element as the caller named it, not by its id.
+            Some(locator) if e.code == ErrorCode::Timeout => Error::timeout(format!(
+                "wait_for_event: no {kind} event on {locator} came within {} ms",
+                timeout.as_millis()
+            ))
+            .with_suggestion(e.suggestion)
+            .from_operation("wait_for_event")
+            .detail(|d| {
+                d.element = Some(locator.subject());
+                d.expected = Some(kind.to_string());
+            }),
+            _ => e,
+        })?;
+    event.kind.get_or_insert(kind);
+    if event.window.is_none() {
+        event.window = window;
     }
+    complete(driver, &mut event);
+    Ok(event)
 }
 
 /// Reads the event's element, in its window or, when the driver did not
