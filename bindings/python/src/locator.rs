@@ -502,12 +502,12 @@ impl PyLocator {
     /// ``"left"`` or a ``click_count`` other than 1, always real clicks of that
     /// button, ``click_count`` times in a row (2: a double click), never the
     /// element's own action: ``button="right"`` opens a context menu.
-    #[pyo3(signature = (*, button=MouseButton::default().as_str(), click_count=i64::from(uidrive_core::defaults::CLICKS), timeout=None))]
+    #[pyo3(signature = (*, button=None, click_count=None, timeout=None))]
     fn click<'py>(
         &self,
         py: Python<'py>,
-        button: &str,
-        click_count: i64,
+        button: Option<&str>,
+        click_count: Option<i64>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (button, clicks) = click_options(py, button, click_count)?;
@@ -639,16 +639,19 @@ impl PyLocator {
 
     /// Turns the real mouse wheel ``notches`` clicks over its centre, towards
     /// ``direction`` (``"up"``, ``"down"``, ``"left"`` or ``"right"``).
-    #[pyo3(signature = (direction, notches=i64::from(uidrive_core::defaults::NOTCHES), *, timeout=None))]
+    #[pyo3(signature = (direction, notches=None, *, timeout=None))]
     fn scroll<'py>(
         &self,
         py: Python<'py>,
         direction: &str,
-        notches: i64,
+        notches: Option<i64>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let direction = direction.parse::<ScrollDirection>().or_raise(py)?;
-        let notches = whole(py, "scroll(notches", notches)?;
+        let notches = match notches {
+            Some(n) => whole(py, "scroll(notches", n)?,
+            None => uidrive_core::defaults::NOTCHES,
+        };
         self.act(py, timeout, move |l| l.scroll(direction, notches))
     }
 
@@ -665,26 +668,32 @@ impl PyLocator {
     }
 
     /// Steps a slider or spin button up ``steps`` times, and waits until its number grew.
-    #[pyo3(signature = (steps=i64::from(uidrive_core::defaults::STEPS), *, timeout=None))]
+    #[pyo3(signature = (steps=None, *, timeout=None))]
     fn increment<'py>(
         &self,
         py: Python<'py>,
-        steps: i64,
+        steps: Option<i64>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let steps = whole(py, "increment(steps", steps)?;
+        let steps = match steps {
+            Some(n) => whole(py, "increment(steps", n)?,
+            None => uidrive_core::defaults::STEPS,
+        };
         self.act(py, timeout, move |l| l.increment(steps))
     }
 
     /// Steps a slider or spin button down ``steps`` times, and waits until its number fell.
-    #[pyo3(signature = (steps=i64::from(uidrive_core::defaults::STEPS), *, timeout=None))]
+    #[pyo3(signature = (steps=None, *, timeout=None))]
     fn decrement<'py>(
         &self,
         py: Python<'py>,
-        steps: i64,
+        steps: Option<i64>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let steps = whole(py, "decrement(steps", steps)?;
+        let steps = match steps {
+            Some(n) => whole(py, "decrement(steps", n)?,
+            None => uidrive_core::defaults::STEPS,
+        };
         self.act(py, timeout, move |l| l.decrement(steps))
     }
 
@@ -773,14 +782,25 @@ fn whole(py: Python<'_>, call: &str, value: i64) -> PyResult<u32> {
 
 /// `click`'s button and count, checked by core before anything is looked
 /// for, in Python's words when they are refused.
-fn click_options(py: Python<'_>, button: &str, click_count: i64) -> PyResult<(MouseButton, u32)> {
-    let button = button.parse::<MouseButton>().map_err(|_| {
-        invalid(
-            py,
-            format!("click(button={button:?}): the button is \"left\", \"right\" or \"middle\""),
-        )
-    })?;
-    let clicks = uidrive_core::protocol::click_count(click_count as f64)
-        .map_err(|why| invalid(py, format!("click(click_count={click_count}): {why}")))?;
+/// Left out, each is core's default.
+fn click_options(
+    py: Python<'_>,
+    button: Option<&str>,
+    click_count: Option<i64>,
+) -> PyResult<(MouseButton, u32)> {
+    let button = match button {
+        None => MouseButton::default(),
+        Some(name) => name.parse::<MouseButton>().map_err(|_| {
+            invalid(
+                py,
+                format!("click(button={name:?}): the button is \"left\", \"right\" or \"middle\""),
+            )
+        })?,
+    };
+    let clicks = match click_count {
+        None => uidrive_core::defaults::CLICKS,
+        Some(count) => uidrive_core::protocol::click_count(count as f64)
+            .map_err(|why| invalid(py, format!("click(click_count={count}): {why}")))?,
+    };
     Ok((button, clicks))
 }

@@ -91,8 +91,10 @@ class AppFactory:
         socket_env: str | None = None,
     ) -> uidrive.App:
         # No timeout given: the library's own default (uidrive_core::defaults::LAUNCH).
-        extra = {} if timeout is None else {"timeout": timeout}
-        app = self.desktop.launch(argv, env=env, socket_env=socket_env, **extra)
+        if timeout is None:
+            app = self.desktop.launch(argv, env=env, socket_env=socket_env)
+        else:
+            app = self.desktop.launch(argv, env=env, timeout=timeout, socket_env=socket_env)
         self.launched.append(app)
         if self.tracing != "off":
             app.tracing.start(title=self.title)
