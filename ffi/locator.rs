@@ -16,7 +16,7 @@ use std::ffi::c_char;
 use std::sync::Arc;
 use std::time::Duration;
 use uidrive_core::locator::{Find, Locator, RoleQuery, TextMatch, WindowRef};
-use uidrive_core::protocol::{input_limits, ElementId, ElementKey};
+use uidrive_core::protocol::{ElementId, ElementKey};
 use uidrive_core::{
     expect, ActionOutcome, App, Error, Expect, ExpectedText, Filter, Result, ScrollDirection,
 };
@@ -105,6 +105,17 @@ impl ud_locator {
 /// `locator` is NULL or a live locator.
 unsafe fn locator_ref<'a>(locator: *const ud_locator, what: &str) -> Result<&'a ud_locator> {
     handles::get(handles::Kind::Locator, locator, what)
+}
+
+/// The element locator `locator` holds, or `None` for NULL (no target).
+pub(crate) unsafe fn optional_target(
+    locator: *const ud_locator,
+    what: &str,
+) -> Result<Option<Locator>> {
+    if locator.is_null() {
+        return Ok(None);
+    }
+    Ok(Some(locator_ref(locator, what)?.elements()?.clone()))
 }
 
 pub(crate) fn text_match(value: &str, how: i32) -> Result<TextMatch> {
@@ -853,12 +864,8 @@ pub unsafe extern "C" fn ud_locator_click_button(
     zero(out_outcome_json);
     let press = guard::args(|| {
         let button = enums::button(button)?;
-        if !(1..=input_limits::CLICKS).contains(&clicks) {
-            return Err(Error::invalid_request(format!(
-                "`clicks` is {clicks}; a click is 1 to {} presses in a row (2: a double click, 3: a triple click)",
-                input_limits::CLICKS
-            )));
-        }
+        uidrive_core::protocol::click_count(f64::from(clicks))
+            .map_err(|why| Error::invalid_request(format!("`clicks` is {clicks}; {why}")))?;
         Ok(button)
     });
     match press {

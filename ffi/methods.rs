@@ -15,8 +15,8 @@ use serde::Serialize;
 use serde_json::Value;
 use std::ffi::c_char;
 use uidrive_core::protocol::{
-    ActParams, Action, ElementId, ElementKey, InputEvent, InputParams, KeyChord, MenuParams,
-    PointerButton,
+    ActParams, Action, ElementId, ElementKey, EventKind, InputEvent, InputParams, KeyChord,
+    MenuParams, PointerButton,
 };
 use uidrive_core::{App, Error, Result};
 
@@ -419,6 +419,46 @@ pub unsafe extern "C" fn ud_app_wait_for_window(
     };
     json_answer(app, out_json, move |app| {
         to_json(app.wait_for_window(&title, timeout)?)
+    })
+}
+
+/// Waits for an accessibility event the app sends: `kind` is `"focus"`,
+/// `"value"`, `"name"`, `"states"`, `"children"` or `"window"`; with
+/// `target` (a locator, or NULL for any element), only its one element's.
+/// The first since uidrive's last action that no earlier wait answered,
+/// else the next to come, up to `timeout_ms` (`UD_TIMEOUT_DEFAULT`, -1:
+/// 10 000): `*out_json` is the event (`kind`, `detail`, `element`, `window`,
+/// `node`, and the new `value` where it has one). `UD_ERR_TIMEOUT` when
+/// none comes; `UD_ERR_UNSUPPORTED` where the app's driver sees no events.
+///
+/// `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `kind` is NULL or a NUL-terminated
+/// string; `target` is NULL or a live locator; `out_json` is NULL or valid
+/// for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_wait_for_event(
+    app: *const ud_app,
+    kind: *const c_char,
+    target: *const crate::locator::ud_locator,
+    timeout_ms: i64,
+    out_json: *mut *mut c_char,
+) -> ud_status {
+    zero(out_json);
+    let args = guard::args(|| {
+        let kind: EventKind = text(kind, "kind")?.parse()?;
+        let target = crate::locator::optional_target(target, "target")?;
+        let timeout =
+            uidrive_facade::time::signed_millis("`timeout_ms`", timeout_ms, UD_TIMEOUT_DEFAULT)?;
+        Ok((kind, target, timeout))
+    });
+    let (kind, target, timeout) = match args {
+        Ok(args) => args,
+        Err(status) => return status,
+    };
+    json_answer(app, out_json, move |app| {
+        to_json(app.wait_for_event(kind, target.as_ref(), timeout)?)
     })
 }
 

@@ -1632,6 +1632,25 @@ ud_status ud_idle(const ud_app *app, uint64_t window_id, int64_t timeout_ms);
 ud_status ud_app_wait_for_window(const ud_app *app, const char *title, int32_t matching, int64_t timeout_ms, char **out_json);
 
 /**
+ * Waits for an accessibility event the app sends: `kind` is `"focus"`,
+ * `"value"`, `"name"`, `"states"`, `"children"` or `"window"`; with
+ * `target` (a locator, or NULL for any element), only its one element's.
+ * The first since uidrive's last action that no earlier wait answered,
+ * else the next to come, up to `timeout_ms` (`UD_TIMEOUT_DEFAULT`, -1:
+ * 10 000): `*out_json` is the event (`kind`, `detail`, `element`, `window`,
+ * `node`, and the new `value` where it has one). `UD_ERR_TIMEOUT` when
+ * none comes; `UD_ERR_UNSUPPORTED` where the app's driver sees no events.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `kind` is NULL or a NUL-terminated
+ * string; `target` is NULL or a live locator; `out_json` is NULL or valid
+ * for a write.
+ */
+ud_status ud_app_wait_for_event(const ud_app *app, const char *kind, const ud_locator *target, int64_t timeout_ms, char **out_json);
+
+/**
  * Calls any protocol method by name, with its params as JSON text (an
  * object, or NULL for none): `*out_json` is the result as JSON text. Reaches
  * every method the app answers, including ones without a typed function

@@ -112,6 +112,17 @@ export interface Tree {
 
 export type Modifier = 'shift' | 'ctrl' | 'alt' | 'super' | 'cmdOrCtrl';
 export type MouseButton = 'left' | 'right' | 'middle';
+/** What an accessibility event announces. */
+export type EventKind = 'focus' | 'value' | 'name' | 'states' | 'children' | 'window';
+/** An event as `App.waitForEvent` resolves it: the new `value` where it has one. */
+export interface AccessibilityEvent {
+  kind: EventKind;
+  detail: string;
+  element?: string;
+  window?: number;
+  node?: Node;
+  value?: string;
+}
 
 /** A key chord as accelerators write it: `Enter`, `Shift+Tab`, `CmdOrCtrl+Z`. */
 export type KeyChord = string;
@@ -368,6 +379,8 @@ export declare class App implements Finders {
   idle(options?: IdleOptions): Promise<void>;
   /** Waits until a window whose title matches shows (a dialog an action opens); milliseconds, 10 000 by default. */
   waitForWindow(title: TextMatch, options?: { timeout?: number }): Promise<WindowInfo>;
+  /** Waits for an accessibility event the app sends, of `target`'s element if given; milliseconds, 10 000 by default. */
+  waitForEvent(kind: EventKind, target?: Locator | null, options?: { timeout?: number }): Promise<AccessibilityEvent>;
   eval(script: string, options?: WindowOptions): Promise<unknown>;
   /** The protocol's `act`: the low-level door under locators. */
   act(params: ActParams): Promise<void>;

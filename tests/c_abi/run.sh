@@ -157,7 +157,7 @@ step "clicks.c under AddressSanitizer: gtk3-widget-factory's entry through ud_lo
              ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/clicks'"
 # Scroll, expand/collapse, steps, text selection and held keys: gtk4-demo's
 # demo list and tree rows, gtk3-widget-factory's spin button and entry.
-step "steps.c under AddressSanitizer: ud_locator_scroll, _expand, _collapse on gtk4-demo; _increment, _decrement, _select_text, ud_keyboard_down/_up on gtk3-widget-factory" \
+step "steps.c under AddressSanitizer: ud_locator_scroll, _expand, _collapse on gtk4-demo; _increment, _decrement, _select_text, ud_keyboard_down/_up, ud_app_wait_for_event on gtk3-widget-factory" \
     bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/steps.c \$(pkg-config --cflags --libs uidrive) -o '$work/steps' &&
              ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/steps'"
 # The desktop's clipboard: text set from C pastes into mousepad, what mousepad copies reads back.

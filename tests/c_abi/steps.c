@@ -137,6 +137,12 @@ static void on_widget_factory(const ud_app *factory) {
 
         /* Shift held over two presses of Left selects the two characters before the caret. */
         check(ud_locator_fill(entry, "hello", NULL) == UD_OK, "ud_locator_fill(hello)");
+        /* The fill's value event, from the app's event stream, names the entry's text. */
+        char *event = NULL;
+        check(ud_app_wait_for_event(factory, "value", entry, 10000, &event) == UD_OK, "ud_app_wait_for_event(value, entry)");
+        check(says(event, "\"value\":\"hello\""), "the value event carries what the entry reads");
+        event = (char *)"stale";
+        refused(ud_app_wait_for_event(factory, "blur", NULL, 100, &event), &event, "a kind that is none: invalid_request");
         check(ud_locator_press(entry, "End", NULL) == UD_OK, "ud_locator_press(End)");
         outcome = NULL;
         check(ud_keyboard_down(factory, UD_WINDOW_DEFAULT, "Shift", &outcome) == UD_OK, "ud_keyboard_down(Shift)");

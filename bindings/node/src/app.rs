@@ -6,12 +6,12 @@ use crate::locator::Locator;
 use crate::matching::{JsText, RoleOptions, TextOptions};
 use crate::task::{self, Job, Out};
 use crate::window::{self, Window, WindowChoice};
-use napi::bindgen_prelude::AsyncTask;
+use napi::bindgen_prelude::{AsyncTask, ClassInstance};
 use napi::Env;
 use napi_derive::napi;
 use serde_json::{json, Value};
 use std::sync::Arc;
-use uidrive_core::protocol::{ActParams, InputEvent};
+use uidrive_core::protocol::{ActParams, EventKind, InputEvent};
 use uidrive_core::{App as CoreApp, Timeouts as CoreTimeouts};
 
 /// Which window a call is about; the focused one (else the first) when left out.
@@ -169,6 +169,27 @@ impl App {
             let timeout = millis_opt("waitForWindow: timeout", timeout)?
                 .unwrap_or(uidrive_core::defaults::IDLE);
             app.wait_for_window(&title?, timeout)
+        })
+    }
+
+    /// Waits for an accessibility event the app sends (of `target`'s one
+    /// element, if given): the first since uidrive's last action that no
+    /// earlier wait returned, else the next to come. `timeout` in
+    /// milliseconds (10 000 by default) rejects with `timeout`.
+    #[napi(ts_return_type = "Promise<AccessibilityEvent>")]
+    pub fn wait_for_event(
+        &self,
+        #[napi(ts_arg_type = "EventKind")] kind: String,
+        #[napi(ts_arg_type = "Locator | null")] target: Option<ClassInstance<'_, Locator>>,
+        options: Option<WaitForWindowOptions>,
+    ) -> AsyncTask<Job> {
+        let app = self.core();
+        let target = target.map(|t| t.inner.clone());
+        let timeout = options.and_then(|o| o.timeout);
+        task::json(move || {
+            let kind: EventKind = kind.parse()?;
+            let timeout = millis_opt("waitForEvent: timeout", timeout)?;
+            app.wait_for_event(kind, target.as_ref(), timeout)
         })
     }
 

@@ -9,8 +9,9 @@ use napi::Env;
 use napi_derive::napi;
 use serde_json::Value;
 use std::sync::Arc;
+use uidrive_core::defaults;
 use uidrive_core::locator::ActionOutcome;
-use uidrive_core::protocol::{input_limits, MouseButton};
+use uidrive_core::protocol::{click_count, MouseButton};
 use uidrive_core::{
     App as CoreApp, Filter, Locator as CoreLocator, Result as CoreResult, ScrollDirection,
 };
@@ -34,33 +35,25 @@ pub struct ClickOptions {
     pub timeout: Option<f64>,
 }
 
-/// `click`'s button and count, checked before anything is looked for: `None`
-/// for a plain left click (core's `click`), else the real clicks to send.
-fn click_with(button: Option<&str>, count: Option<f64>) -> CoreResult<Option<(MouseButton, u32)>> {
-    let button = match button.unwrap_or("left") {
-        "left" => MouseButton::Left,
-        "right" => MouseButton::Right,
-        "middle" => MouseButton::Middle,
-        other => {
-            return Err(crate::error::invalid_argument(
-                &format!("click({{ button: {other:?} }})"),
+/// `click`'s button and count, checked by core before anything is looked
+/// for, in JavaScript's words when they are refused.
+fn click_options(button: Option<&str>, count: Option<f64>) -> CoreResult<(MouseButton, u32)> {
+    let button = match button {
+        None => MouseButton::default(),
+        Some(name) => name.parse::<MouseButton>().map_err(|_| {
+            crate::error::invalid_argument(
+                &format!("click({{ button: {name:?} }})"),
                 "the button is 'left', 'right' or 'middle'",
-            ))
-        }
+            )
+        })?,
     };
-    let count = count.unwrap_or(1.0);
-    // `as` saturates; the round trip says whether `count` was a whole number.
-    let clicks = count as u32;
-    if f64::from(clicks) != count || !(1..=input_limits::CLICKS).contains(&clicks) {
-        return Err(crate::error::invalid_argument(
-            &format!("click({{ clickCount: {count} }})"),
-            format!(
-                "a click is 1 to {} presses in a row (2: a double click, 3: a triple click)",
-                input_limits::CLICKS
-            ),
-        ));
-    }
-    Ok((button != MouseButton::Left || clicks != 1).then_some((button, clicks)))
+    let clicks = match count {
+        None => defaults::CLICKS,
+        Some(count) => click_count(count).map_err(|why| {
+            crate::error::invalid_argument(&format!("click({{ clickCount: {count} }})"), why)
+        })?,
+    };
+    Ok((button, clicks))
 }
 
 /// `scroll`'s options.
@@ -373,14 +366,10 @@ impl Locator {
     pub fn click(&self, options: Option<ClickOptions>) -> AsyncTask<Job> {
         let (button, count, timeout) =
             options.map_or((None, None, None), |o| (o.button, o.click_count, o.timeout));
-        self.action(
-            "click",
-            Some(ActionOptions { timeout }),
-            move |l| match click_with(button.as_deref(), count)? {
-                None => l.click(),
-                Some((button, clicks)) => l.click_button(button, clicks),
-            },
-        )
+        self.action("click", Some(ActionOptions { timeout }), move |l| {
+            let (button, clicks) = click_options(button.as_deref(), count)?;
+            l.click_with(button, clicks)
+        })
     }
 
     /// Presses it as assistive technology does: its own press action, else a click.
@@ -487,7 +476,11 @@ impl Locator {
             let direction = direction.parse::<ScrollDirection>()?;
             l.scroll(
                 direction,
-                whole("scroll", "notches", notches.unwrap_or(1.0))?,
+                whole(
+                    "scroll",
+                    "notches",
+                    notches.unwrap_or(f64::from(defaults::NOTCHES)),
+                )?,
             )
         })
     }
@@ -509,7 +502,11 @@ impl Locator {
     pub fn increment(&self, options: Option<StepOptions>) -> AsyncTask<Job> {
         let (steps, timeout) = options.map_or((None, None), |o| (o.steps, o.timeout));
         self.action("increment", Some(ActionOptions { timeout }), move |l| {
-            l.increment(whole("increment", "steps", steps.unwrap_or(1.0))?)
+            l.increment(whole(
+                "increment",
+                "steps",
+                steps.unwrap_or(f64::from(defaults::STEPS)),
+            )?)
         })
     }
 
@@ -518,7 +515,11 @@ impl Locator {
     pub fn decrement(&self, options: Option<StepOptions>) -> AsyncTask<Job> {
         let (steps, timeout) = options.map_or((None, None), |o| (o.steps, o.timeout));
         self.action("decrement", Some(ActionOptions { timeout }), move |l| {
-            l.decrement(whole("decrement", "steps", steps.unwrap_or(1.0))?)
+            l.decrement(whole(
+                "decrement",
+                "steps",
+                steps.unwrap_or(f64::from(defaults::STEPS)),
+            )?)
         })
     }
 

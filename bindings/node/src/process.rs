@@ -60,7 +60,10 @@ impl Process {
     pub fn wait(&self, timeout: Option<f64>) -> AsyncTask<Job> {
         let (app, process) = (self.app.clone(), self.process.clone());
         task::json(move || {
-            let timeout = millis("process.wait: timeout", timeout.unwrap_or(30_000.0))?;
+            let timeout = millis(
+                "process.wait: timeout",
+                timeout.unwrap_or(uidrive_core::defaults::PROCESS_WAIT.as_millis() as f64),
+            )?;
             process.wait(&app, timeout)
         })
     }

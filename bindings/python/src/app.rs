@@ -7,7 +7,7 @@ use crate::matching::text_match;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use std::sync::Arc;
-use uidrive_core::protocol::{ActParams, Action, InputEvent, WindowId};
+use uidrive_core::protocol::{ActParams, Action, EventKind, InputEvent, WindowId};
 use uidrive_core::snapshot::Snapshot;
 use uidrive_core::{App, Timeouts};
 use uidrive_facade::process::Process;
@@ -236,6 +236,29 @@ impl PyApp {
         let timeout = opt_seconds(py, "wait_for_window timeout", timeout)?
             .unwrap_or(uidrive_core::defaults::IDLE);
         self.json_call(py, move |app| app.wait_for_window(&title, timeout))
+    }
+
+    /// Waits for an accessibility event the app sends: ``kind`` is
+    /// ``"focus"``, ``"value"``, ``"name"``, ``"states"``, ``"children"`` or
+    /// ``"window"``; with ``target`` (a Locator), only its one element's.
+    /// The first since uidrive's last action that no earlier wait returned,
+    /// else the next to come: a dict with ``kind``, ``detail``, ``element``,
+    /// ``window``, ``node`` and the new ``value`` where there is one.
+    /// ``timeout`` in seconds (10 by default) raises ``TimeoutError``.
+    #[pyo3(signature = (kind, target=None, *, timeout=None))]
+    fn wait_for_event<'py>(
+        &self,
+        py: Python<'py>,
+        kind: &str,
+        target: Option<PyRef<'py, PyLocator>>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let kind: EventKind = kind.parse().or_raise(py)?;
+        let target = target.map(|t| t.inner.clone());
+        let timeout = opt_seconds(py, "wait_for_event timeout", timeout)?;
+        self.json_call(py, move |app| {
+            app.wait_for_event(kind, target.as_ref(), timeout)
+        })
     }
 
     /// Any protocol method by name with params as a dict; the answer as Python objects.

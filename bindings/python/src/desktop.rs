@@ -2,7 +2,7 @@
 //! accessibility bus) for the apps a test launches.
 
 use crate::app::PyApp;
-use crate::convert::{opt_seconds, seconds};
+use crate::convert::opt_seconds;
 use crate::errors::IntoPy;
 use crate::launch::{attach_target, env_pairs};
 use pyo3::prelude::*;
@@ -75,19 +75,20 @@ impl PyDesktop {
     }
 
     /// ``uidrive.launch`` on this desktop: its environment, then ``env`` on top.
-    #[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None, capture_output=false))]
+    #[pyo3(signature = (argv, *, env=None, timeout=None, socket_env=None, capture_output=false))]
     fn launch(
         &self,
         py: Python<'_>,
         argv: Vec<String>,
         env: Option<&Bound<'_, PyAny>>,
-        timeout: f64,
+        timeout: Option<f64>,
         socket_env: Option<String>,
         capture_output: bool,
     ) -> PyResult<PyApp> {
         let options = LaunchOptions {
             env: env.map(env_pairs).transpose()?.unwrap_or_default(),
-            timeout: Some(seconds(py, "timeout", timeout)?),
+            // None: the facade's default, uidrive_core::defaults::LAUNCH.
+            timeout: opt_seconds(py, "timeout", timeout)?,
             socket_env,
         };
         let desktop = self.desktop.clone();
@@ -104,19 +105,19 @@ impl PyDesktop {
     }
 
     /// ``uidrive.attach`` on this desktop: by ``pid`` or accessible ``name``.
-    #[pyo3(signature = (*, pid=None, name=None, timeout=30.0))]
+    #[pyo3(signature = (*, pid=None, name=None, timeout=None))]
     fn attach(
         &self,
         py: Python<'_>,
         pid: Option<u32>,
         name: Option<String>,
-        timeout: f64,
+        timeout: Option<f64>,
     ) -> PyResult<PyApp> {
-        let timeout = seconds(py, "timeout", timeout)?;
+        let timeout = opt_seconds(py, "timeout", timeout)?;
         let target = attach_target(py, pid, name)?;
         let desktop = self.desktop.clone();
         let app = py
-            .detach(move || desktop.attach(&target, &[], Some(timeout)))
+            .detach(move || desktop.attach(&target, &[], timeout))
             .or_raise(py)?;
         Ok(PyApp::new(app))
     }

@@ -2,7 +2,7 @@
 //! Which driver serves the app is the facade's choice, as in every language.
 
 use crate::app::PyApp;
-use crate::convert::seconds;
+use crate::convert::opt_seconds;
 use crate::errors::{invalid, IntoPy};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -25,18 +25,19 @@ pub fn connect(py: Python<'_>, socket_path: PathBuf) -> PyResult<PyApp> {
 /// on and its first window shown, or, with ``socket_env``, listening on the
 /// socket that variable names.
 #[pyfunction]
-#[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None, capture_output=false))]
+#[pyo3(signature = (argv, *, env=None, timeout=None, socket_env=None, capture_output=false))]
 pub fn launch(
     py: Python<'_>,
     argv: Vec<String>,
     env: Option<&Bound<'_, PyAny>>,
-    timeout: f64,
+    timeout: Option<f64>,
     socket_env: Option<String>,
     capture_output: bool,
 ) -> PyResult<PyApp> {
     let options = LaunchOptions {
         env: env.map(env_pairs).transpose()?.unwrap_or_default(),
-        timeout: Some(seconds(py, "timeout", timeout)?),
+        // None: the facade's default, uidrive_core::defaults::LAUNCH.
+        timeout: opt_seconds(py, "timeout", timeout)?,
         socket_env,
     };
     if capture_output {
@@ -63,19 +64,19 @@ pub fn attach_target(
 
 /// Attaches to a running app by ``pid`` or by its accessible ``name``.
 #[pyfunction]
-#[pyo3(signature = (*, pid=None, name=None, env=None, timeout=30.0))]
+#[pyo3(signature = (*, pid=None, name=None, env=None, timeout=None))]
 pub fn attach(
     py: Python<'_>,
     pid: Option<u32>,
     name: Option<String>,
     env: Option<&Bound<'_, PyAny>>,
-    timeout: f64,
+    timeout: Option<f64>,
 ) -> PyResult<PyApp> {
-    let timeout = seconds(py, "timeout", timeout)?;
+    let timeout = opt_seconds(py, "timeout", timeout)?;
     let env = env.map(env_pairs).transpose()?.unwrap_or_default();
     let target = attach_target(py, pid, name)?;
     let app = py
-        .detach(move || uidrive_facade::attach(&target, &env, Some(timeout)))
+        .detach(move || uidrive_facade::attach(&target, &env, timeout))
         .or_raise(py)?;
     Ok(PyApp::new(app))
 }

@@ -8,7 +8,7 @@ use crate::matching::{opt_text_match, text_match};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyList, PyString};
 use std::sync::Arc;
-use uidrive_core::protocol::{input_limits, ElementId, ElementKey, MouseButton};
+use uidrive_core::protocol::{ElementId, ElementKey, MouseButton};
 use uidrive_core::{
     ActionOutcome, App, Filter, Find, Locator, RoleQuery, ScrollDirection, WindowRef,
 };
@@ -502,20 +502,16 @@ impl PyLocator {
     /// ``"left"`` or a ``click_count`` other than 1, always real clicks of that
     /// button, ``click_count`` times in a row (2: a double click), never the
     /// element's own action: ``button="right"`` opens a context menu.
-    #[pyo3(signature = (*, button="left", click_count=1, timeout=None))]
+    #[pyo3(signature = (*, button=None, click_count=None, timeout=None))]
     fn click<'py>(
         &self,
         py: Python<'py>,
-        button: &str,
-        click_count: i64,
+        button: Option<&str>,
+        click_count: Option<i64>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        match click_with(py, button, click_count)? {
-            None => self.act(py, timeout, |l| l.click()),
-            Some((button, clicks)) => {
-                self.act(py, timeout, move |l| l.click_button(button, clicks))
-            }
-        }
+        let (button, clicks) = click_options(py, button, click_count)?;
+        self.act(py, timeout, move |l| l.click_with(button, clicks))
     }
 
     /// Presses it as assistive technology does: its own press action, else a click.
@@ -643,16 +639,19 @@ impl PyLocator {
 
     /// Turns the real mouse wheel ``notches`` clicks over its centre, towards
     /// ``direction`` (``"up"``, ``"down"``, ``"left"`` or ``"right"``).
-    #[pyo3(signature = (direction, notches=1, *, timeout=None))]
+    #[pyo3(signature = (direction, notches=None, *, timeout=None))]
     fn scroll<'py>(
         &self,
         py: Python<'py>,
         direction: &str,
-        notches: i64,
+        notches: Option<i64>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let direction = direction.parse::<ScrollDirection>().or_raise(py)?;
-        let notches = whole(py, "scroll(notches", notches)?;
+        let notches = match notches {
+            Some(n) => whole(py, "scroll(notches", n)?,
+            None => uidrive_core::defaults::NOTCHES,
+        };
         self.act(py, timeout, move |l| l.scroll(direction, notches))
     }
 
@@ -669,26 +668,32 @@ impl PyLocator {
     }
 
     /// Steps a slider or spin button up ``steps`` times, and waits until its number grew.
-    #[pyo3(signature = (steps=1, *, timeout=None))]
+    #[pyo3(signature = (steps=None, *, timeout=None))]
     fn increment<'py>(
         &self,
         py: Python<'py>,
-        steps: i64,
+        steps: Option<i64>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let steps = whole(py, "increment(steps", steps)?;
+        let steps = match steps {
+            Some(n) => whole(py, "increment(steps", n)?,
+            None => uidrive_core::defaults::STEPS,
+        };
         self.act(py, timeout, move |l| l.increment(steps))
     }
 
     /// Steps a slider or spin button down ``steps`` times, and waits until its number fell.
-    #[pyo3(signature = (steps=1, *, timeout=None))]
+    #[pyo3(signature = (steps=None, *, timeout=None))]
     fn decrement<'py>(
         &self,
         py: Python<'py>,
-        steps: i64,
+        steps: Option<i64>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let steps = whole(py, "decrement(steps", steps)?;
+        let steps = match steps {
+            Some(n) => whole(py, "decrement(steps", n)?,
+            None => uidrive_core::defaults::STEPS,
+        };
         self.act(py, timeout, move |l| l.decrement(steps))
     }
 
@@ -768,8 +773,6 @@ pub fn element_key(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<Element
     }
 }
 
-/// `click`'s button and count, checked before anything is looked for: `None`
-/// for a plain left click (core's `click`), else the real clicks to send.
 /// A count or place from a Python int; one no `u32` holds is refused as
 /// core refuses one out of its range (`call` is the call up to the `=`).
 fn whole(py: Python<'_>, call: &str, value: i64) -> PyResult<u32> {
@@ -777,33 +780,27 @@ fn whole(py: Python<'_>, call: &str, value: i64) -> PyResult<u32> {
         .map_err(|_| invalid(py, format!("{call}={value}): it is negative or too big")))
 }
 
-fn click_with(
+/// `click`'s button and count, checked by core before anything is looked
+/// for, in Python's words when they are refused.
+/// Left out, each is core's default.
+fn click_options(
     py: Python<'_>,
-    button: &str,
-    click_count: i64,
-) -> PyResult<Option<(MouseButton, u32)>> {
+    button: Option<&str>,
+    click_count: Option<i64>,
+) -> PyResult<(MouseButton, u32)> {
     let button = match button {
-        "left" => MouseButton::Left,
-        "right" => MouseButton::Right,
-        "middle" => MouseButton::Middle,
-        other => {
-            return Err(invalid(
-                py,
-                format!("click(button={other:?}): the button is \"left\", \"right\" or \"middle\""),
-            ))
-        }
-    };
-    let clicks = u32::try_from(click_count)
-        .ok()
-        .filter(|n| (1..=input_limits::CLICKS).contains(n))
-        .ok_or_else(|| {
+        None => MouseButton::default(),
+        Some(name) => name.parse::<MouseButton>().map_err(|_| {
             invalid(
                 py,
-                format!(
-                    "click(click_count={click_count}): a click is 1 to {} presses in a row (2: a double click, 3: a triple click)",
-                    input_limits::CLICKS
-                ),
+                format!("click(button={name:?}): the button is \"left\", \"right\" or \"middle\""),
             )
-        })?;
-    Ok((button != MouseButton::Left || clicks != 1).then_some((button, clicks)))
+        })?,
+    };
+    let clicks = match click_count {
+        None => uidrive_core::defaults::CLICKS,
+        Some(count) => uidrive_core::protocol::click_count(count as f64)
+            .map_err(|why| invalid(py, format!("click(click_count={count}): {why}")))?,
+    };
+    Ok((button, clicks))
 }

@@ -3,7 +3,7 @@
 //! at launch, what it wrote on stdout and stderr.
 
 use crate::app::PyApp;
-use crate::convert::seconds;
+use crate::convert::opt_seconds;
 use crate::errors::IntoPy;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -58,9 +58,10 @@ impl PyProcess {
 
     /// Waits up to ``timeout`` seconds for it to end; its return code
     /// (``TimeoutError`` if it still runs).
-    #[pyo3(signature = (timeout=30.0))]
-    fn wait(&self, py: Python<'_>, timeout: f64) -> PyResult<i32> {
-        let timeout = seconds(py, "timeout", timeout)?;
+    #[pyo3(signature = (timeout=None))]
+    fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<i32> {
+        let timeout =
+            opt_seconds(py, "timeout", timeout)?.unwrap_or(uidrive_core::defaults::PROCESS_WAIT);
         let (app, process) = (self.app.clone(), self.process.clone());
         py.detach(move || process.wait(&app, timeout)).or_raise(py)
     }

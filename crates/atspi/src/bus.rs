@@ -47,6 +47,7 @@ pub async fn connect_a11y(session_address: &str, a11y_address: Option<&str>) -> 
         .map_err(|e| {
             Error::disconnected(format!("could not open the session bus at `{session_address}`: {e}"))
                 .with_suggestion("start a D-Bus session (uidrive_x11::Desktop does) and pass its DBUS_SESSION_BUS_ADDRESS")
+                .mentioning(uidrive_core::Term::DesktopBus)
         })?;
     // The switch toolkits read to decide whether to talk to assistive technology.
     let _ = session

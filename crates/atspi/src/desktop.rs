@@ -32,6 +32,7 @@ impl XLink {
                 .with_suggestion(
                 "run the app on an X display (uidrive_x11::Desktop starts one) and pass its env()",
             )
+                .mentioning(uidrive_core::Term::DesktopStartsOne)
         })?;
         let x11 = Arc::new(X11::connect_as(
             display,

@@ -13,8 +13,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use uidrive_core::protocol::{
     ActParams, Bounds, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId,
-    EvalParams, Hello, IdleParams, InputParams, MenuParams, Method, Node, Tree, TreeParams, Window,
-    WindowKind, WindowList,
+    EvalParams, Event, Hello, IdleParams, InputParams, MenuParams, Method, Node, Tree, TreeParams,
+    WaitEventParams, Window, WindowKind, WindowList,
 };
 use uidrive_core::{Driver, Error, ErrorCode, Result};
 use zbus::Connection;
@@ -120,6 +120,7 @@ impl AtspiDriver {
         let session = env_value(&opts.env, "DBUS_SESSION_BUS_ADDRESS").ok_or_else(|| {
             Error::disconnected("no DBUS_SESSION_BUS_ADDRESS: there is no D-Bus session to find apps on")
                 .with_suggestion("run inside a desktop session, or start one with uidrive_x11::Desktop and pass its env()")
+                .mentioning(uidrive_core::Term::StartDesktop)
         })?;
         let a11y_address = env_value(&opts.env, "AT_SPI_BUS_ADDRESS");
         let timeout = opts.timeout;
@@ -638,6 +639,7 @@ impl Driver for AtspiDriver {
 
     fn act(&self, params: &ActParams) -> Result<()> {
         params.validate()?;
+        self.inner.activity.mark_action(&self.inner.app.bus);
         let params = params.clone();
         self.run(CALL_LIMIT, move |inner| async move {
             actions::act(&inner, &params).await
@@ -646,11 +648,13 @@ impl Driver for AtspiDriver {
 
     fn input(&self, params: &InputParams) -> Result<()> {
         params.validate()?;
+        self.inner.activity.mark_action(&self.inner.app.bus);
         crate::desktop::input(self, params)
     }
 
     fn menu(&self, params: &MenuParams) -> Result<()> {
         params.validate()?;
+        self.inner.activity.mark_action(&self.inner.app.bus);
         let params = params.clone();
         self.run(CALL_LIMIT, move |inner| async move {
             menu::choose(&inner, &params).await
@@ -702,6 +706,48 @@ impl Driver for AtspiDriver {
         let wanted = wanted(&tree);
         self.run(CALL_LIMIT, move |inner| async move {
             inner.fill_tree(lean, wanted).await
+        })
+    }
+
+    fn wait_event(&self, params: &WaitEventParams) -> Result<Event> {
+        params.validate()?;
+        let limit = params
+            .timeout
+            .map(Duration::from_millis)
+            .unwrap_or(uidrive_core::defaults::EVENT);
+        let (kind, element) = (params.kind, params.element);
+        let until = Instant::now() + limit;
+        // The wait keeps its own limit; the call's bound is only a backstop.
+        let seen = self.run(limit + Duration::from_secs(1), move |inner| async move {
+            Ok(inner
+                .activity
+                .wait_event(&inner.app.bus, kind, element, until)
+                .await)
+        })?;
+        let Some(seen) = seen else {
+            let on = element.map_or(String::new(), |id| format!(" on element {id}"));
+            return Err(Error::timeout(format!(
+                "no {kind} event{on} came from {} within {} ms",
+                self.inner.app.name,
+                limit.as_millis()
+            ))
+            .with_suggestion(
+                "act first (an event from before uidrive's last action is not answered), or wait longer",
+            ));
+        };
+        let id = crate::ids::element_id(&seen.bus, &seen.path);
+        let window = self
+            .inner
+            .known
+            .window_of(id)
+            .map(|window| self.inner.ids.id_for(&window));
+        Ok(Event {
+            kind: Some(kind),
+            detail: seen.detail,
+            element: Some(id),
+            window,
+            node: None,
+            value: seen.on.map(|on| on.to_string()),
         })
     }
 

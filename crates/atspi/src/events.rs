@@ -11,13 +11,15 @@
 //! anything a test would read.
 
 use futures_util::StreamExt;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 use tokio::sync::Notify;
+use uidrive_core::protocol::{ElementId, EventKind};
 use uidrive_core::{Error, Result};
+use zbus::zvariant::Value;
 use zbus::{Connection, MatchRule, MessageStream};
 
 /// The events that mean the UI changed in a way a test reads.
@@ -26,6 +28,13 @@ const EVENTS: [&str; 4] = [
     "object:property-change",
     "object:state-changed",
     "object:text-changed",
+];
+/// Window events, which `waitEvent` hands over and settling leaves out.
+const WINDOW_EVENTS: [&str; 4] = [
+    "window:create",
+    "window:destroy",
+    "window:activate",
+    "window:deactivate",
 ];
 const MEMBERS: [&str; 4] = [
     "ChildrenChanged",
@@ -60,6 +69,80 @@ pub struct Activity {
     listening: AtomicBool,
     /// The runtime whose thread counts the events.
     counter: OnceLock<tokio::runtime::Handle>,
+    /// The latest events, for `waitEvent`.
+    journal: Mutex<Journal>,
+}
+
+/// One event an app sent, as kept for `waitEvent`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Seen {
+    seq: u64,
+    /// The app's bus name and the object's path.
+    pub bus: String,
+    pub path: String,
+    /// The kinds of change it announces (a focus is a state change too).
+    pub kinds: Vec<EventKind>,
+    /// The toolkit's word for it (`focused`, `accessible-name`, `insert`, `create`).
+    pub detail: String,
+    /// For a state: whether it was set (`true`) or cleared.
+    pub on: Option<bool>,
+}
+
+/// The latest events of every app, and per app the first one a wait may
+/// answer: none from before the driver's last action, none answered already.
+#[derive(Debug, Default)]
+struct Journal {
+    events: VecDeque<Seen>,
+    next: u64,
+    from: HashMap<String, u64>,
+}
+
+/// How many events are kept for `waitEvent`: the oldest go first.
+const KEPT_EVENTS: usize = 4096;
+
+/// The object path of an app's root (its windows are its children).
+const APP_ROOT: &str = "/org/a11y/atspi/accessible/root";
+
+/// What an event announces, from its interface's member, its kind string
+/// and first detail: the kinds it stands for, its detail, and for a state
+/// whether it was set. Events no kind stands for give none.
+pub fn classify(
+    window_event: bool,
+    member: &str,
+    kind: &str,
+    detail1: i32,
+    path: &str,
+) -> (Vec<EventKind>, String, Option<bool>) {
+    if window_event {
+        return (vec![EventKind::Window], member.to_ascii_lowercase(), None);
+    }
+    // The kind string is the event's minor part ("focused", "accessible-name", "insert:system").
+    let minor = kind.split(':').next().unwrap_or_default().to_string();
+    match member {
+        "StateChanged" => {
+            let on = detail1 != 0;
+            let mut kinds = vec![EventKind::States];
+            if minor == "focused" && on {
+                kinds.insert(0, EventKind::Focus);
+            }
+            (kinds, minor, Some(on))
+        }
+        "PropertyChange" => match minor.as_str() {
+            "accessible-name" => (vec![EventKind::Name], minor, None),
+            "accessible-value" => (vec![EventKind::Value], minor, None),
+            _ => (Vec::new(), minor, None),
+        },
+        "TextChanged" => (vec![EventKind::Value], minor, None),
+        "ChildrenChanged" => {
+            let mut kinds = vec![EventKind::Children];
+            // A child of the app's root is a window of its own.
+            if path == APP_ROOT {
+                kinds.push(EventKind::Window);
+            }
+            (kinds, minor, None)
+        }
+        _ => (Vec::new(), minor, None),
+    }
 }
 
 impl Activity {
@@ -213,6 +296,92 @@ impl Activity {
         }
     }
 
+    /// Keeps an event for `waitEvent`, and wakes the waits.
+    pub fn keep(
+        &self,
+        bus: &str,
+        path: &str,
+        kinds: Vec<EventKind>,
+        detail: String,
+        on: Option<bool>,
+    ) {
+        if kinds.is_empty() {
+            return;
+        }
+        let mut journal = self.journal.lock().unwrap();
+        let seq = journal.next;
+        journal.next += 1;
+        journal.events.push_back(Seen {
+            seq,
+            bus: bus.to_string(),
+            path: path.to_string(),
+            kinds,
+            detail,
+            on,
+        });
+        if journal.events.len() > KEPT_EVENTS {
+            journal.events.pop_front();
+        }
+        drop(journal);
+        self.event.notify_waiters();
+    }
+
+    /// Notes that the driver is about to act on the app: a wait answers no
+    /// event the app sent before.
+    pub fn mark_action(&self, bus: &str) {
+        let mut journal = self.journal.lock().unwrap();
+        let next = journal.next;
+        journal.from.insert(bus.to_string(), next);
+    }
+
+    /// The first kept event of the app `bus` a wait may answer, of `kind`
+    /// and (if given) about `element`; answering it drops those before it.
+    pub fn take_event(
+        &self,
+        bus: &str,
+        kind: EventKind,
+        element: Option<ElementId>,
+    ) -> Option<Seen> {
+        let mut journal = self.journal.lock().unwrap();
+        let from = journal.from.get(bus).copied().unwrap_or(0);
+        let found = journal
+            .events
+            .iter()
+            .find(|e| {
+                e.seq >= from
+                    && e.bus == bus
+                    && e.kinds.contains(&kind)
+                    && element.is_none_or(|id| crate::ids::element_id(&e.bus, &e.path) == id)
+            })
+            .cloned()?;
+        journal.from.insert(bus.to_string(), found.seq + 1);
+        Some(found)
+    }
+
+    /// [`Activity::take_event`], waiting for the event up to `until`.
+    pub async fn wait_event(
+        &self,
+        bus: &str,
+        kind: EventKind,
+        element: Option<ElementId>,
+        until: Instant,
+    ) -> Option<Seen> {
+        loop {
+            // Registered before the journal is read, so no event slips between.
+            let notified = self.event.notified();
+            if let Some(seen) = self.take_event(bus, kind, element) {
+                return Some(seen);
+            }
+            if Instant::now() >= until {
+                return None;
+            }
+            tokio::select! {
+                () = notified => {}
+                () = tokio::time::sleep_until(until.into()) => {}
+            }
+        }
+    }
+
     /// Waits for the app's next event, or until `until`, whichever is first.
     pub async fn next_event_or(&self, until: Instant) {
         let notified = self.event.notified();
@@ -231,7 +400,13 @@ pub async fn listen(conn: &Connection, activity: Arc<Activity>) -> zbus::Result<
         .interface("org.a11y.atspi.Event.Object")?
         .build();
     let mut stream = MessageStream::for_match_rule(rule, conn, Some(4096)).await?;
-    for event in EVENTS {
+    // Window events, for `waitEvent` only: settling does not count them.
+    let window_rule = MatchRule::builder()
+        .msg_type(zbus::message::Type::Signal)
+        .interface("org.a11y.atspi.Event.Window")?
+        .build();
+    let mut window_stream = MessageStream::for_match_rule(window_rule, conn, Some(1024)).await?;
+    for event in EVENTS.into_iter().chain(WINDOW_EVENTS) {
         let registered = conn
             .call_method(
                 Some("org.a11y.atspi.Registry"),
@@ -255,6 +430,7 @@ pub async fn listen(conn: &Connection, activity: Arc<Activity>) -> zbus::Result<
         }
     }
     let _ = activity.counter.set(tokio::runtime::Handle::current());
+    let activity_for_windows = activity.clone();
     activity.listening.store(true, Ordering::Relaxed);
     tokio::spawn(async move {
         while let Some(Ok(message)) = stream.next().await {
@@ -269,11 +445,73 @@ pub async fn listen(conn: &Connection, activity: Arc<Activity>) -> zbus::Result<
             crate::stats::count(&format!("event {member}"));
             if let Some(sender) = header.sender() {
                 activity.saw_event(sender.as_str());
+                keep(&activity, &message, false);
             }
         }
         activity.listening.store(false, Ordering::Relaxed);
     });
+    let windows = activity_for_windows;
+    tokio::spawn(async move {
+        while let Some(Ok(message)) = window_stream.next().await {
+            keep(&windows, &message, true);
+        }
+    });
     Ok(())
+}
+
+/// Keeps `message`, an AT-SPI event signal, for `waitEvent`.
+fn keep(activity: &Activity, message: &zbus::Message, window_event: bool) {
+    let header = message.header();
+    let (Some(sender), Some(path), Some(member)) =
+        (header.sender(), header.path(), header.member())
+    else {
+        return;
+    };
+    // The body starts with the kind string and the first detail; for
+    // children, `any_data` is a `(so)` reference to the child.
+    let body = message.body();
+    let args = body.deserialize::<zbus::zvariant::Structure>().ok();
+    let fields = args.as_ref().map(|a| a.fields()).unwrap_or_default();
+    let kind = match fields.first() {
+        Some(Value::Str(s)) => s.as_str().to_string(),
+        _ => String::new(),
+    };
+    let detail1 = match fields.get(1) {
+        Some(Value::I32(n)) => *n,
+        _ => 0,
+    };
+    let (mut kinds, detail, on) =
+        classify(window_event, member.as_str(), &kind, detail1, path.as_str());
+    // A window added to or removed from the app's root: the window event is
+    // the window's own (toolkits without window events, as GTK 4, send only this).
+    if kinds.contains(&EventKind::Window) && !window_event {
+        if let Some(child) = fields.get(3).and_then(child_path) {
+            kinds.retain(|k| *k != EventKind::Window);
+            activity.keep(
+                sender.as_str(),
+                &child,
+                vec![EventKind::Window],
+                detail.clone(),
+                None,
+            );
+        }
+    }
+    activity.keep(sender.as_str(), path.as_str(), kinds, detail, on);
+}
+
+/// The object path in an event's `any_data` holding a `(so)` reference.
+fn child_path(data: &Value<'_>) -> Option<String> {
+    let mut data = data;
+    while let Value::Value(inner) = data {
+        data = inner;
+    }
+    let Value::Structure(reference) = data else {
+        return None;
+    };
+    match reference.fields().get(1)? {
+        Value::ObjectPath(path) => Some(path.as_str().to_string()),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -310,6 +548,76 @@ mod tests {
         assert!(
             activity.awaiting_until(":1.5").is_some(),
             "too soon to be its effect"
+        );
+    }
+
+    #[test]
+    fn events_say_what_changed() {
+        let focus = classify(false, "StateChanged", "focused", 1, "/a/1");
+        assert_eq!(focus.0, vec![EventKind::Focus, EventKind::States]);
+        assert_eq!((focus.1.as_str(), focus.2), ("focused", Some(true)));
+        let blur = classify(false, "StateChanged", "focused", 0, "/a/1");
+        assert_eq!(
+            blur.0,
+            vec![EventKind::States],
+            "losing the focus is no focus event"
+        );
+        assert_eq!(blur.2, Some(false));
+        let typed = classify(false, "TextChanged", "insert:system", 0, "/a/1");
+        assert_eq!(
+            (typed.0, typed.1.as_str()),
+            (vec![EventKind::Value], "insert")
+        );
+        let named = classify(false, "PropertyChange", "accessible-name", 0, "/a/1");
+        assert_eq!(named.0, vec![EventKind::Name]);
+        assert!(
+            classify(false, "PropertyChange", "accessible-parent", 0, "/a")
+                .0
+                .is_empty()
+        );
+        let opened = classify(false, "ChildrenChanged", "add", 0, APP_ROOT);
+        assert_eq!(opened.0, vec![EventKind::Children, EventKind::Window]);
+        let window = classify(true, "Activate", "", 0, "/a/2");
+        assert_eq!(
+            (window.0, window.1.as_str()),
+            (vec![EventKind::Window], "activate")
+        );
+    }
+
+    #[test]
+    fn a_wait_answers_events_in_order_once_and_none_from_before_an_action() {
+        let activity = Activity::default();
+        let keep = |path: &str, member: &str, kind: &str, on: i32| {
+            let (kinds, detail, set) = classify(false, member, kind, on, path);
+            activity.keep(":1.5", path, kinds, detail, set);
+        };
+        keep("/old", "StateChanged", "focused", 1);
+        activity.mark_action(":1.5");
+        assert_eq!(
+            activity.take_event(":1.5", EventKind::Focus, None),
+            None,
+            "from before"
+        );
+        keep("/entry", "StateChanged", "focused", 1);
+        keep("/entry", "TextChanged", "insert", 0);
+        keep("/other", "TextChanged", "insert", 0);
+        // Another app's events are not this one's.
+        activity.keep(":1.9", "/x", vec![EventKind::Value], "insert".into(), None);
+        let other = crate::ids::element_id(":1.5", "/other");
+        let seen = activity
+            .take_event(":1.5", EventKind::Value, Some(other))
+            .unwrap();
+        assert_eq!(seen.path, "/other");
+        // Answering it dropped the events before it.
+        assert_eq!(activity.take_event(":1.5", EventKind::Focus, None), None);
+        assert_eq!(activity.take_event(":1.5", EventKind::Value, None), None);
+        keep("/entry", "PropertyChange", "accessible-name", 0);
+        let named = activity.take_event(":1.5", EventKind::Name, None).unwrap();
+        assert_eq!(named.path, "/entry");
+        assert_eq!(
+            activity.take_event(":1.5", EventKind::Name, None),
+            None,
+            "answered once"
         );
     }
 }

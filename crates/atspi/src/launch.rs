@@ -356,7 +356,8 @@ pub fn launch_any(argv: &[String], opts: &LaunchOptions) -> Result<(Launched, Ch
                     ErrorCode::AppExited,
                     format!("`{program}` exited ({status}) before it showed a window"),
                 )
-                .with_suggestion("run the command by hand to see why it exits");
+                .with_suggestion("run the command by hand to see why it exits")
+                .exited(&status);
             } else {
                 let _ = child.kill();
                 let _ = child.wait();

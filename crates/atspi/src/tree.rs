@@ -42,6 +42,12 @@ impl Known {
         }
     }
 
+    /// The window an earlier read saw `id` in, if one did.
+    pub fn window_of(&self, id: ElementId) -> Option<ObjRef> {
+        let map = self.objects.lock().unwrap();
+        map.get(&id).map(|(_, window)| window.clone())
+    }
+
     /// The object of `id`, if an earlier read saw it in `window`.
     pub fn get(&self, id: ElementId, window: &ObjRef) -> Option<ObjRef> {
         let map = self.objects.lock().unwrap();

@@ -687,3 +687,27 @@ fn mcp_grouped_tools_act_and_read_back() {
     assert_eq!(verdict, "satisfied\n");
     close(agent);
 }
+
+/// MCP's `wait` tool waits for an event the app sent (issue 31): the focus
+/// an action gave an entry, from AT-SPI's event stream.
+#[test]
+fn mcp_wait_hands_over_the_event_an_action_caused() {
+    let (mut mcp, _) = Mcp::start();
+    let agent: &mut dyn Agent = &mut mcp;
+    open(agent, "gtk3-widget-factory");
+    let seen = controls(agent);
+    let stepper = ref_of(&seen, r#"\[stepper\] value="50"$"#);
+    let entry = ref_of(&seen, r#"\[textField\] value="entry"$"#);
+    agent.run(step(&[], "focus", json!({"target": stepper})));
+    agent.run(step(&[], "focus", json!({"target": entry})));
+    let event = agent.run(step(
+        &[],
+        "wait",
+        json!({"event": "focus", "target": entry}),
+    ));
+    assert!(
+        event.starts_with(&format!("focus (focused) on {entry} [textField]")),
+        "{event}"
+    );
+    close(agent);
+}

@@ -156,7 +156,8 @@ impl App {
                         "`{program}` exited ({status}) before listening on {}",
                         socket.display()
                     ),
-                ));
+                )
+                .exited(&status));
             }
             match SocketDriver::connect(&socket) {
                 Ok(driver) => break driver,
@@ -244,10 +245,10 @@ impl App {
     pub fn check_alive(&self) -> Result<()> {
         if let Some(child) = self.process_lock().as_mut() {
             if let Ok(Some(status)) = child.try_wait() {
-                return Err(Error::new(
-                    ErrorCode::AppExited,
-                    format!("the app exited ({status})"),
-                ));
+                return Err(
+                    Error::new(ErrorCode::AppExited, format!("the app exited ({status})"))
+                        .exited(&status),
+                );
             }
         }
         Ok(())
@@ -396,7 +397,8 @@ impl Watched {
             Some(Ok(Some(status))) => Error::new(
                 ErrorCode::AppExited,
                 format!("the app exited ({status}) while: {}", err.message),
-            ),
+            )
+            .exited(&status),
             _ => err,
         }
     }
@@ -441,6 +443,12 @@ impl Driver for Watched {
         params: &crate::protocol::CellAtParams,
     ) -> Result<Vec<crate::protocol::Node>> {
         self.inner.cell_at(params).map_err(|e| self.explain(e))
+    }
+    fn wait_event(
+        &self,
+        params: &crate::protocol::WaitEventParams,
+    ) -> Result<crate::protocol::Event> {
+        self.inner.wait_event(params).map_err(|e| self.explain(e))
     }
     fn tree_for(
         &self,

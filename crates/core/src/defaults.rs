@@ -21,3 +21,19 @@ pub const IDLE: Duration = Duration::from_secs(10);
 
 /// How long waiting for a launched process to end waits.
 pub const PROCESS_WAIT: Duration = Duration::from_secs(30);
+
+/// A click's presses when the caller gives no count: one.
+pub const CLICKS: u32 = 1;
+
+/// Wheel notches of a `scroll` when the caller gives none.
+pub const NOTCHES: u32 = 1;
+
+/// Steps of an `increment` or `decrement` when the caller gives none.
+pub const STEPS: u32 = 1;
+
+/// How long the command line's `verify` keeps looking.
+pub const VERIFY: Duration = Duration::from_secs(2);
+
+/// How long waiting for an accessibility event (`App::wait_for_event`)
+/// waits when the caller gives no timeout.
+pub const EVENT: Duration = Duration::from_secs(10);

@@ -3,9 +3,9 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::wire::decode_params;
 use crate::protocol::{
-    ActParams, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId, EvalParams, Hello,
-    HelloParams, IdleParams, InputParams, MenuParams, Method, NoParams, Node, Tree, TreeParams,
-    WindowList,
+    ActParams, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId, EvalParams, Event,
+    Hello, HelloParams, IdleParams, InputParams, MenuParams, Method, NoParams, Node, Tree,
+    TreeParams, WaitEventParams, WindowList,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -54,6 +54,23 @@ pub trait Driver: Send + Sync {
         Err(Error::unsupported(
             "this app offers no lookup of a cell by its place",
         ))
+    }
+    /// uidrive's addition: the first accessibility event of `params.kind`
+    /// (on `params.element`, if given) since the driver's last action (`act`,
+    /// `input` or `menu`) that no earlier call answered, else the next one
+    /// to come, or `timeout` once `params.timeout` has passed. Events are
+    /// answered in order: answering one drops those before it. Answers the
+    /// event with its element and detail; core reads the node and value.
+    /// The default is `unsupported` (a driver that sees no events); a
+    /// driver that wraps another must forward it.
+    fn wait_event(&self, params: &WaitEventParams) -> Result<Event> {
+        let _ = params;
+        Err(
+            Error::unsupported("this app's driver receives no accessibility events")
+                .with_suggestion(
+                    "wait for what the event would show instead (expect, wait_for_window)",
+                ),
+        )
     }
     /// uidrive's addition: a window read for picking elements out of it, as
     /// locators do. A driver may first read every element's role, label,
@@ -144,6 +161,11 @@ pub fn call_json<D: Driver + ?Sized>(
             p.validate()?;
             driver.cell_at(&p).map(|nodes| json!({ "nodes": nodes }))
         }
+        Method::WaitEvent => {
+            let p: WaitEventParams = decode_params(name, params)?;
+            p.validate()?;
+            to_json(driver.wait_event(&p)?)
+        }
     }
 }
 
@@ -185,6 +207,9 @@ impl<D: Driver + ?Sized> Driver for std::sync::Arc<D> {
     }
     fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
         (**self).cell_at(params)
+    }
+    fn wait_event(&self, params: &WaitEventParams) -> Result<Event> {
+        (**self).wait_event(params)
     }
     fn tree_for(
         &self,

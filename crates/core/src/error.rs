@@ -1,5 +1,6 @@
 //! One error type for the whole library: the protocol's codes plus the client's own.
 
+use crate::protocol::ElementId;
 use std::fmt;
 
 /// What went wrong, as a stable string code that scripts can test.
@@ -145,6 +146,118 @@ pub struct Error {
     pub message: String,
     /// What to do about it ([`Error::with_suggestion`] cuts it at [`MAX_MESSAGE_BYTES`]).
     pub suggestion: String,
+    /// What the error is about, typed: code that adds to an error or puts it
+    /// in a front end's terms reads these, never the message's words.
+    /// (Boxed: errors travel in every `Result`, and most have few details.)
+    pub details: Box<Details>,
+}
+
+/// What an error is about, as typed fields. New fields may come in any
+/// release (`#[non_exhaustive]`): build one with [`Details::default`] and
+/// set the fields, or through [`Error::detail`].
+#[derive(Debug, Clone, PartialEq, Default)]
+#[non_exhaustive]
+pub struct Details {
+    /// The operation that failed as core names it (`click`, `fill`); set
+    /// only when the message begins with it and `": "`.
+    pub operation: Option<String>,
+    /// The element (or the locator looking for it) the error is about.
+    pub element: Option<Subject>,
+    /// What was observed last (a field's text, a state).
+    pub observed: Option<String>,
+    /// What was expected instead.
+    pub expected: Option<String>,
+    /// The window the error is about.
+    pub window: Option<u64>,
+    /// How many elements or windows matched (an `ambiguous` error's candidates).
+    pub candidates: Option<usize>,
+    /// The app's windows, once the message names them (`explain`).
+    pub windows: Option<Vec<u64>>,
+    /// How the app's process ended (`app_exited`): its exit code, or minus
+    /// the signal that ended it.
+    pub exit: Option<i32>,
+    /// The API names the message and suggestion use in Rust's spelling,
+    /// which each front end says in its own terms.
+    pub terms: Vec<Term>,
+}
+
+/// The element an error is about: how the message names it, and which it is.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Subject {
+    /// The words the message names it with (a locator's description).
+    pub shown: String,
+    /// Its window, where the locator named one.
+    pub window: Option<u64>,
+    /// Its id, where the locator names one element by id.
+    pub id: Option<ElementId>,
+}
+
+impl Subject {
+    /// The element the message calls `shown`, in `window`, with `id`.
+    pub fn new(shown: impl Into<String>, window: Option<u64>, id: Option<ElementId>) -> Subject {
+        Subject {
+            shown: shown.into(),
+            window,
+            id,
+        }
+    }
+}
+
+/// A name of uidrive's API that a message or suggestion uses, written the
+/// way a Rust user calls it ([`Term::rust`]); each front end says it its own
+/// way (the facade's `hints`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Term {
+    /// "start one with uidrive_x11::Desktop and pass its env()".
+    StartDesktop,
+    /// "(uidrive_x11::Desktop starts one) and pass its env()".
+    DesktopStartsOne,
+    /// "(uidrive_x11::Desktop does) and pass its DBUS_SESSION_BUS_ADDRESS".
+    DesktopBus,
+    /// "uidrive_x11::Desktop::start".
+    DesktopStart,
+    /// "App::window(id)".
+    AppWindow,
+    /// "TextMatch::exact".
+    ExactMatch,
+    /// "include_hidden(true)".
+    IncludeHidden,
+    /// "(`uidrive snapshot`)".
+    Snapshot,
+    /// "filter(...), or nth(i)".
+    FilterOrNth,
+}
+
+impl Term {
+    /// Every term, in a fixed order.
+    pub const ALL: [Term; 9] = [
+        Term::StartDesktop,
+        Term::DesktopStartsOne,
+        Term::DesktopBus,
+        Term::DesktopStart,
+        Term::AppWindow,
+        Term::ExactMatch,
+        Term::IncludeHidden,
+        Term::Snapshot,
+        Term::FilterOrNth,
+    ];
+
+    /// The words as core writes them.
+    pub fn rust(self) -> &'static str {
+        match self {
+            Term::StartDesktop => "start one with uidrive_x11::Desktop and pass its env()",
+            Term::DesktopStartsOne => "(uidrive_x11::Desktop starts one) and pass its env()",
+            Term::DesktopBus => "(uidrive_x11::Desktop does) and pass its DBUS_SESSION_BUS_ADDRESS",
+            Term::DesktopStart => "uidrive_x11::Desktop::start",
+            Term::AppWindow => "App::window(id)",
+            Term::ExactMatch => "TextMatch::exact",
+            Term::IncludeHidden => "include_hidden(true)",
+            Term::Snapshot => "(`uidrive snapshot`)",
+            Term::FilterOrNth => "filter(...), or nth(i)",
+        }
+    }
 }
 
 /// A result whose error is uidrive's [`Error`].
@@ -178,7 +291,62 @@ impl Error {
             code,
             message: bounded(message.into()),
             suggestion,
+            details: Box::default(),
         }
+    }
+
+    /// The same error with its [`Details`] changed by `set`.
+    pub fn detail(mut self, set: impl FnOnce(&mut Details)) -> Error {
+        set(&mut self.details);
+        self
+    }
+
+    /// The same error, noting how the app's process ended ([`Details::exit`]).
+    pub fn exited(self, status: &std::process::ExitStatus) -> Error {
+        #[cfg(unix)]
+        let exit = {
+            use std::os::unix::process::ExitStatusExt;
+            status.code().or_else(|| status.signal().map(|s| -s))
+        };
+        #[cfg(not(unix))]
+        let exit = status.code();
+        self.detail(|d| d.exit = exit)
+    }
+
+    /// The same error, noting that its message or suggestion uses `term`.
+    pub fn mentioning(mut self, term: Term) -> Error {
+        if !self.details.terms.contains(&term) {
+            self.details.terms.push(term);
+        }
+        self
+    }
+
+    /// Notes that the error came from core's operation `operation`, when its
+    /// message is headed by it (`click: ...`), as core writes its messages.
+    pub fn from_operation(mut self, operation: &str) -> Error {
+        if self.details.operation.is_none() && self.headed_by(operation) {
+            self.details.operation = Some(operation.to_string());
+        }
+        self
+    }
+
+    fn headed_by(&self, operation: &str) -> bool {
+        self.message
+            .get(..operation.len())
+            .is_some_and(|head| head == operation)
+            && self.message[operation.len()..].starts_with(": ")
+    }
+
+    /// The same error headed by `name` instead of the operation it came
+    /// from ([`Details::operation`]): a front end's own name for the call.
+    pub fn renamed(mut self, name: &str) -> Error {
+        if let Some(operation) = self.details.operation.take() {
+            if operation != name && self.headed_by(&operation) {
+                self.message = format!("{name}{}", &self.message[operation.len()..]);
+            }
+            self.details.operation = Some(name.to_string());
+        }
+        self
     }
 
     /// The same error with another suggestion.
@@ -267,6 +435,43 @@ mod tests {
         );
         assert!(err.suggestion.len() <= MAX_MESSAGE_BYTES);
         assert_eq!(Error::failed("short").message, "short");
+    }
+
+    #[test]
+    fn details_are_typed_and_rename_only_the_head_core_wrote() {
+        let err = Error::no_element("click: no element matches get_by_key(\"x\")")
+            .from_operation("click")
+            .mentioning(Term::Snapshot)
+            .mentioning(Term::Snapshot)
+            .detail(|d| d.candidates = Some(0));
+        assert_eq!(err.details.operation.as_deref(), Some("click"));
+        assert_eq!(err.details.terms, vec![Term::Snapshot], "noted once");
+        assert_eq!(err.details.candidates, Some(0));
+        let renamed = err.renamed("press");
+        assert_eq!(
+            renamed.message,
+            "press: no element matches get_by_key(\"x\")"
+        );
+        assert_eq!(renamed.details.operation.as_deref(), Some("press"));
+        // A message not headed by the operation names none, and keeps its words.
+        let other = Error::failed("clicked nothing").from_operation("click");
+        assert_eq!(other.details.operation, None);
+        assert_eq!(other.clone().renamed("press").message, "clicked nothing");
+        // No details, no renaming: the words are never parsed for a head.
+        assert_eq!(
+            Error::failed("click: x").renamed("press").message,
+            "click: x"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_exit_is_kept_as_its_code_or_minus_its_signal() {
+        use std::os::unix::process::ExitStatusExt;
+        let code = std::process::ExitStatus::from_raw(3 << 8);
+        let signal = std::process::ExitStatus::from_raw(15);
+        assert_eq!(Error::failed("x").exited(&code).details.exit, Some(3));
+        assert_eq!(Error::failed("x").exited(&signal).details.exit, Some(-15));
     }
 
     #[test]

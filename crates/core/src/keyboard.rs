@@ -14,9 +14,9 @@ use crate::driver::Driver;
 use crate::error::{Error, ErrorCode, Result};
 use crate::locator::{change, describe_node, takes_text, window_change, Poller};
 use crate::protocol::{
-    ElementId, InputEvent, InputParams, KeyChord, Node, State, Tree, TreeParams, WindowId,
+    ElementId, InputEvent, InputParams, KeyChord, Node, Tree, TreeParams, WindowId,
 };
-use crate::text_check;
+use crate::text_check::{self, node_landed as landed, what_node_reads, Wanted};
 use crate::{ActionOutcome, Effect, Route};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -223,8 +223,17 @@ impl Keyboard {
             match self.read_again(window, Some(focused.id)) {
                 Ok(tree) => {
                     let same = tree.node(focused.id).cloned();
-                    if let Some(node) = same.as_ref().filter(|n| holds(n, &was, text)) {
-                        let seen = format!("{} reads {}", describe_node(node), reads(node));
+                    if let Some(node) = same.as_ref().filter(|n| {
+                        landed(
+                            n,
+                            Wanted::Took {
+                                before: &was,
+                                typed: text,
+                            },
+                        )
+                    }) {
+                        let seen =
+                            format!("{} reads {}", describe_node(node), what_node_reads(node));
                         return Ok(outcome(
                             &tree,
                             Some(node.clone()),
@@ -234,11 +243,19 @@ impl Keyboard {
                     }
                     // The text may go to an editor the app opened for it (a spreadsheet cell's).
                     let now = tree.focused().filter(|n| n.id != focused.id).cloned();
-                    if let Some(node) = now.as_ref().filter(|n| holds(n, "", text)) {
+                    if let Some(node) = now.as_ref().filter(|n| {
+                        landed(
+                            n,
+                            Wanted::Took {
+                                before: "",
+                                typed: text,
+                            },
+                        )
+                    }) {
                         let seen = format!(
                             "the focus went to {}, which reads {}",
                             describe_node(node),
-                            reads(node)
+                            what_node_reads(node)
                         );
                         return Ok(outcome(
                             &tree,
@@ -253,7 +270,10 @@ impl Keyboard {
                 Err(e) => return Err(e),
             }
             if poller.expired() {
-                let reads_now = last.as_ref().map(reads).unwrap_or_else(|| "nothing".into());
+                let reads_now = last
+                    .as_ref()
+                    .map(what_node_reads)
+                    .unwrap_or_else(|| "nothing".into());
                 return Err(Error::failed(format!(
                     "type: typed `{}` into the focused element, {}, but it still reads {reads_now} after {} ms",
                     text_check::clip(text),
@@ -420,17 +440,6 @@ fn windows_of(driver: &Arc<dyn Driver>) -> Option<Vec<WindowId>> {
 /// Whether typed text would show in `node`: it takes text, or has a text.
 fn shows_text(node: &Node) -> bool {
     takes_text(node) || node.value.is_some()
-}
-
-/// Whether `node`, which read `was`, took `typed`.
-fn holds(node: &Node, was: &str, typed: &str) -> bool {
-    let value = node.value.as_deref().unwrap_or_default();
-    text_check::took_typing(was, value, typed, node.has_state(&State::Password))
-}
-
-fn reads(node: &Node) -> String {
-    let value = node.value.as_deref().unwrap_or_default();
-    text_check::what_it_reads(value, node.has_state(&State::Password))
 }
 
 /// Keyboard input's outcome: the element is the focused one, else the window.

@@ -37,10 +37,11 @@ pub mod snapshot;
 mod socket;
 pub mod text_check;
 pub mod trace;
+mod wait_event;
 
 pub use app::{App, Timeouts};
 pub use driver::{call_json, Driver};
-pub use error::{Error, ErrorCode, Result, MAX_MESSAGE_BYTES};
+pub use error::{Details, Error, ErrorCode, Result, Subject, Term, MAX_MESSAGE_BYTES};
 pub use expect::{expect, Expect, ExpectedText};
 pub use keyboard::{Keyboard, MAX_KEY_DELAY};
 pub use locator::{

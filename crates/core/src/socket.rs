@@ -5,8 +5,8 @@ use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::wire::{self, decode_params, decode_result, LineRead, MAX_LINE_BYTES};
 use crate::protocol::{
     ActParams, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId, EvalParams,
-    EvalResult, Hello, IdleParams, InputParams, MenuParams, Method, Node, Tree, TreeParams,
-    WindowList,
+    EvalResult, Event, Hello, IdleParams, InputParams, MenuParams, Method, Node, Tree, TreeParams,
+    WaitEventParams, WindowList,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -465,6 +465,37 @@ impl Driver for SocketDriver {
         }
         self.call_typed::<Cell>(Method::CellAt, params)
             .map(|cell| cell.nodes)
+    }
+
+    fn wait_event(&self, params: &WaitEventParams) -> Result<Event> {
+        params.validate()?;
+        if !self.offers(Method::WaitEvent)? {
+            return Err(Error::unsupported(
+                "the server offers no accessibility events (`waitEvent`)",
+            ));
+        }
+        let mut params = params.clone();
+        let mut wait = *params
+            .timeout
+            .get_or_insert(crate::defaults::EVENT.as_millis() as u64);
+        // Within the caller's deadline, the server is asked to give up first.
+        if let Some(deadline) = self.deadline() {
+            let left = deadline
+                .saturating_duration_since(Instant::now())
+                .as_millis() as u64;
+            if left < wait {
+                wait = left.saturating_sub(100);
+                params.timeout = Some(wait);
+            }
+        }
+        let params_json = serde_json::to_value(&params).map_err(|e| {
+            Error::invalid_request(format!("waitEvent: could not write params: {e}"))
+        })?;
+        // The server answers `timeout` itself; the socket waits a little longer for that answer.
+        let wait = Duration::from_millis(wait);
+        let timeout = wait + self.options.timeout.min(Duration::from_secs(5));
+        let result = self.request(Method::WaitEvent.as_str(), Some(params_json), timeout)?;
+        decode_result(Method::WaitEvent.as_str(), result)
     }
 
     fn eval(&self, params: &EvalParams) -> Result<Value> {

@@ -3,19 +3,21 @@
 //! in the old window after a new one opened (a dialog, gtk4-demo's Run) sees
 //! at once that there is another.
 
-use uidrive_core::{App, Error, ErrorCode};
+use uidrive_core::{App, Error, ErrorCode, Term};
 
 const MARK: &str = "; the app's windows:";
 
-/// `error`, and for a `no_element`, the windows of `app` (the focused one
-/// marked), with a suggestion to search another when there are several.
+/// `error`, and for a `no_element` whose windows were not named yet
+/// ([`uidrive_core::Details::windows`]), the windows of `app` (the focused
+/// one marked), with a suggestion to search another when there are several.
 pub fn name_windows(mut error: Error, app: &App) -> Error {
-    if error.code != ErrorCode::NoElement || error.message.contains(MARK) {
+    if error.code != ErrorCode::NoElement || error.details.windows.is_some() {
         return error;
     }
     let Ok(list) = app.windows() else {
         return error;
     };
+    error.details.windows = Some(list.windows.iter().map(|w| w.id).collect());
     let windows: Vec<String> = list
         .windows
         .iter()
@@ -36,6 +38,7 @@ pub fn name_windows(mut error: Error, app: &App) -> Error {
             "the element may be in another window: search it with App::window(id) or by its title; {}",
             error.suggestion
         );
+        error = error.mentioning(Term::AppWindow);
     }
     error
 }
@@ -58,8 +61,21 @@ mod tests {
             "{}",
             named.message
         );
+        let ids: Vec<u64> = app
+            .windows()
+            .unwrap()
+            .windows
+            .iter()
+            .map(|w| w.id)
+            .collect();
+        assert_eq!(named.details.windows, Some(ids), "the details say so");
         let again = name_windows(named.clone(), &app);
         assert_eq!(again.message, named.message, "named once");
+        // Whether they were named is read from the details, not the words.
+        let mut told = Error::no_element("x; the app's windows: 1 \"A\"");
+        assert!(name_windows(told.clone(), &app).details.windows.is_some());
+        told.details.windows = Some(vec![1]);
+        assert_eq!(name_windows(told.clone(), &app), told);
         let other = name_windows(Error::timeout("t"), &app);
         assert_eq!(other.message, "t");
     }

@@ -5,7 +5,7 @@
 //! its errors through [`localize`] once, where they leave it, so a Python
 //! user reads `uidrive.headless()` and a C user `ud_desktop_start`.
 
-use uidrive_core::Error;
+use uidrive_core::{Error, Term};
 
 /// A front end's language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,101 +20,71 @@ pub enum Lang {
     Cli,
 }
 
-/// Rust spellings, longest first, and what each language says instead.
-const TABLE: &[(&str, [&str; 4])] = &[
-    (
-        "start one with uidrive_x11::Desktop and pass its env()",
-        [
+/// What each language says for a [`Term`], in the order of [`Lang`]'s
+/// columns (Python, Node, C, the command line).
+fn spellings(term: Term) -> [&'static str; 4] {
+    match term {
+        Term::StartDesktop => [
             "start one with uidrive.headless() and launch through desktop.launch(...)",
             "start one with headless() and launch through desktop.launch(...)",
             "start one with ud_desktop_start and launch through ud_desktop_launch",
             "add --headless to `uidrive open`",
         ],
-    ),
-    (
-        "(uidrive_x11::Desktop starts one) and pass its env()",
-        [
+        Term::DesktopStartsOne => [
             "(uidrive.headless() starts one) and launch through desktop.launch(...)",
             "(headless() starts one) and launch through desktop.launch(...)",
             "(ud_desktop_start starts one) and launch through ud_desktop_launch",
             "(`uidrive open --headless` starts one)",
         ],
-    ),
-    (
-        "(uidrive_x11::Desktop does) and pass its DBUS_SESSION_BUS_ADDRESS",
-        [
+        Term::DesktopBus => [
             "(uidrive.headless() does) and launch through desktop.launch(...)",
             "(headless() does) and launch through desktop.launch(...)",
             "(ud_desktop_start does) and launch through ud_desktop_launch",
             "(`uidrive open --headless` does)",
         ],
-    ),
-    (
-        "uidrive_x11::Desktop::start",
-        [
+        Term::DesktopStart => [
             "uidrive.headless()",
             "headless()",
             "ud_desktop_start",
             "`uidrive open --headless`",
         ],
-    ),
-    (
-        "uidrive_x11::Desktop",
-        [
-            "uidrive.headless()",
-            "headless()",
-            "ud_desktop_start",
-            "`uidrive open --headless`",
-        ],
-    ),
-    (
-        "App::window(id)",
-        [
+        Term::AppWindow => [
             "app.window(id=...)",
             "app.window({ id })",
             "ud_app_window",
             "--window ID",
         ],
-    ),
-    (
-        "TextMatch::exact",
-        [
+        Term::ExactMatch => [
             "exact=True",
             "{ exact: true }",
             "UD_MATCH_EXACT",
             "a quoted name (name=\"...\")",
         ],
-    ),
-    (
-        "include_hidden(true)",
-        [
+        Term::IncludeHidden => [
             "include_hidden=True",
             "includeHidden: true",
             "ud_locator_include_hidden",
             "a ref from `uidrive snapshot`",
         ],
-    ),
-    (
-        "(`uidrive snapshot`)",
-        [
+        Term::Snapshot => [
             "(app.snapshot())",
             "(app.snapshot())",
             "(ud_app_snapshot)",
             "(`uidrive snapshot`)",
         ],
-    ),
-    (
-        "filter(...), or nth(i)",
-        [
+        Term::FilterOrNth => [
             "filter(...), or nth(i)",
             "filter({...}), or nth(i)",
             "ud_locator_filter, or ud_locator_nth",
             "a ref from `uidrive snapshot`, or `>> nth=I`",
         ],
-    ),
-];
+        // A term this build has no spelling for stays in Rust's.
+        other => [other.rust(); 4],
+    }
+}
 
-/// The error with its suggestion (and message) in `lang`'s terms.
+/// The error with its suggestion (and message) in `lang`'s terms: each
+/// [`Term`] its details list is said as `lang` says it.
 pub fn localize(mut error: Error, lang: Lang) -> Error {
     let column = match lang {
         Lang::Python => 0,
@@ -122,13 +92,10 @@ pub fn localize(mut error: Error, lang: Lang) -> Error {
         Lang::C => 2,
         Lang::Cli => 3,
     };
-    for (rust, spellings) in TABLE {
-        if error.suggestion.contains(rust) {
-            error.suggestion = error.suggestion.replace(rust, spellings[column]);
-        }
-        if error.message.contains(rust) {
-            error.message = error.message.replace(rust, spellings[column]);
-        }
+    for term in std::mem::take(&mut error.details.terms) {
+        let said = spellings(term)[column];
+        error.suggestion = error.suggestion.replace(term.rust(), said);
+        error.message = error.message.replace(term.rust(), said);
     }
     error
 }
@@ -139,9 +106,11 @@ mod tests {
 
     #[test]
     fn rust_spellings_become_the_languages_own() {
-        let err = Error::failed("no display").with_suggestion(
-            "run inside a desktop session, or start one with uidrive_x11::Desktop and pass its env()",
-        );
+        let err = Error::failed("no display")
+            .with_suggestion(
+                "run inside a desktop session, or start one with uidrive_x11::Desktop and pass its env()",
+            )
+            .mentioning(Term::StartDesktop);
         let py = localize(err.clone(), Lang::Python);
         assert!(
             py.suggestion.contains("uidrive.headless()"),
@@ -156,12 +125,30 @@ mod tests {
             c.suggestion
         );
         let err = Error::failed("x")
-            .with_suggestion("use App::window(id) with one of these ids, or an exact title");
+            .with_suggestion("use App::window(id) with one of these ids, or an exact title")
+            .mentioning(Term::AppWindow);
         assert!(localize(err.clone(), Lang::Node)
             .suggestion
             .contains("app.window({ id })"));
         assert!(localize(err, Lang::Python)
             .suggestion
             .contains("app.window(id=...)"));
+    }
+
+    #[test]
+    fn only_the_terms_the_details_list_are_said_anew() {
+        // The same words with no term in the details: read as they are.
+        let err = Error::failed("x").with_suggestion("use App::window(id) or TextMatch::exact");
+        assert_eq!(localize(err.clone(), Lang::Python), err);
+        let err = err.mentioning(Term::ExactMatch);
+        let said = localize(err, Lang::C);
+        assert_eq!(said.suggestion, "use App::window(id) or UD_MATCH_EXACT");
+        assert!(said.details.terms.is_empty(), "said once");
+        // Every term has a spelling in every language that is not Rust's.
+        for term in Term::ALL {
+            for said in spellings(term) {
+                assert!(!said.contains("::"), "{term:?}: {said}");
+            }
+        }
     }
 }

@@ -90,7 +90,7 @@ impl Process {
         let mut exit = self.exit.lock().unwrap_or_else(|p| p.into_inner());
         if exit.is_none() {
             if let Err(e) = app.check_alive() {
-                *exit = parse_exit(&e.message);
+                *exit = e.details.exit;
             }
         }
         *exit
@@ -159,25 +159,6 @@ impl Process {
         }
         Ok(closed)
     }
-}
-
-/// The exit of `std::process::ExitStatus`'s text in an `app_exited`
-/// message: `exit status: 3` is 3, `signal: 15 (SIGTERM)` is -15.
-fn parse_exit(message: &str) -> Option<ExitCode> {
-    let number = |rest: &str| -> Option<i32> {
-        rest.trim_start()
-            .split(|c: char| !c.is_ascii_digit() && c != '-')
-            .next()?
-            .parse()
-            .ok()
-    };
-    if let Some(at) = message.find("exit status:") {
-        return number(&message[at + "exit status:".len()..]);
-    }
-    if let Some(at) = message.find("signal:") {
-        return number(&message[at + "signal:".len()..]).map(|n| -n);
-    }
-    None
 }
 
 /// Launches with stdout and stderr captured, through the accessibility
@@ -270,18 +251,23 @@ mod tests {
     use super::*;
 
     #[test]
-    fn exit_texts() {
-        assert_eq!(parse_exit("the app exited (exit status: 3)"), Some(3));
-        assert_eq!(
-            parse_exit("the app exited (exit status: 0) while: x"),
-            Some(0)
-        );
-        assert_eq!(
-            parse_exit("the app exited (signal: 15 (SIGTERM))"),
-            Some(-15)
-        );
-        assert_eq!(parse_exit("signal: 9 (SIGKILL) (core dumped)"), Some(-9));
-        assert_eq!(parse_exit("something else"), None);
+    fn the_exit_is_read_from_the_typed_details() {
+        use uidrive_core::MemoryDriver;
+        let child = Command::new("sh")
+            .args(["-c", "kill -TERM $$"])
+            .spawn()
+            .unwrap();
+        let app = App::with_process(Arc::new(MemoryDriver::new()), child);
+        // sh ends at once, killed by its own signal.
+        let err = loop {
+            match app.check_alive() {
+                Err(e) => break e,
+                Ok(()) => std::thread::sleep(Duration::from_millis(10)),
+            }
+        };
+        assert_eq!(err.details.exit, Some(-libc::SIGTERM), "{}", err.message);
+        let process = Process::of(&app).unwrap();
+        assert_eq!(process.exit_code(&app), Some(-libc::SIGTERM));
     }
 
     #[test]

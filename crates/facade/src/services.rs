@@ -18,6 +18,7 @@ use uidrive_core::protocol::{
     ActParams, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId, EvalParams, Hello,
     IdleParams, InputParams, MenuParams, Node, Tree, TreeParams, WindowList,
 };
+use uidrive_core::protocol::{Event, WaitEventParams};
 use uidrive_core::{Driver, Error, Result};
 use uidrive_x11::{Clipboard, Selection, CLIPBOARD_TIMEOUT};
 
@@ -327,6 +328,9 @@ impl Driver for WithServices {
     }
     fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
         self.inner.cell_at(params)
+    }
+    fn wait_event(&self, params: &WaitEventParams) -> Result<Event> {
+        self.inner.wait_event(params)
     }
     fn tree_for(
         &self,

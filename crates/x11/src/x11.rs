@@ -92,6 +92,7 @@ impl X11 {
                 .with_suggestion(
                     "start a desktop with uidrive_x11::Desktop::start, or check DISPLAY",
                 )
+                .mentioning(uidrive_core::Term::DesktopStart)
         })?;
         let screen = &conn.setup().roots[screen_num];
         let (root, screen_width, screen_height) =

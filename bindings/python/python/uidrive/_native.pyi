@@ -10,6 +10,7 @@ from uidrive.types import (
     Bounds,
     ElementIdLike,
     ElementKey,
+    Event,
     Hello,
     InputEvent,
     Node,
@@ -114,6 +115,14 @@ class App(_Factories):
     def idle(self, *, timeout: float | None = None, window: int | None = None) -> None: ...
     def wait_for_window(self, title: TextLike, *, timeout: float | None = None) -> WindowInfo:
         """Waits until a window whose title matches shows (a dialog an action opens)."""
+    def wait_for_event(
+        self,
+        kind: Literal["focus", "value", "name", "states", "children", "window"],
+        target: Locator | None = None,
+        *,
+        timeout: float | None = None,
+    ) -> Event:
+        """Waits for an accessibility event the app sends (of target's element, if given)."""
     def call(self, method: str, params: Mapping[str, Any] | None = None) -> Any: ...
     def close(self) -> Literal["windows", "terminated", "killed", "exited", "detached"]: ...
     def __enter__(self) -> App: ...
@@ -136,7 +145,7 @@ class Process:
     def stdout(self) -> str | None: ...
     @property
     def stderr(self) -> str | None: ...
-    def wait(self, timeout: float = 30.0) -> int: ...
+    def wait(self, timeout: float | None = None) -> int: ...
 
 @final
 class Keyboard:
@@ -217,8 +226,8 @@ class Locator(_Factories):
     def click(
         self,
         *,
-        button: Literal["left", "right", "middle"] = "left",
-        click_count: int = 1,
+        button: Literal["left", "right", "middle"] | None = None,
+        click_count: int | None = None,
         timeout: float | None = None,
     ) -> ActionResult:
         """A real click where the app's hit test says it lands on the element,
@@ -246,7 +255,7 @@ class Locator(_Factories):
     def scroll(
         self,
         direction: Literal["up", "down", "left", "right"],
-        notches: int = 1,
+        notches: int | None = None,
         *,
         timeout: float | None = None,
     ) -> ActionResult:
@@ -259,11 +268,11 @@ class Locator(_Factories):
     def collapse(self, *, timeout: float | None = None) -> ActionResult:
         """Collapses what ``expand`` expands and waits until it no longer reads
         ``expanded``."""
-    def increment(self, steps: int = 1, *, timeout: float | None = None) -> ActionResult:
+    def increment(self, steps: int | None = None, *, timeout: float | None = None) -> ActionResult:
         """Steps a slider or spin button up ``steps`` times (1 to 1000) by its own
         action and waits until its number grew; at its maximum, ``route``
         ``"not_needed"`` and nothing is sent."""
-    def decrement(self, steps: int = 1, *, timeout: float | None = None) -> ActionResult:
+    def decrement(self, steps: int | None = None, *, timeout: float | None = None) -> ActionResult:
         """Steps it down, as ``increment`` steps it up."""
     def select_text(self, from_: int, to: int, *, timeout: float | None = None) -> ActionResult:
         """Selects the characters ``from_`` to ``to`` (``to`` excluded, counted
@@ -320,12 +329,12 @@ class Desktop:
         argv: Sequence[str],
         *,
         env: Mapping[str, str] | None = None,
-        timeout: float = 30.0,
+        timeout: float | None = None,
         socket_env: str | None = None,
         capture_output: bool = False,
     ) -> App: ...
     def attach(
-        self, *, pid: int | None = None, name: str | None = None, timeout: float = 30.0
+        self, *, pid: int | None = None, name: str | None = None, timeout: float | None = None
     ) -> App: ...
     def close(self) -> None: ...
     # The desktop's services (uidrive holds the clipboard, and is the
@@ -441,7 +450,7 @@ def launch(
     argv: Sequence[str],
     *,
     env: Mapping[str, str] | None = None,
-    timeout: float = 30.0,
+    timeout: float | None = None,
     socket_env: str | None = None,
     capture_output: bool = False,
 ) -> App: ...
@@ -450,7 +459,7 @@ def attach(
     pid: int | None = None,
     name: str | None = None,
     env: Mapping[str, str] | None = None,
-    timeout: float = 30.0,
+    timeout: float | None = None,
 ) -> App: ...
 def headless(
     *, width: int | None = None, height: int | None = None, timeout: float | None = None

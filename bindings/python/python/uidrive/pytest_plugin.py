@@ -87,10 +87,14 @@ class AppFactory:
         argv: Sequence[str],
         *,
         env: Mapping[str, str] | None = None,
-        timeout: float = 30.0,
+        timeout: float | None = None,
         socket_env: str | None = None,
     ) -> uidrive.App:
-        app = self.desktop.launch(argv, env=env, timeout=timeout, socket_env=socket_env)
+        # No timeout given: the library's own default (uidrive_core::defaults::LAUNCH).
+        if timeout is None:
+            app = self.desktop.launch(argv, env=env, socket_env=socket_env)
+        else:
+            app = self.desktop.launch(argv, env=env, timeout=timeout, socket_env=socket_env)
         self.launched.append(app)
         if self.tracing != "off":
             app.tracing.start(title=self.title)

@@ -15,6 +15,7 @@ __all__ = [
     "Bounds",
     "ElementIdLike",
     "ElementKey",
+    "Event",
     "Hello",
     "InputEvent",
     "Node",
@@ -173,3 +174,17 @@ class TraceSummary(TypedDict):
     steps: int
     pictures: int
     bytes: int
+
+
+class Event(TypedDict, total=False):
+    """An accessibility event, as ``app.wait_for_event`` returns it: its
+    ``kind``, the toolkit's ``detail`` (``focused``, ``insert``,
+    ``accessible-name``...), its ``element`` and ``window``, the element as
+    read once it came (``node``), and the new ``value`` where it has one."""
+
+    kind: str
+    detail: str
+    element: str
+    window: int
+    node: Node
+    value: str

@@ -79,7 +79,7 @@ impl Target<'_> {
     /// Whether `text` is what the element should read: core's one check
     /// (a password field shows one mask character per character typed).
     fn reads_as(&self, text: &str, wanted: &str) -> bool {
-        text_check::reads_as(text, wanted, self.is_password())
+        text_check::landed(text, text_check::Wanted::Reads(wanted), self.is_password())
     }
 
     /// Gives the element the keyboard focus, then types `events` into its window.

@@ -150,11 +150,13 @@ impl Command for Fill {
 }
 
 fn left() -> String {
-    "left".into()
+    uidrive_core::protocol::MouseButton::default()
+        .as_str()
+        .into()
 }
 
 fn one_click() -> u32 {
-    1
+    uidrive_core::defaults::CLICKS
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]

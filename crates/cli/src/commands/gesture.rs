@@ -53,8 +53,12 @@ impl On {
     }
 }
 
-fn one() -> u32 {
-    1
+fn one_notch() -> u32 {
+    uidrive_core::defaults::NOTCHES
+}
+
+fn one_step() -> u32 {
+    uidrive_core::defaults::STEPS
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]
@@ -67,8 +71,8 @@ pub struct Scroll {
     #[arg(value_parser = ["up", "down", "left", "right", "into-view"])]
     pub direction: String,
     /// Wheel clicks (notches).
-    #[arg(default_value_t = one())]
-    #[serde(default = "one")]
+    #[arg(default_value_t = one_notch())]
+    #[serde(default = "one_notch")]
     pub notches: u32,
 }
 
@@ -169,8 +173,8 @@ macro_rules! stepper {
             #[serde(flatten)]
             pub on: On,
             /// How many steps.
-            #[arg(default_value_t = one())]
-            #[serde(default = "one")]
+            #[arg(default_value_t = one_step())]
+            #[serde(default = "one_step")]
             pub steps: u32,
         }
 

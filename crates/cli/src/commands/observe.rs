@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 use std::path::PathBuf;
-use uidrive_core::protocol::Window;
+use uidrive_core::protocol::{Event, EventKind, Window};
 use uidrive_core::snapshot::{Snapshot, View};
 use uidrive_core::{expect, ErrorCode, ExpectedText, WindowRef};
 
@@ -138,6 +138,11 @@ fn default_wait_timeout() -> u64 {
     uidrive_core::defaults::IDLE.as_millis() as u64
 }
 
+/// `wait --event`'s kinds, as core names them.
+fn event_kinds() -> clap::builder::PossibleValuesParser {
+    clap::builder::PossibleValuesParser::new(EventKind::ALL.map(EventKind::as_str))
+}
+
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Wait {
@@ -160,6 +165,10 @@ pub struct Wait {
     #[arg(long = "window-titled", value_name = "TITLE", conflicts_with_all = ["target", "text", "contains", "gone"])]
     #[serde(default)]
     pub window_titled: Option<String>,
+    /// An event the app sends, of the target if given.
+    #[arg(long, value_name = "KIND", value_parser = event_kinds(), conflicts_with_all = ["text", "contains", "gone", "window_titled"])]
+    #[serde(default)]
+    pub event: Option<String>,
     /// Milliseconds.
     #[arg(long, value_name = "MS", default_value_t = default_wait_timeout())]
     #[serde(default = "default_wait_timeout")]
@@ -168,7 +177,7 @@ pub struct Wait {
     #[serde(flatten)]
     pub on: WindowOpt,
     /// A notification whose summary or body holds this.
-    #[arg(long, value_name = "TEXT", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled"])]
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled", "event"])]
     #[serde(default)]
     pub notification: Option<String>,
 }
@@ -185,6 +194,9 @@ impl Command for Wait {
         ctx.bound(timeout);
         if let Some(text) = &self.notification {
             return super::desktop_services::wait_for_notification(ctx, text, timeout);
+        }
+        if let Some(kind) = &self.event {
+            return wait_for_event(ctx, kind, self.target.as_deref(), self.on.window, timeout);
         }
         if let Some(title) = &self.window_titled {
             let title = ExpectedText::parse(title)?.to_text_match(false);
@@ -327,4 +339,49 @@ impl Command for Screenshot {
             }
         }
     }
+}
+
+/// `wait --event KIND [TARGET]`: the event, with its element by ref where
+/// the session has one, and the new value it announced.
+fn wait_for_event(
+    ctx: &mut Ctx,
+    kind: &str,
+    target: Option<&str>,
+    window: Option<u64>,
+    timeout: std::time::Duration,
+) -> Result<Output, CliError> {
+    let kind: EventKind = kind.parse()?;
+    let locator = target.map(|t| ctx.locator(t, window)).transpose()?;
+    let on = target.map_or(String::new(), |t| format!(" on {t}"));
+    let _progress = Progress::start(format!("waiting for a {kind} event{on}"));
+    let event = ctx
+        .app()?
+        .wait_for_event(kind, locator.as_ref(), Some(timeout))?;
+    Ok(Output::new(
+        format!("{}\n", event_line(ctx, &event)),
+        json!({"event": event}),
+    ))
+}
+
+fn event_line(ctx: &Ctx, event: &Event) -> String {
+    let kind = event.kind.map_or("event", EventKind::as_str);
+    let mut line = format!("{kind} ({})", event.detail);
+    let named = match (event.element, event.window) {
+        (Some(id), Some(w)) => ctx.state.refs.ref_of(w, id).map(|r| r.to_string()),
+        (Some(id), None) => ctx.state.refs.ref_of_id(id).map(|r| r.to_string()),
+        _ => None,
+    };
+    if let Some(r) = named {
+        line.push_str(&format!(" on {r}"));
+    }
+    if let Some(node) = &event.node {
+        line.push_str(&format!(" [{}]", node.role.as_str()));
+        if let Some(name) = node.label.as_deref().filter(|n| !n.is_empty()) {
+            line.push_str(&format!(" {name:?}"));
+        }
+    }
+    if let Some(value) = &event.value {
+        line.push_str(&format!(": {value:?}"));
+    }
+    line
 }

@@ -170,7 +170,7 @@ impl Command for FindCmd {
 }
 
 fn default_verify_timeout() -> u64 {
-    2_000
+    uidrive_core::defaults::VERIFY.as_millis() as u64
 }
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]

@@ -6,107 +6,96 @@ use crate::ctx::Ctx;
 use crate::output::CliError;
 use uidrive_core::protocol::ElementId;
 use uidrive_core::snapshot::Ref;
+#[cfg(doc)]
+use uidrive_core::Details;
+use uidrive_core::Error;
 
-/// The names core's locators give their operations, as errors begin.
-const OPERATIONS: &[&str] = &[
-    "click",
-    "dblclick",
-    "press",
-    "activate",
-    "fill",
-    "type",
-    "type_text",
-    "check",
-    "uncheck",
-    "set_checked",
-    "select_option",
-    "hover",
-    "focus",
-    "set_value",
-    "clear",
-    "scroll_into_view",
-    "scroll",
-    "expand",
-    "collapse",
-    "increment",
-    "decrement",
-    "select_text",
-    "drag_to",
-];
-
-/// `err` as the caller would say it: headed by the command's name, with refs
-/// for the elements the session has refs for instead of protocol ids.
+/// `err` as the caller would say it: headed by the command's name rather
+/// than the core operation it ran ([`Details::operation`]), and naming the
+/// element it is about ([`Details::element`]) by its ref where the session
+/// has one, instead of its protocol id. Only the typed details are read.
 pub fn in_callers_terms(command: &str, ctx: &Ctx, mut err: CliError) -> CliError {
-    let mut message = err.error.message.clone();
-    if let Some((head, rest)) = message.split_once(": ") {
-        if head != command && OPERATIONS.contains(&head) {
-            message = format!("{command}: {rest}");
-        }
-    }
-    err.error.message = with_refs(&message, |window, id| match window {
+    err.error = callers_terms(command, err.error.clone(), |window, id| match window {
         Some(w) => ctx.state.refs.ref_of(w, id),
         None => ctx.state.refs.ref_of_id(id),
     });
     err
 }
 
-/// `window(1).get_by_id(42)` and `get_by_id(42)` in `text` become the ref
-/// `ref_of` gives for them; ids without one stay as they are.
-fn with_refs(text: &str, ref_of: impl Fn(Option<u64>, ElementId) -> Option<Ref>) -> String {
-    const BY_ID: &str = "get_by_id(";
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(BY_ID) {
-        let after = &rest[at + BY_ID.len()..];
-        let digits = after.bytes().take_while(u8::is_ascii_digit).count();
-        if digits == 0 || !after[digits..].starts_with(')') {
-            out.push_str(&rest[..at + BY_ID.len()]);
-            rest = after;
-            continue;
-        }
-        let id = after[..digits].parse::<u64>().ok().map(ElementId);
-        // A `window(N).` right before it names the window.
-        let before = &rest[..at];
-        let (kept, window) = match before.strip_suffix(").") {
-            Some(head) => match head.rfind("window(") {
-                Some(w) => match head[w + 7..].parse::<u64>() {
-                    Ok(n) => (&before[..w], Some(n)),
-                    Err(_) => (before, None),
-                },
-                None => (before, None),
-            },
-            None => (before, None),
-        };
-        match id.and_then(|id| ref_of(window, id)) {
-            Some(r) => {
-                out.push_str(kept);
-                out.push_str(&r.to_string());
-            }
-            None => out.push_str(&rest[..at + BY_ID.len() + digits + 1]),
-        }
-        rest = &after[digits + 1..];
+/// [`in_callers_terms`] with `ref_of` giving the ref of an element.
+fn callers_terms(
+    command: &str,
+    error: Error,
+    ref_of: impl Fn(Option<u64>, ElementId) -> Option<Ref>,
+) -> Error {
+    let mut error = error.renamed(command);
+    let named = error.details.element.as_ref().and_then(|subject| {
+        let id = subject.id?;
+        Some((subject.shown.clone(), ref_of(subject.window, id)?))
+    });
+    if let Some((shown, r)) = named {
+        error.message = error.message.replace(&shown, &r.to_string());
     }
-    out.push_str(rest);
-    out
+    error
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use uidrive_core::{ErrorCode, Subject};
+
+    fn ref_of(w: Option<u64>, id: ElementId) -> Option<Ref> {
+        (id.0 == 42 && w != Some(9)).then_some(Ref(13))
+    }
 
     #[test]
-    fn protocol_ids_become_refs() {
-        let ref_of =
-            |w: Option<u64>, id: ElementId| (id.0 == 42 && w != Some(9)).then_some(Ref(13));
+    fn the_element_in_the_details_is_named_by_its_ref() {
+        let err = Error::new(
+            ErrorCode::NoElement,
+            "select_option: window(1).get_by_id(42) shows no option",
+        )
+        .from_operation("select_option")
+        .detail(|d| {
+            d.element = Some(Subject::new(
+                "window(1).get_by_id(42)",
+                Some(1),
+                Some(ElementId(42)),
+            ))
+        });
+        let said = callers_terms("select", err, ref_of);
+        assert_eq!(said.message, "select: @e13 shows no option");
+        assert_eq!(said.details.operation.as_deref(), Some("select"));
+        // The same element in a window with no ref for it stays as it is.
+        let err = Error::failed("click: window(9).get_by_id(42) moved")
+            .from_operation("click")
+            .detail(|d| {
+                d.element = Some(Subject::new(
+                    "window(9).get_by_id(42)",
+                    Some(9),
+                    Some(ElementId(42)),
+                ))
+            });
         assert_eq!(
-            with_refs("select: window(1).get_by_id(42) shows no option", ref_of),
-            "select: @e13 shows no option"
+            callers_terms("click", err, ref_of).message,
+            "click: window(9).get_by_id(42) moved"
         );
-        assert_eq!(with_refs("no get_by_id(42) here", ref_of), "no @e13 here");
+    }
+
+    #[test]
+    fn only_the_typed_details_are_read_never_the_words() {
+        // A message that reads like core's but carries no details is left
+        // exactly as it is: nothing is parsed out of it.
+        let err = Error::failed("select_option: window(1).get_by_id(42) shows no option");
         assert_eq!(
-            with_refs("window(9).get_by_id(42) and get_by_id(7)", ref_of),
-            "window(9).get_by_id(42) and get_by_id(7)"
+            callers_terms("select", err.clone(), ref_of).message,
+            err.message
         );
-        assert_eq!(with_refs("get_by_id(x)", ref_of), "get_by_id(x)");
+        // An operation in the details that does not head the message renames nothing.
+        let mut err = Error::failed("it moved: select_option: x");
+        err.details.operation = Some("select_option".into());
+        assert_eq!(
+            callers_terms("select", err, ref_of).message,
+            "it moved: select_option: x"
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! otherwise, then looks for its effect in the tree (see [`super::effect`])
 //! and says which route it took and what it saw.
 
-use super::effect::{clip, find_again, ActionOutcome, Effect, Route};
+use super::effect::{find_again, ActionOutcome, Effect, Route};
 use super::ladder::{Needs, Ready};
 use super::matching::{is_shown, TextMatch, TreeIndex};
 use super::observe::{
@@ -18,7 +18,7 @@ use crate::protocol::{
     ActParams, Action, ElementAtParams, ElementId, IdleParams, InputEvent, InputParams, KeyChord,
     MouseButton, Node, PointerButton, Role, State, Tree, TreeParams, WindowId,
 };
-use crate::text_check;
+use crate::text_check::{self, clip, node_landed, Wanted};
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
@@ -229,7 +229,7 @@ impl Locator {
                 self.type_over(ready, poller, text)?;
                 Ok(done(ready, Route::Input, None))
             })?;
-            let holds = |node: &Node| reads_as(node, text);
+            let holds = |node: &Node| node_landed(node, Wanted::Reads(text));
             let retry = done.route != Route::Input;
             self.confirm_text(
                 what,
@@ -268,7 +268,15 @@ impl Locator {
                 return Ok(done.confirmed("no text to type", None));
             }
             let before = done.element.value.clone().unwrap_or_default();
-            let holds = |node: &Node| took_typing(node, &before, text);
+            let holds = |node: &Node| {
+                node_landed(
+                    node,
+                    Wanted::Took {
+                        before: &before,
+                        typed: text,
+                    },
+                )
+            };
             // Typed again only where the semantic route left the text as it was.
             let semantic = done.route != Route::Input;
             let unchanged = |seen: &Option<Node>| {
@@ -400,7 +408,11 @@ impl Locator {
                 return Ok(done.confirmed("no text to type", None));
             }
             let before = done.element.value.clone().unwrap_or_default();
-            match self.read_until(&poller, &done, |node| took_typing(node, &before, text))? {
+            let typed = Wanted::Took {
+                before: &before,
+                typed: text,
+            };
+            match self.read_until(&poller, &done, |node| node_landed(node, typed))? {
                 Seen::Holds(node) => Ok(text_landed(done, node)),
                 Seen::WindowGone => self.window_went(done),
                 Seen::Not(seen) => Err(text_not_taken(
@@ -1226,9 +1238,19 @@ impl Locator {
         action: impl FnOnce() -> Result<ActionOutcome>,
     ) -> Result<ActionOutcome> {
         let step = self.trace_begin(what, self.trace_args());
-        let result = action();
+        let result = action().map_err(|e| self.about(e, what));
         crate::trace::end_action(step, &result);
         result
+    }
+
+    /// `err` with what it is about: the operation, and this locator unless
+    /// a step nearer the failure named another element.
+    pub(crate) fn about(&self, err: Error, what: &str) -> Error {
+        err.from_operation(what).detail(|d| {
+            if d.element.is_none() {
+                d.element = Some(self.subject());
+            }
+        })
     }
 
     /// Focuses the element, selects all its text and types `text` over it
@@ -1856,25 +1878,14 @@ fn pick_one(matching: Vec<&Node>, option: &TextMatch) -> Attempt<Option<Node>> {
                         ),
                     )
                     .with_suggestion("give the option's whole text, or TextMatch::exact")
+                    .mentioning(crate::error::Term::ExactMatch)
+                    .detail(|d| d.candidates = Some(many.len()))
                     .into());
                 }
             }
         }
     };
     Ok(Some(chosen.clone()))
-}
-
-/// Whether a text element reads `text`; a password field, as many mask characters.
-fn reads_as(node: &Node, text: &str) -> bool {
-    let value = node.value.as_deref().unwrap_or_default();
-    text_check::reads_as(value, text, node.has_state(&State::Password))
-}
-
-/// Whether a text element that read `before` took `typed`: its text changed
-/// and holds it (a password field: grew by as many characters).
-fn took_typing(node: &Node, before: &str, typed: &str) -> bool {
-    let value = node.value.as_deref().unwrap_or_default();
-    text_check::took_typing(before, value, typed, node.has_state(&State::Password))
 }
 
 /// The `failed` error of a fill or type whose text did not land: what the
@@ -1887,16 +1898,7 @@ fn text_not_taken(
     after: &str,
 ) -> Error {
     let reads = match seen {
-        Some(node) => {
-            let password = node.has_state(&State::Password);
-            let text =
-                text_check::what_it_reads(node.value.as_deref().unwrap_or_default(), password);
-            if password {
-                format!("holds {text}")
-            } else {
-                format!("reads {text}")
-            }
-        }
+        Some(node) => text_check::node_reads(node),
         None => "was gone".into(),
     };
     let element = seen.as_ref().unwrap_or(&done.element);
@@ -1907,6 +1909,10 @@ fn text_not_taken(
     .with_suggestion(
         "the field may refuse this text (a filter, a length limit) or not take input now",
     )
+    .detail(|d| {
+        d.observed = seen.as_ref().and_then(|node| node.value.clone());
+        d.window = Some(done.window);
+    })
 }
 
 /// A route as messages name it: the action, or `input`.
@@ -2394,22 +2400,5 @@ mod tests {
             chosen_state(&shows_value, 0, ElementId(5), &vga, &before),
             Err("it still reads \"Default size\"".to_string())
         );
-    }
-
-    #[test]
-    fn text_checks_read_masks_in_password_fields() {
-        let mut node = Node {
-            value: Some("•••".into()),
-            states: vec![State::Password],
-            ..Node::default()
-        };
-        assert!(reads_as(&node, "abc"));
-        assert!(!reads_as(&node, "ab"));
-        assert!(took_typing(&node, "•", "xy"));
-        node.states.clear();
-        assert!(!reads_as(&node, "abc"));
-        node.value = Some("abc".into());
-        assert!(took_typing(&node, "ab", "c"));
-        assert!(!took_typing(&node, "abc", "c"));
     }
 }

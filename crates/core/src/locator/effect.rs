@@ -240,14 +240,9 @@ pub(crate) fn window_change(before: &Tree, after: &Tree, target: ElementId) -> O
 
 fn quoted(text: &Option<String>) -> String {
     match text {
-        Some(text) => format!("{:?}", clip(text)),
+        Some(text) => format!("{:?}", crate::text_check::clip(text)),
         None => "none".into(),
     }
-}
-
-/// Text for a message: at most 80 characters.
-pub(crate) fn clip(text: &str) -> String {
-    crate::text_check::clip(text)
 }
 
 #[cfg(test)]

@@ -458,6 +458,20 @@ impl Locator {
         self.timeouts.expect
     }
 
+    /// The locator as an error's [`Subject`](crate::Subject): its
+    /// description, and the window and element it names by id, if it does.
+    pub fn subject(&self) -> crate::Subject {
+        let window = match &self.window {
+            WindowChoice::Id(id) => Some(*id),
+            _ => None,
+        };
+        let id = match self.steps.as_slice() {
+            [Step::Find(Selector::Id(id))] => Some(*id),
+            _ => None,
+        };
+        crate::Subject::new(self.description(), window, id)
+    }
+
     /// What the locator says, as its error messages show it.
     pub fn description(&self) -> String {
         let steps = describe_steps(&self.steps);

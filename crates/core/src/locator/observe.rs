@@ -9,7 +9,7 @@ use super::ladder::Ready;
 use super::resolve::{describe_node, human, worth_retrying, Poller};
 use super::Locator;
 use crate::error::{Error, ErrorCode, Result};
-use crate::protocol::{ElementId, Node, State, Tree, TreeParams, WindowId};
+use crate::protocol::{ElementId, Node, Tree, TreeParams, WindowId};
 use crate::text_check;
 use std::time::Duration;
 
@@ -373,13 +373,7 @@ pub(crate) fn gone_with(done: Done, window: impl Into<Option<WindowId>>) -> Acti
 
 /// The outcome of text that landed: the element as read with it.
 pub(crate) fn text_landed(done: Done, node: Node) -> ActionOutcome {
-    let password = node.has_state(&State::Password);
-    let reads = text_check::what_it_reads(node.value.as_deref().unwrap_or_default(), password);
-    let seen = if password {
-        format!("it holds {reads}")
-    } else {
-        format!("it reads {reads}")
-    };
+    let seen = format!("it {}", text_check::node_reads(&node));
     done.confirmed(seen, Some(node))
 }
 

@@ -4,7 +4,7 @@
 use super::matching::{is_shown, Selector, Step, TextMatch, TreeIndex};
 use super::{Locator, WindowChoice};
 use crate::driver::Driver;
-use crate::error::{Error, ErrorCode, Result};
+use crate::error::{Error, ErrorCode, Result, Term};
 use crate::protocol::{Bounds, ElementId, IdleParams, Node, Role, Tree, TreeParams, WindowId};
 use std::collections::HashMap;
 use std::sync::{Arc, Weak};
@@ -131,7 +131,9 @@ impl Locator {
                         )
                         .with_suggestion(
                             "use App::window(id) with one of these ids, or an exact title",
-                        ))
+                        )
+                        .mentioning(Term::AppWindow)
+                        .detail(|d| d.candidates = Some(many.len())))
                     }
                 }
             }
@@ -427,6 +429,11 @@ pub(crate) fn ambiguous(locator: &Locator, read: &Read, what: &str) -> Error {
     .with_suggestion(
         "narrow the locator: a fuller or exact name, a key, filter(...), or nth(i) with an index above",
     )
+    .mentioning(Term::FilterOrNth)
+    .detail(|d| {
+        d.candidates = Some(read.matches.len());
+        d.element = Some(locator.subject());
+    })
 }
 
 /// The `no_element` error after waiting, naming hidden matches if there were any.
@@ -448,7 +455,18 @@ pub(crate) fn not_found(locator: &Locator, what: &str, waited: Duration, hidden:
         ));
         suggestion = "the match is hidden (no area or offscreen): show it first, or use include_hidden(true)";
     }
-    Error::no_element(message).with_suggestion(suggestion)
+    let mut err = Error::no_element(message)
+        .with_suggestion(suggestion)
+        .mentioning(Term::Snapshot)
+        .detail(|d| {
+            d.element = Some(locator.subject());
+            d.candidates = Some(0);
+            d.observed = hidden.first().map(describe_node);
+        });
+    if !hidden.is_empty() || locator.include_hidden {
+        err = err.mentioning(Term::IncludeHidden);
+    }
+    err
 }
 
 /// A duration as people write it in messages: `250 ms`, `10 s`, `2.5 s`.

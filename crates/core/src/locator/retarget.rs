@@ -181,20 +181,27 @@ impl Locator {
                     .with_timeout(self.action_timeout()),
             ));
         }
+        // The element as a locator names it (window(1).get_by_id(7)), which
+        // a front end may show in its own terms (a ref): the details say so.
+        let named = WindowRef::new(self.driver.clone(), Some(tree.window), self.timeouts)
+            .get_by_id(nodes[me].id);
         Err(Error::new(
             ErrorCode::NotActionable,
-            // The element as a locator names it (window(1).get_by_id(7)),
-            // which a front end may show in its own terms (a ref).
             format!(
-                "{}: window({}).get_by_id({}) ({}) was not {}: it is not {} and none is part of it or around it",
+                "{}: {named} ({}) was not {}: it is not {} and none is part of it or around it",
                 purpose.action(),
-                tree.window,
-                nodes[me].id,
                 describe_node(&nodes[me]),
                 purpose.able(),
                 purpose.what()
             ),
         )
-        .with_suggestion(purpose.hint()))
+        .with_suggestion(purpose.hint())
+        .from_operation(purpose.action())
+        .detail(|d| {
+            d.element = Some(named.subject());
+            d.window = Some(tree.window);
+            d.observed = Some(describe_node(&nodes[me]));
+            d.expected = Some(purpose.what().to_string());
+        }))
     }
 }

@@ -4,18 +4,20 @@
 //! leniently (unknown fields, roles, states and codes are kept); requests are
 //! checked before they leave, with errors that name the field.
 
+mod event;
 mod keys;
 mod names;
 mod params;
 mod types;
 pub mod wire;
 
+pub use event::{Event, EventKind, WaitEventParams};
 pub use keys::{Key, KeyChord, Modifier, NamedKey};
 pub use names::{Action, AutoComplete, Current, HasPopup, NameSource, Role, State, WindowKind};
 pub use params::{
-    input_limits, wheel_clicks, ActParams, CaptureParams, CellAtParams, ElementAtParams,
-    EvalParams, HelloParams, IdleParams, InputEvent, InputParams, MenuParams, MouseButton,
-    NoParams, PointerButton, TreeParams, WindowParams, MAX_TIMEOUT_MS,
+    click_count, input_limits, wheel_clicks, ActParams, CaptureParams, CellAtParams,
+    ElementAtParams, EvalParams, HelloParams, IdleParams, InputEvent, InputParams, MenuParams,
+    MouseButton, NoParams, PointerButton, TreeParams, WindowParams, MAX_TIMEOUT_MS,
 };
 pub use types::{
     Bounds, Capture, ElementId, ElementKey, EvalResult, Hello, Node, Tree, Window, WindowId,
@@ -75,6 +77,7 @@ methods! {
     Idle => "idle",
     ElementAt => "elementAt",
     CellAt => "cellAt",
+    WaitEvent => "waitEvent",
 }
 
 impl Method {

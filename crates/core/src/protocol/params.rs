@@ -167,6 +167,21 @@ impl MouseButton {
     }
 }
 
+/// A click's count as a front end was given it (any number): the presses
+/// in a row, a whole number from 1 to [`input_limits::CLICKS`]; else why not.
+pub fn click_count(count: f64) -> std::result::Result<u32, String> {
+    // `as` saturates (NaN is 0); the round trip says whether `count` was whole.
+    let clicks = count as u32;
+    if f64::from(clicks) == count && (1..=input_limits::CLICKS).contains(&clicks) {
+        Ok(clicks)
+    } else {
+        Err(format!(
+            "a click is 1 to {} presses in a row (2: a double click, 3: a triple click)",
+            input_limits::CLICKS
+        ))
+    }
+}
+
 impl std::str::FromStr for MouseButton {
     type Err = String;
 
@@ -663,4 +678,21 @@ pub(crate) fn field_error(field: &str, problem: &str) -> Error {
 
 fn list<'a>(names: impl Iterator<Item = &'a str>) -> String {
     names.collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod click_tests {
+    use super::*;
+
+    #[test]
+    fn click_counts_are_whole_numbers_from_one_to_three() {
+        assert_eq!(click_count(1.0), Ok(1));
+        assert_eq!(click_count(3.0), Ok(3));
+        for bad in [0.0, -1.0, 4.0, 1.5, f64::NAN, f64::INFINITY, 2f64.powi(40)] {
+            let why = click_count(bad).unwrap_err();
+            assert!(why.contains("1 to 3 presses"), "{bad}: {why}");
+        }
+        assert_eq!("right".parse::<MouseButton>(), Ok(MouseButton::Right));
+        assert!("Right".parse::<MouseButton>().is_err());
+    }
 }

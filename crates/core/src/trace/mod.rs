@@ -725,6 +725,12 @@ impl Driver for Traced {
     ) -> Result<Vec<crate::protocol::Node>> {
         self.inner.cell_at(params)
     }
+    fn wait_event(
+        &self,
+        params: &crate::protocol::WaitEventParams,
+    ) -> Result<crate::protocol::Event> {
+        self.inner.wait_event(params)
+    }
     fn tree_for(
         &self,
         params: &TreeParams,
