@@ -66,6 +66,16 @@ impl Locator {
     fn read_as(&self, whole: Whole) -> Result<Read> {
         self.check_valid()?;
         let window = self.window_param()?;
+        if let Some(query) = self.visual_query() {
+            // A visual target reads the capture, not the tree (which such an app may not have).
+            let tree = crate::visual::visual_tree(&*self.driver, window, query)?;
+            let matches = TreeIndex::new(&tree).select(&self.steps, self.include_hidden);
+            return Ok(Read {
+                tree,
+                matches,
+                before: None,
+            });
+        }
         let params = TreeParams { window };
         let mut tree = match (whole, picked_by_role_and_name(&self.steps)) {
             (Whole::Matches, Some(finds)) => self
@@ -98,7 +108,7 @@ impl Locator {
     }
 
     /// The window the locator names, as `tree` takes it.
-    fn window_param(&self) -> Result<Option<WindowId>> {
+    pub(crate) fn window_param(&self) -> Result<Option<WindowId>> {
         let window = match &self.window {
             WindowChoice::Default => None,
             WindowChoice::Id(id) => Some(*id),

@@ -1,0 +1,23 @@
+"""A Tk app for uidrive's visual targets: Tk shows assistive technology
+nothing, so its button is found by the text it shows (OCR) or its picture.
+Pressing the button counts the presses in the label below it."""
+
+import tkinter as tk
+
+root = tk.Tk()
+root.title("Tk press")
+root.geometry("360x200+40+40")
+count = 0
+label = tk.Label(root, text="Not pressed", font=("DejaVu Sans", 14))
+
+
+def press() -> None:
+    global count
+    count += 1
+    label.config(text=f"Pressed {count}")
+
+
+button = tk.Button(root, text="Press me", font=("DejaVu Sans", 14), command=press)
+button.pack(pady=24)
+label.pack(pady=12)
+root.mainloop()
