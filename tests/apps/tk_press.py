@@ -6,7 +6,7 @@ import tkinter as tk
 
 root = tk.Tk()
 root.title("Tk press")
-root.geometry("360x200+40+40")
+root.geometry("360x220+40+40")
 count = 0
 label = tk.Label(root, text="Not pressed", font=("DejaVu Sans", 14))
 
@@ -17,7 +17,13 @@ def press() -> None:
     label.config(text=f"Pressed {count}")
 
 
+def later() -> None:
+    # A change that comes on its own, after the click: what `wait --changed` waits for.
+    root.after(1500, lambda: label.config(text="Done later"))
+
+
 button = tk.Button(root, text="Press me", font=("DejaVu Sans", 14), command=press)
-button.pack(pady=24)
-label.pack(pady=12)
+button.pack(pady=16)
+label.pack(pady=8)
+tk.Button(root, text="Change later", font=("DejaVu Sans", 14), command=later).pack(pady=8)
 root.mainloop()

@@ -11,7 +11,7 @@
 use crate::driver::Driver;
 use crate::error::{Error, Result};
 use crate::locator::TextMatch;
-use crate::protocol::{Bounds, CaptureParams, ElementId, Node, Role, State, Tree, WindowId};
+use crate::protocol::{Bounds, Capture, CaptureParams, ElementId, Node, Role, State, Tree, WindowId};
 use std::collections::VecDeque;
 use std::fmt;
 use std::path::PathBuf;
@@ -157,6 +157,19 @@ pub fn read_text(png: &[u8]) -> Result<Arc<Vec<OcrLine>>> {
     Ok(lines)
 }
 
+/// The text lines `window` shows (the focused one, else the first, for
+/// `None`), read by OCR on its capture: `snapshot --ocr`.
+pub fn read_window_text(
+    driver: &dyn Driver,
+    window: Option<WindowId>,
+) -> Result<(WindowId, Arc<Vec<OcrLine>>)> {
+    let window = window_of(driver, window)?;
+    let capture = driver.capture(&CaptureParams {
+        window: Some(window),
+    })?;
+    Ok((window, read_text(&capture.png)?))
+}
+
 /// The runs of words on one line that `wanted` matches, as (text, box):
 /// the shortest runs only, so `ocr~="Press"` gives the word, not its line.
 pub fn find_text(lines: &[OcrLine], wanted: &TextMatch) -> Vec<(String, Bounds)> {
@@ -287,6 +300,46 @@ pub fn visual_tree(driver: &dyn Driver, window: Option<WindowId>, query: &Visual
         focus: None,
         nodes,
         announcements: None,
+        extra: Default::default(),
+    })
+}
+
+/// The part of `capture` inside `bounds` (window coordinates), as a PNG of its own.
+pub fn crop_capture(capture: &Capture, bounds: Bounds) -> Result<Capture> {
+    let outside = || {
+        Error::invalid_request(format!(
+            "the box ({}, {}) {}x{} is not inside the window's capture ({}x{})",
+            bounds.x, bounds.y, bounds.width, bounds.height, capture.width, capture.height
+        ))
+    };
+    let pixels = crate::locator::picture::crop(&capture.png, bounds).ok_or_else(outside)?;
+    let clamp = |v: f64, most: u32| (v.max(0.0) as u32).min(most);
+    let width = clamp(bounds.x + bounds.width, capture.width) - clamp(bounds.x, capture.width);
+    let height = clamp(bounds.y + bounds.height, capture.height) - clamp(bounds.y, capture.height);
+    let channels = pixels.len() / (width as usize * height as usize).max(1);
+    let colour = match channels {
+        1 => png::ColorType::Grayscale,
+        2 => png::ColorType::GrayscaleAlpha,
+        3 => png::ColorType::Rgb,
+        _ => png::ColorType::Rgba,
+    };
+    let mut out = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut out, width, height);
+        encoder.set_color(colour);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder
+            .write_header()
+            .map_err(|e| Error::failed(format!("could not write the PNG: {e}")))?;
+        writer
+            .write_image_data(&pixels)
+            .map_err(|e| Error::failed(format!("could not write the PNG: {e}")))?;
+    }
+    Ok(Capture {
+        png: out,
+        width,
+        height,
+        clipped: false,
         extra: Default::default(),
     })
 }

@@ -127,8 +127,8 @@ pub fn find(image: &Gray, template: &Gray, threshold: f64) -> Vec<ImageMatch> {
     if tw == 0 || th == 0 || tw > image.width || th > image.height {
         return Vec::new();
     }
-    // Shrink so the template's smaller side is about 12 pixels.
-    let factor = (tw.min(th) / 12).clamp(1, 4);
+    // Shrink so the template's smaller side is about 6 to 12 pixels.
+    let factor = (tw.min(th) / 6).clamp(1, 4);
     let small_image = image.shrink(factor);
     let small_template = template.shrink(factor);
     let small_prepared = prepare(&small_template);
