@@ -458,6 +458,10 @@ pub(crate) fn not_found(locator: &Locator, what: &str, waited: Duration, hidden:
         ));
         suggestion = "the match is hidden (no area or offscreen): show it first, or use include_hidden(true)";
     }
+    if locator.visual_query().is_some() {
+        message.push_str(" on the window's capture");
+        suggestion = "see what OCR reads on the window (`uidrive snapshot --ocr`): match a part (ocr~=) or a regex (ocr=/.../i) where it reads a letter otherwise; for image=, lower the threshold or capture the template again (`uidrive screenshot TARGET FILE`)";
+    }
     Error::no_element(message).with_suggestion(suggestion)
 }
 
