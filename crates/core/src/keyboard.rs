@@ -516,6 +516,12 @@ pub(crate) fn checked_delay(what: &str, delay: Option<Duration>) -> Result<Durat
     Ok(delay)
 }
 
+/// Whether a read failed because the app has no accessibility tree (its
+/// driver answers `unsupported` to every read of one).
+fn no_tree(err: &Error) -> bool {
+    err.code == ErrorCode::Unsupported
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -551,10 +557,4 @@ mod tests {
         let err = app.keyboard().press("Ctrl+Nope").unwrap_err();
         assert_eq!(err.code, crate::ErrorCode::InvalidRequest, "{err}");
     }
-}
-
-/// Whether a read failed because the app has no accessibility tree (its
-/// driver answers `unsupported` to every read of one).
-fn no_tree(err: &Error) -> bool {
-    err.code == ErrorCode::Unsupported
 }

@@ -11,7 +11,9 @@
 use crate::driver::Driver;
 use crate::error::{Error, Result};
 use crate::locator::TextMatch;
-use crate::protocol::{Bounds, Capture, CaptureParams, ElementId, Node, Role, State, Tree, WindowId};
+use crate::protocol::{
+    Bounds, Capture, CaptureParams, ElementId, Node, Role, State, Tree, WindowId,
+};
 use std::collections::VecDeque;
 use std::fmt;
 use std::path::PathBuf;
@@ -119,7 +121,11 @@ impl fmt::Display for VisualQuery {
         match self {
             VisualQuery::Ocr(text) => write!(f, "get_by_ocr({text})"),
             VisualQuery::Image { path, threshold } => {
-                write!(f, "get_by_image({:?}, threshold={threshold})", path.display())
+                write!(
+                    f,
+                    "get_by_image({:?}, threshold={threshold})",
+                    path.display()
+                )
             }
         }
     }
@@ -145,7 +151,10 @@ pub fn read_text(png: &[u8]) -> Result<Arc<Vec<OcrLine>>> {
     let key = hash(png);
     let cached = |key| {
         let cache = OCR_CACHE.lock().unwrap_or_else(|e| e.into_inner());
-        cache.iter().find(|(k, _)| *k == key).map(|(_, v)| v.clone())
+        cache
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())
     };
     if let Some(lines) = cached(key) {
         return Ok(lines);
@@ -183,8 +192,7 @@ pub fn find_text(lines: &[OcrLine], wanted: &TextMatch) -> Vec<(String, Bounds)>
                     continue;
                 }
                 // Shortest: neither end can be dropped and still match.
-                let shorter =
-                    (from < to) && (matches(from + 1, to) || matches(from, to - 1));
+                let shorter = (from < to) && (matches(from + 1, to) || matches(from, to - 1));
                 if !shorter {
                     found.push((join(&words[from..=to]), union(&words[from..=to])));
                 }
@@ -232,8 +240,9 @@ pub fn window_of(driver: &dyn Driver, window: Option<WindowId>) -> Result<Window
         .or(list.windows.first())
         .map(|w| w.id)
         .ok_or_else(|| {
-            Error::no_window("the app shows no window to look at")
-                .with_suggestion("wait for its window (`wait --window-titled`), or check that the app still runs")
+            Error::no_window("the app shows no window to look at").with_suggestion(
+                "wait for its window (`wait --window-titled`), or check that the app still runs",
+            )
         })
 }
 
@@ -241,7 +250,11 @@ pub fn window_of(driver: &dyn Driver, window: Option<WindowId>) -> Result<Window
 /// text element (OCR) or image element (a template) per place the query
 /// matches, in reading order, each with its box. Ids are the places' order
 /// (the window is 0), so the same picture reads the same.
-pub fn visual_tree(driver: &dyn Driver, window: Option<WindowId>, query: &VisualQuery) -> Result<Tree> {
+pub fn visual_tree(
+    driver: &dyn Driver,
+    window: Option<WindowId>,
+    query: &VisualQuery,
+) -> Result<Tree> {
     let window = window_of(driver, window)?;
     let capture = driver.capture(&CaptureParams {
         window: Some(window),
@@ -263,7 +276,10 @@ pub fn visual_tree(driver: &dyn Driver, window: Option<WindowId>, query: &Visual
                 .unwrap_or_default();
             (
                 Role::Image,
-                found.into_iter().map(|m| (name.clone(), m.bounds)).collect(),
+                found
+                    .into_iter()
+                    .map(|m| (name.clone(), m.bounds))
+                    .collect(),
             )
         }
     };

@@ -40,7 +40,9 @@ pub(crate) fn read(png: &[u8]) -> Result<Vec<OcrLine>> {
             out.status,
             String::from_utf8_lossy(&out.stderr).trim()
         ))
-        .with_suggestion("check that tesseract-ocr-eng is installed (`tesseract --list-langs` lists eng)"));
+        .with_suggestion(
+            "check that tesseract-ocr-eng is installed (`tesseract --list-langs` lists eng)",
+        ));
     }
     Ok(parse_tsv(&String::from_utf8_lossy(&out.stdout)))
 }

@@ -37,7 +37,9 @@ impl Gray {
                 let p = &line[x * channels..x * channels + channels];
                 let grey = match channels {
                     1 | 2 => f32::from(p[0]),
-                    _ => 0.299 * f32::from(p[0]) + 0.587 * f32::from(p[1]) + 0.114 * f32::from(p[2]),
+                    _ => {
+                        0.299 * f32::from(p[0]) + 0.587 * f32::from(p[1]) + 0.114 * f32::from(p[2])
+                    }
                 };
                 pixels.push(grey);
             }
@@ -112,7 +114,11 @@ fn score(image: &Gray, template: &Gray, prepared: &Prepared, x: usize, y: usize)
         // A flat template: alike where the place is flat and as bright.
         let mean = template.pixels[0];
         let diff = (sum / n - mean).abs();
-        return if variance.max(0.0).sqrt() < 1.0 { 1.0 - diff / 255.0 } else { 0.0 };
+        return if variance.max(0.0).sqrt() < 1.0 {
+            1.0 - diff / 255.0
+        } else {
+            0.0
+        };
     }
     if variance <= 1e-3 {
         return 0.0;
@@ -169,7 +175,8 @@ pub fn find(image: &Gray, template: &Gray, threshold: f64) -> Vec<ImageMatch> {
         for dy in -reach..=reach {
             for dx in -reach..=reach {
                 let (x, y) = (cx as isize + dx, cy as isize + dy);
-                if x < 0 || y < 0 || x as usize + tw > image.width || y as usize + th > image.height {
+                if x < 0 || y < 0 || x as usize + tw > image.width || y as usize + th > image.height
+                {
                     continue;
                 }
                 let (x, y) = (x as usize, y as usize);
@@ -222,7 +229,13 @@ mod tests {
     #[test]
     fn a_cut_of_the_image_is_found_where_it_was_cut_and_twice_when_shown_twice() {
         // A pattern that differs everywhere, with one patch drawn twice.
-        let patch = |x: usize, y: usize| if (x / 4 + y / 6) % 3 == 0 && (4..20).contains(&y) { 20.0 } else { 230.0 - x as f32 };
+        let patch = |x: usize, y: usize| {
+            if (x / 4 + y / 6).is_multiple_of(3) && (4..20).contains(&y) {
+                20.0
+            } else {
+                230.0 - x as f32
+            }
+        };
         let image = picture(300, 200, |x, y| {
             if (40..80).contains(&x) && (30..54).contains(&y) {
                 patch(x - 40, y - 30)
@@ -240,7 +253,13 @@ mod tests {
         assert_eq!(places, vec![(40.0, 30.0), (200.0, 150.0)]);
         assert!(found.iter().all(|m| m.score > 0.99), "{found:?}");
         // Nothing like it: nothing found.
-        let other = picture(40, 24, |x, y| if (x / 10 + y / 8) % 2 == 0 { 0.0 } else { 255.0 });
+        let other = picture(40, 24, |x, y| {
+            if (x / 10 + y / 8) % 2 == 0 {
+                0.0
+            } else {
+                255.0
+            }
+        });
         assert!(find(&image, &other, 0.9).is_empty());
     }
 }

@@ -88,7 +88,10 @@ impl Command for SnapshotCmd {
             let (window, lines) = uidrive_core::visual::read_window_text(&**app.driver(), window)?;
             let mut text = String::new();
             let notice = app.windows().ok().and_then(|list| {
-                list.extra.get("notice").and_then(|n| n.as_str()).map(str::to_string)
+                list.extra
+                    .get("notice")
+                    .and_then(|n| n.as_str())
+                    .map(str::to_string)
             });
             if let Some(notice) = &notice {
                 text.push_str(&format!("notice: {notice}\n"));
@@ -221,8 +224,12 @@ fn region(text: &str) -> Result<Option<uidrive_core::protocol::Bounds>, CliError
         .collect::<Result<_, _>>()
         .map_err(|_| CliError::usage(format!("wait --changed {text}: a region is X,Y,W,H in the window's pixels, as 10,20,200,40")))?;
     match numbers[..] {
-        [x, y, w, h] if w > 0.0 && h > 0.0 => Ok(Some(uidrive_core::protocol::Bounds::new(x, y, w, h))),
-        _ => Err(CliError::usage(format!("wait --changed {text}: a region is X,Y,W,H with a width and height above 0"))),
+        [x, y, w, h] if w > 0.0 && h > 0.0 => {
+            Ok(Some(uidrive_core::protocol::Bounds::new(x, y, w, h)))
+        }
+        _ => Err(CliError::usage(format!(
+            "wait --changed {text}: a region is X,Y,W,H with a width and height above 0"
+        ))),
     }
 }
 
@@ -249,7 +256,8 @@ impl Command for Wait {
         let window = ctx.window(self.on.window);
         if let Some(changed) = &self.changed {
             let area = region(changed)?;
-            let _progress = Progress::start("waiting for the window's pixels to change and settle".into());
+            let _progress =
+                Progress::start("waiting for the window's pixels to change and settle".into());
             let app = ctx.app()?;
             let root = WindowRef::new(app.driver().clone(), window, app.timeouts());
             let watched = root.wait_changed(area, timeout)?;

@@ -139,14 +139,18 @@ impl WindowRef {
     /// on one line (exact, a part ignoring case, or a regex). For apps with
     /// no accessibility tree; see docs/locators.md.
     pub fn get_by_ocr(&self, text: impl Into<TextMatch>) -> Locator {
-        self.start(Step::Find(Selector::Visual(crate::visual::VisualQuery::Ocr(
-            text.into(),
-        ))))
+        self.start(Step::Find(Selector::Visual(
+            crate::visual::VisualQuery::Ocr(text.into()),
+        )))
     }
 
     /// Boxes where the picture in the PNG file `path` shows on the window's
     /// capture with a score of at least `threshold` (0 to 1; `None`: 0.9).
-    pub fn get_by_image(&self, path: impl Into<std::path::PathBuf>, threshold: Option<f64>) -> Locator {
+    pub fn get_by_image(
+        &self,
+        path: impl Into<std::path::PathBuf>,
+        threshold: Option<f64>,
+    ) -> Locator {
         match crate::visual::VisualQuery::image(path, threshold) {
             Ok(query) => self.start(Step::Find(Selector::Visual(query))),
             Err(e) => {
@@ -252,7 +256,11 @@ impl App {
     }
 
     /// Boxes where a picture shows, in the focused window (see [`WindowRef::get_by_image`]).
-    pub fn get_by_image(&self, path: impl Into<std::path::PathBuf>, threshold: Option<f64>) -> Locator {
+    pub fn get_by_image(
+        &self,
+        path: impl Into<std::path::PathBuf>,
+        threshold: Option<f64>,
+    ) -> Locator {
         self.focused_window().get_by_image(path, threshold)
     }
 
@@ -393,6 +401,31 @@ impl Locator {
     /// Fields whose placeholder matches, inside this locator's elements.
     pub fn get_by_placeholder(&self, text: impl Into<TextMatch>) -> Locator {
         self.then(Step::Find(Selector::Placeholder(text.into())))
+    }
+
+    /// A visual target searches the whole window's capture, so it cannot
+    /// come after other steps: the locator fails with `invalid_request` at
+    /// first use. (Here so every root offers the same factories.)
+    pub fn get_by_ocr(&self, text: impl Into<TextMatch>) -> Locator {
+        self.then(Step::Find(Selector::Visual(
+            crate::visual::VisualQuery::Ocr(text.into()),
+        )))
+    }
+
+    /// As [`Locator::get_by_ocr`]: a visual target starts a locator.
+    pub fn get_by_image(
+        &self,
+        path: impl Into<std::path::PathBuf>,
+        threshold: Option<f64>,
+    ) -> Locator {
+        match crate::visual::VisualQuery::image(path, threshold) {
+            Ok(query) => self.then(Step::Find(Selector::Visual(query))),
+            Err(e) => {
+                let mut next = self.clone();
+                next.invalid = Some(e);
+                next
+            }
+        }
     }
 
     /// The element with this id, inside this locator's elements.
@@ -569,6 +602,10 @@ pub trait Find {
     fn get_by_label(&self, label: TextMatch) -> Locator;
     /// Fields whose placeholder matches.
     fn get_by_placeholder(&self, text: TextMatch) -> Locator;
+    /// Boxes where OCR reads `text` on the window's capture.
+    fn get_by_ocr(&self, text: TextMatch) -> Locator;
+    /// Boxes where the PNG file's picture shows on the window's capture.
+    fn get_by_image(&self, path: std::path::PathBuf, threshold: Option<f64>) -> Locator;
     /// The element with this id.
     fn get_by_id(&self, id: ElementId) -> Locator;
     /// A locator from its string form.
@@ -593,6 +630,12 @@ macro_rules! find_through_own_methods {
             }
             fn get_by_placeholder(&self, text: TextMatch) -> Locator {
                 <$ty>::get_by_placeholder(self, text)
+            }
+            fn get_by_ocr(&self, text: TextMatch) -> Locator {
+                <$ty>::get_by_ocr(self, text)
+            }
+            fn get_by_image(&self, path: std::path::PathBuf, threshold: Option<f64>) -> Locator {
+                <$ty>::get_by_image(self, path, threshold)
             }
             fn get_by_id(&self, id: ElementId) -> Locator {
                 <$ty>::get_by_id(self, id)

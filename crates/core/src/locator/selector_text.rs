@@ -122,7 +122,9 @@ fn parse_image(selector: &str, body: &str) -> Result<VisualQuery> {
             let threshold: f64 = value.parse().map_err(|_| {
                 invalid(
                     selector,
-                    &format!("has threshold={value}; a threshold is a number above 0 and at most 1"),
+                    &format!(
+                        "has threshold={value}; a threshold is a number above 0 and at most 1"
+                    ),
                 )
             })?;
             (body[..at].trim(), Some(threshold))
@@ -365,13 +367,22 @@ mod tests {
     #[test]
     fn visual_targets_parse() {
         assert_eq!(shown("ocr=\"Press me\""), "get_by_ocr(\"Press me\" exact)");
-        assert_eq!(shown("ocr~=\"Pressed\" >> nth=1"), "get_by_ocr(\"Pressed\").nth(1)");
-        assert_eq!(shown("ocr=/pressed \\d+/i"), "get_by_ocr(/(?i)pressed \\d+/)");
+        assert_eq!(
+            shown("ocr~=\"Pressed\" >> nth=1"),
+            "get_by_ocr(\"Pressed\").nth(1)"
+        );
+        assert_eq!(
+            shown("ocr=/pressed \\d+/i"),
+            "get_by_ocr(/(?i)pressed \\d+/)"
+        );
         assert_eq!(
             shown("image=\"/tmp/a b.png\" threshold=0.8 >> first"),
             "get_by_image(\"/tmp/a b.png\", threshold=0.8).first()"
         );
-        assert_eq!(shown("image=/tmp/b.png"), "get_by_image(\"/tmp/b.png\", threshold=0.9)");
+        assert_eq!(
+            shown("image=/tmp/b.png"),
+            "get_by_image(\"/tmp/b.png\", threshold=0.9)"
+        );
         for (bad, says) in [
             ("image=/tmp/b.png threshold=2", "threshold"),
             ("image=/tmp/b.png threshold=x", "threshold=x"),
