@@ -360,6 +360,12 @@ pub fn crop_capture(capture: &Capture, bounds: Bounds) -> Result<Capture> {
     })
 }
 
+/// Whether `selector` (the string form) is well written, without reading
+/// anything: for tools that check sample selectors, visual ones included.
+pub fn check_selector(selector: &str) -> Result<()> {
+    crate::locator::parse_selector(selector).map(drop)
+}
+
 /// Whether `node` came from a visual read.
 pub fn is_visual(node: &Node) -> bool {
     node.extra.contains_key(VISUAL_FIELD)

@@ -34,6 +34,7 @@ pub(crate) use effect::{change, window_change};
 pub(crate) use ladder::takes_text;
 pub(crate) use queries::{is_editable, value_of};
 pub(crate) use resolve::{ambiguous as ambiguous_error, human, worth_retrying, Poller, Read};
+pub(crate) use selector_text::parse as parse_selector;
 
 use crate::app::{App, Timeouts};
 use crate::driver::Driver;
