@@ -2,11 +2,13 @@
 nothing, so its button is found by the text it shows (OCR) or its picture.
 Pressing the button counts the presses in the label below it."""
 
+import sys
 import tkinter as tk
 
 root = tk.Tk()
 root.title("Tk press")
-root.geometry("360x220+40+40")
+# A size may be given (`1280x1024`), as the OCR benchmark does.
+root.geometry(sys.argv[1] if len(sys.argv) > 1 else "360x220+40+40")
 count = 0
 label = tk.Label(root, text="Not pressed", font=("DejaVu Sans", 14))
 

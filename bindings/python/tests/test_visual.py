@@ -41,7 +41,7 @@ def _unfilter(rows: bytes, width: int, height: int, bpp: int) -> list[bytearray]
     return out
 
 
-def crop_png(png: bytes, box: dict[str, float]) -> bytes:
+def crop_png(png: bytes, box: uidrive.Bounds) -> bytes:
     """The part of an 8-bit RGB or RGBA PNG inside ``box``, as a PNG."""
     at, data, header = 8, b"", b""
     while at < len(png):
@@ -65,7 +65,8 @@ def crop_png(png: bytes, box: dict[str, float]) -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", crc)
 
     ihdr = struct.pack(">IIBBBBB", w, h, 8, colour, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    body = chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    return b"\x89PNG\r\n\x1a\n" + body
 
 
 def test_a_tk_app_is_driven_by_what_it_shows(app: AppFactory, tmp_path: Path) -> None:

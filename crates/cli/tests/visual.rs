@@ -51,7 +51,10 @@ fn a_tk_app_is_driven_by_the_text_and_pictures_it_shows() {
     let notice = opened["notice"].as_str().unwrap_or_default();
     assert!(notice.contains("no accessibility tree"), "{opened}");
     let targets = opened["visual_targets"].to_string();
-    assert!(targets.contains("ocr=") && targets.contains("image="), "{opened}");
+    assert!(
+        targets.contains("ocr=") && targets.contains("image="),
+        "{opened}"
+    );
 
     // A snapshot says the same, and names the OCR route.
     let (code, refused) = answer(&tk, &["snapshot"]);
@@ -125,7 +128,15 @@ fn text_echoed_in_xterm_is_found_twice() {
     let xterm = Session::open(
         "xterm",
         &[
-            "xterm", "-fa", "DejaVu Sans Mono", "-fs", "14", "-geometry", "60x12", "-e", "sh",
+            "xterm",
+            "-fa",
+            "DejaVu Sans Mono",
+            "-fs",
+            "14",
+            "-geometry",
+            "60x12",
+            "-e",
+            "sh",
         ],
     );
     xterm.ok(&["type", "echo uidrive42"]);
@@ -160,7 +171,13 @@ fn ocr_and_the_tree_agree_on_a_gtk_buttons_box() {
         "{tree} {ocr}"
     );
     let centre = |x: f64, w: f64| x + w / 2.0;
-    assert!((centre(tx, tw) - centre(ox, ow)).abs() <= 4.0, "{tree} {ocr}");
-    assert!((centre(ty, th) - centre(oy, oh)).abs() <= 4.0, "{tree} {ocr}");
+    assert!(
+        (centre(tx, tw) - centre(ox, ow)).abs() <= 4.0,
+        "{tree} {ocr}"
+    );
+    assert!(
+        (centre(ty, th) - centre(oy, oh)).abs() <= 4.0,
+        "{tree} {ocr}"
+    );
     factory.ok(&["close"]);
 }

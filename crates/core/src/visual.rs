@@ -131,6 +131,10 @@ impl fmt::Display for VisualQuery {
     }
 }
 
+/// Where a visual read's ids start: far above any toolkit's, so a box is
+/// never taken for an element of the app's tree.
+const VISUAL_IDS: u64 = 1 << 60;
+
 /// The key an element of a visual read carries in its `extra`: which route found it.
 pub const VISUAL_FIELD: &str = "visual";
 
@@ -249,7 +253,7 @@ pub fn window_of(driver: &dyn Driver, window: Option<WindowId>) -> Result<Window
 /// A read of `window` for a visual target: the window's element and one
 /// text element (OCR) or image element (a template) per place the query
 /// matches, in reading order, each with its box. Ids are the places' order
-/// (the window is 0), so the same picture reads the same.
+/// (from [`VISUAL_IDS`]), so the same picture reads the same.
 pub fn visual_tree(
     driver: &dyn Driver,
     window: Option<WindowId>,
@@ -284,7 +288,7 @@ pub fn visual_tree(
         }
     };
     let mut nodes = vec![Node {
-        id: ElementId(0),
+        id: ElementId(VISUAL_IDS),
         role: Role::Group,
         bounds: Some(Bounds::new(
             0.0,
@@ -300,8 +304,8 @@ pub fn visual_tree(
     };
     for (i, (label, bounds)) in places.into_iter().enumerate() {
         let mut node = Node {
-            id: ElementId(i as u64 + 1),
-            parent: Some(ElementId(0)),
+            id: ElementId(VISUAL_IDS + i as u64 + 1),
+            parent: Some(ElementId(VISUAL_IDS)),
             role: role.clone(),
             label: Some(label),
             bounds: Some(bounds),
@@ -364,6 +368,13 @@ pub fn crop_capture(capture: &Capture, bounds: Bounds) -> Result<Capture> {
 /// anything: for tools that check sample selectors, visual ones included.
 pub fn check_selector(selector: &str) -> Result<()> {
     crate::locator::parse_selector(selector).map(drop)
+}
+
+/// Whether `tree` is a visual read (boxes on a capture, not the app's tree).
+pub fn is_visual_tree(tree: &Tree) -> bool {
+    tree.nodes
+        .first()
+        .is_some_and(|root| root.id == ElementId(VISUAL_IDS))
 }
 
 /// Whether `node` came from a visual read.
