@@ -112,7 +112,6 @@ static void by_what_it_shows(const ud_app *factory) {
     char *box = NULL;
     check(toggle && ud_locator_nth(toggle, 0, &first) == UD_OK && ud_locator_bounds(first, &box) == UD_OK, "the first one's box");
     check(says(box, "\"width\""), "with a width");
-    ud_string_free(box);
     ud_locator_free(first);
     ud_locator_free(toggle);
     char *region = (char *)"stale";
