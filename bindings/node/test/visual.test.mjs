@@ -17,7 +17,7 @@ after(async () => {
 });
 
 test('a Tk app: getByOcr clicks its button, the label it changes shows, waitChanged sees a late change', async () => {
-  const tk = await desktop.launch(['python3', tkApp], { timeout: 60_000 });
+  const tk = await desktop.launch(['/usr/bin/python3', tkApp], { timeout: 60_000 });
   try {
     const clicked = await tk.getByOcr('Press me', { exact: true }).click();
     assert.equal(clicked.effect, 'confirmed', JSON.stringify(clicked));

@@ -70,7 +70,7 @@ def crop_png(png: bytes, box: uidrive.Bounds) -> bytes:
 
 
 def test_a_tk_app_is_driven_by_what_it_shows(app: AppFactory, tmp_path: Path) -> None:
-    tk = app(["python3", str(TK_APP)])
+    tk = app(["/usr/bin/python3", str(TK_APP)])
     with pytest.raises(uidrive.UnsupportedError, match="no accessibility tree"):
         tk.tree()
 

@@ -44,7 +44,7 @@ fn a_tk_app_is_driven_by_the_text_and_pictures_it_shows() {
         "--timeout",
         "60000",
         "--launch",
-        "python3",
+        "/usr/bin/python3",
         TK_APP,
     ]);
     assert_eq!(opened["tree"], false, "{opened}");
@@ -76,6 +76,10 @@ fn a_tk_app_is_driven_by_the_text_and_pictures_it_shows() {
         .collect();
     assert!(lines.contains(&"Press me"), "{read}");
     assert!(lines.contains(&"Not pressed"), "{read}");
+
+    // Hovering moves the pointer there; nothing in the pixels has to show it.
+    let hovered = tk.json(&["hover", "ocr=\"Press me\""]);
+    assert_eq!(hovered["effect"], "unverifiable", "{hovered}");
 
     // Click the button by its text; the label below it changes.
     let clicked = tk.json(&["click", "ocr=\"Press me\""]);
