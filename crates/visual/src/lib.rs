@@ -3,13 +3,14 @@
 //! (normalized cross-correlation, coarse to fine) on PNG captures decoded by
 //! the `png` crate the workspace already builds.
 //!
-//! Tesseract is called as a command rather than linked: the command is what
-//! `tesseract-ocr` installs (no -dev packages, no bindgen, no C++ build in
-//! uidrive's compile), its start costs a few tens of milliseconds against
-//! the hundreds recognition takes, and a crash in it cannot take the caller
-//! with it. Its language data is Debian's `tesseract-ocr-eng`: nothing is
-//! downloaded at run time.
+//! Tesseract runs in this process through its C API, opened at run time
+//! (`engine`): no -dev package, no bindgen and no C++ in uidrive's build, and
+//! the English model is loaded once per process (loading it is most of what
+//! a read of a sparse window costs). Where the library cannot be opened, the
+//! `tesseract` command reads the capture instead. Its language data is
+//! Debian's `tesseract-ocr-eng`: nothing is downloaded at run time.
 
+mod engine;
 mod ocr;
 mod template;
 
@@ -17,7 +18,7 @@ use std::sync::Arc;
 use uidrive_core::visual::{ImageMatch, OcrLine, Vision};
 use uidrive_core::Result;
 
-pub use ocr::parse_tsv;
+pub use ocr::{parse_tsv, read_by_command};
 pub use template::{find, Gray};
 
 /// Tesseract for OCR, normalized cross-correlation for templates.

@@ -13,6 +13,23 @@ use uidrive_core::{Error, Result};
 const LEAST_CONFIDENCE: f64 = 20.0;
 
 pub(crate) fn read(png: &[u8]) -> Result<Vec<OcrLine>> {
+    // In this process when the library is there (the model loaded once),
+    // else through the command; UIDRIVE_OCR=command chooses the command.
+    let command = std::env::var_os("UIDRIVE_OCR").is_some_and(|v| v == "command");
+    if command {
+        return read_by_command(png);
+    }
+    if let Ok(grey) = crate::template::Gray::decode(png, "the capture") {
+        let bytes: Vec<u8> = grey.pixels.iter().map(|p| p.round() as u8).collect();
+        if let Some(tsv) = crate::engine::tsv(&bytes, grey.width, grey.height) {
+            return Ok(parse_tsv(&tsv));
+        }
+    }
+    read_by_command(png)
+}
+
+/// OCR through the `tesseract` command: a process for each read.
+pub fn read_by_command(png: &[u8]) -> Result<Vec<OcrLine>> {
     // Page segmentation 11 (sparse text): a window's labels are scattered,
     // not a page of paragraphs. One thread: uidrive's other work shares the cores.
     let mut child = Command::new("tesseract")
@@ -50,7 +67,8 @@ pub(crate) fn read(png: &[u8]) -> Result<Vec<OcrLine>> {
 /// Tesseract's TSV as lines of words, in its reading order.
 pub fn parse_tsv(tsv: &str) -> Vec<OcrLine> {
     let mut lines: Vec<((u32, u32, u32), OcrLine)> = Vec::new();
-    for row in tsv.lines().skip(1) {
+    // The command's TSV starts with a header, the library's does not.
+    for row in tsv.lines() {
         let cols: Vec<&str> = row.split('\t').collect();
         if cols.len() < 12 || cols[0] != "5" {
             continue;
