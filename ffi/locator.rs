@@ -282,6 +282,50 @@ pub unsafe extern "C" fn ud_app_get_by_text(
     })
 }
 
+/// A locator for the boxes where OCR reads `text` under `matching` (a
+/// `UD_MATCH_*` value) on the window's capture: for apps with no
+/// accessibility tree (Tk, xterm, canvases). Its elements have bounds and no
+/// identity in the app's tree; click, hover, waits and assertions work on them.
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `text` is NULL or a NUL-terminated string;
+/// `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_get_by_ocr(
+    app: *const ud_app,
+    text: *const c_char,
+    matching: i32,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    new_locator(app, out_locator, |_, app| {
+        Ok(app.get_by_ocr(text_match(self::text(text, "text")?, matching)?))
+    })
+}
+
+/// A locator for the boxes where the picture in the PNG file `path` shows on
+/// the window's capture with a score of at least `threshold` (above 0 and at
+/// most 1; 0 for the default, 0.9).
+///
+/// `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `path` is NULL or a NUL-terminated string;
+/// `out_locator` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_get_by_image(
+    app: *const ud_app,
+    path: *const c_char,
+    threshold: f64,
+    out_locator: *mut *mut ud_locator,
+) -> ud_status {
+    new_locator(app, out_locator, |_, app| {
+        let threshold = (threshold != 0.0).then_some(threshold);
+        Ok(app.get_by_image(text(path, "path")?, threshold))
+    })
+}
+
 /// A locator for elements whose accessible name (label) matches `label`
 /// under `matching`: the field a label names, not the label itself.
 ///

@@ -388,6 +388,55 @@ pub unsafe extern "C" fn ud_idle(app: *const ud_app, window_id: u64, timeout_ms:
     })
 }
 
+/// Waits until the pixels of window `window_id` (0: the focused window) change
+/// and then settle (two captures alike), up to `timeout_ms` (`UD_TIMEOUT_DEFAULT`,
+/// -1: 10 000). `region_json` is NULL for the whole window, or a box in its
+/// pixels as JSON, `{"x":0,"y":0,"width":100,"height":40}`. `*out_json` is the
+/// region watched. `UD_ERR_TIMEOUT` when the pixels did not change, or did not settle.
+///
+/// `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+///
+/// # Safety
+/// `app` is NULL or a live handle; `region_json` is NULL or a NUL-terminated
+/// string; `out_json` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_app_wait_changed(
+    app: *const ud_app,
+    window_id: u64,
+    region_json: *const c_char,
+    timeout_ms: i64,
+    out_json: *mut *mut c_char,
+) -> ud_status {
+    zero(out_json);
+    let args = guard::args(|| {
+        let region: Option<uidrive_core::protocol::Bounds> = if region_json.is_null() {
+            None
+        } else {
+            let given = text(region_json, "region_json")?;
+            Some(serde_json::from_str(given).map_err(|e| {
+                uidrive_core::Error::invalid_request(format!(
+                    "`region_json` is not a box {{\"x\",\"y\",\"width\",\"height\"}}: {e}"
+                ))
+            })?)
+        };
+        let timeout =
+            uidrive_facade::time::signed_millis("`timeout_ms`", timeout_ms, UD_TIMEOUT_DEFAULT)?;
+        Ok((region, timeout.unwrap_or(uidrive_core::defaults::IDLE)))
+    });
+    let (region, timeout) = match args {
+        Ok(args) => args,
+        Err(status) => return status,
+    };
+    json_answer(app, out_json, move |app| {
+        let root = if window_id == 0 {
+            app.focused_window()
+        } else {
+            app.window(window_id)
+        };
+        to_json(root.wait_changed(region, timeout)?)
+    })
+}
+
 /// Waits until a window whose title matches `title` under `matching` shows
 /// (a dialog an action opens), up to `timeout_ms` (`UD_TIMEOUT_DEFAULT`, -1:
 /// 10 000): `*out_json` is that window as `windows` lists it. `UD_ERR_TIMEOUT`,

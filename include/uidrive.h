@@ -771,6 +771,33 @@ ud_status ud_app_get_by_key(const ud_app *app, const char *key, ud_locator **out
 ud_status ud_app_get_by_text(const ud_app *app, const char *text, int32_t matching, ud_locator **out_locator);
 
 /**
+ * A locator for the boxes where OCR reads `text` under `matching` (a
+ * `UD_MATCH_*` value) on the window's capture: for apps with no
+ * accessibility tree (Tk, xterm, canvases). Its elements have bounds and no
+ * identity in the app's tree; click, hover, waits and assertions work on them.
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `text` is NULL or a NUL-terminated string;
+ * `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_app_get_by_ocr(const ud_app *app, const char *text, int32_t matching, ud_locator **out_locator);
+
+/**
+ * A locator for the boxes where the picture in the PNG file `path` shows on
+ * the window's capture with a score of at least `threshold` (above 0 and at
+ * most 1; 0 for the default, 0.9).
+ *
+ * `*out_locator` is owned by the caller: free it with `ud_locator_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `path` is NULL or a NUL-terminated string;
+ * `out_locator` is NULL or valid for a write.
+ */
+ud_status ud_app_get_by_image(const ud_app *app, const char *path, double threshold, ud_locator **out_locator);
+
+/**
  * A locator for elements whose accessible name (label) matches `label`
  * under `matching`: the field a label names, not the label itself.
  *
@@ -1616,6 +1643,21 @@ ud_status ud_eval(const ud_app *app, uint64_t window_id, const char *script, cha
  * `app` is NULL or a live handle.
  */
 ud_status ud_idle(const ud_app *app, uint64_t window_id, int64_t timeout_ms);
+
+/**
+ * Waits until the pixels of window `window_id` (0: the focused window) change
+ * and then settle (two captures alike), up to `timeout_ms` (`UD_TIMEOUT_DEFAULT`,
+ * -1: 10 000). `region_json` is NULL for the whole window, or a box in its
+ * pixels as JSON, `{"x":0,"y":0,"width":100,"height":40}`. `*out_json` is the
+ * region watched. `UD_ERR_TIMEOUT` when the pixels did not change, or did not settle.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `region_json` is NULL or a NUL-terminated
+ * string; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_app_wait_changed(const ud_app *app, uint64_t window_id, const char *region_json, int64_t timeout_ms, char **out_json);
 
 /**
  * Waits until a window whose title matches `title` under `matching` shows

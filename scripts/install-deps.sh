@@ -18,7 +18,8 @@ FONTS=(fonts-dejavu-core)
 # pyatspi, the peer whose walk it compares node counts with
 COMPAT_APPS=(kcalc featherpad linguist-qt6 firefox-esr chromium libreoffice-writer libreoffice-calc
   libreoffice-gtk3 gnome-text-editor mousepad python3-pyatspi)
-# its values step: what a capture shows in an element's box (PIL crops, tesseract reads)
+# its values step: what a capture shows in an element's box (PIL crops, tesseract reads);
+# tesseract is also the OCR of visual targets (crates/visual: ocr=, snapshot --ocr)
 COMPAT_VALUES=(python3-pil tesseract-ocr tesseract-ocr-eng)
 # apps whose reads go stale, scale or embed (crates/atspi/tests/fresh_reads.rs, scaled.rs:
 # GTK 4 for tests/apps/gtk4_check.py)

@@ -243,6 +243,34 @@ export interface TextOptions {
   includeHidden?: boolean;
 }
 
+/** Options of `getByOcr`. */
+export interface OcrOptions {
+  /** Match the whole text, case-sensitively. */
+  exact?: boolean;
+}
+
+/** Options of `getByImage`. */
+export interface ImageOptions {
+  /** The least score a place must reach, above 0 and at most 1 (0.9 by default). */
+  threshold?: number;
+}
+
+/** A box in a window's pixels. */
+export interface Region {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface WaitChangedOptions {
+  /** Only this part of the window. */
+  region?: Region;
+  /** Milliseconds, 10 000 by default. */
+  timeout?: number;
+  window?: number;
+}
+
 export interface FilterOptions {
   hasText?: TextMatch;
   hasNotText?: TextMatch;
@@ -377,6 +405,8 @@ export declare class App implements Finders {
   input(events: InputEvent[], options?: WindowOptions): Promise<void>;
   /** Resolves once the window has settled; rejects with `timeout` otherwise. */
   idle(options?: IdleOptions): Promise<void>;
+  /** Waits until the window's pixels change, then settle (two captures alike); resolves to the region watched. */
+  waitChanged(options?: WaitChangedOptions): Promise<Region>;
   /** Waits until a window whose title matches shows (a dialog an action opens); milliseconds, 10 000 by default. */
   waitForWindow(title: TextMatch, options?: { timeout?: number }): Promise<WindowInfo>;
   /** Waits for an accessibility event the app sends, of `target`'s element if given; milliseconds, 10 000 by default. */
@@ -398,6 +428,10 @@ export declare class App implements Finders {
   getByText(text: TextMatch, options?: TextOptions): Locator;
   getByLabel(text: TextMatch, options?: TextOptions): Locator;
   getByPlaceholder(text: TextMatch, options?: TextOptions): Locator;
+  /** Boxes where OCR reads the text on the window's capture (apps with no accessibility tree). */
+  getByOcr(text: TextMatch, options?: OcrOptions): Locator;
+  /** Boxes where the PNG file's picture shows on the window's capture. */
+  getByImage(path: string, options?: ImageOptions): Locator;
   getById(id: string): Locator;
   /** A locator from its string form, as `role=button[name="Add"] >> nth=0`. */
   locator(selector: string): Locator;
@@ -460,6 +494,10 @@ export declare class Window implements Finders {
   getByText(text: TextMatch, options?: TextOptions): Locator;
   getByLabel(text: TextMatch, options?: TextOptions): Locator;
   getByPlaceholder(text: TextMatch, options?: TextOptions): Locator;
+  /** Boxes where OCR reads the text on the window's capture (apps with no accessibility tree). */
+  getByOcr(text: TextMatch, options?: OcrOptions): Locator;
+  /** Boxes where the PNG file's picture shows on the window's capture. */
+  getByImage(path: string, options?: ImageOptions): Locator;
   getById(id: string): Locator;
   locator(selector: string): Locator;
 }

@@ -102,7 +102,25 @@ static void on_gtk4_demo(const ud_app *demo) {
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) ud_locator_free(all[i]);
 }
 
+/* Visual targets: text OCR reads on the capture, and the visual idle. */
+static void by_what_it_shows(const ud_app *factory) {
+    ud_locator *toggle = NULL;
+    check(ud_app_get_by_ocr(factory, "togglebutton", UD_MATCH_EXACT, &toggle) == UD_OK, "ud_app_get_by_ocr");
+    size_t count = 0;
+    check(toggle && ud_locator_count(toggle, &count) == UD_OK && count >= 2, "OCR reads the toggle buttons' text");
+    ud_locator *first = NULL;
+    char *box = NULL;
+    check(toggle && ud_locator_nth(toggle, 0, &first) == UD_OK && ud_locator_bounds(first, &box) == UD_OK, "the first one's box");
+    check(says(box, "\"width\""), "with a width");
+    ud_locator_free(first);
+    ud_locator_free(toggle);
+    char *region = (char *)"stale";
+    check(ud_app_wait_changed(factory, UD_WINDOW_DEFAULT, "{\"x\":0,\"y\":0,\"width\":40,\"height\":40}", 500, &region) == UD_ERR_TIMEOUT, "a still corner does not change: timeout");
+    check(region == NULL, "its out-param zeroed");
+}
+
 static void on_widget_factory(const ud_app *factory) {
+    by_what_it_shows(factory);
     ud_locator *spin = find(factory, "role=stepper[disabled=false] >> nth=0");
     ud_locator *entry = find(factory, "role=textField[disabled=false] >> nth=2");
     ud_locator *check_box = find(factory, "role=checkBox[name=\"checkbutton\"][disabled=false] >> nth=0");

@@ -27,6 +27,24 @@ pub struct IdleOptions {
     pub timeout: Option<f64>,
 }
 
+/// A box in a window's pixels.
+#[napi(object)]
+pub struct Region {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+}
+
+#[napi(object)]
+pub struct WaitChangedOptions {
+    /// Only this part of the window.
+    pub region: Option<Region>,
+    /// Milliseconds (10 000 by default).
+    pub timeout: Option<f64>,
+    pub window: Option<f64>,
+}
+
 #[napi(object)]
 pub struct WaitForWindowOptions {
     /// Milliseconds (10 000 by default).
@@ -151,6 +169,26 @@ impl App {
                 window_id("idle: window", window)?,
                 millis_opt("idle: timeout", timeout)?,
             )
+        })
+    }
+
+    /// Waits until the window's pixels (in `region`, when given) change and
+    /// then settle (two captures alike); resolves to the region watched.
+    #[napi(ts_return_type = "Promise<Region>")]
+    pub fn wait_changed(&self, options: Option<WaitChangedOptions>) -> AsyncTask<Job> {
+        let app = self.core();
+        let (region, timeout, window) =
+            options.map_or((None, None, None), |o| (o.region, o.timeout, o.window));
+        task::json(move || {
+            let timeout = millis_opt("waitChanged: timeout", timeout)?
+                .unwrap_or(uidrive_core::defaults::IDLE);
+            let root = match window_id("waitChanged: window", window)? {
+                Some(id) => app.window(id),
+                None => app.focused_window(),
+            };
+            let region =
+                region.map(|r| uidrive_core::protocol::Bounds::new(r.x, r.y, r.width, r.height));
+            root.wait_changed(region, timeout)
         })
     }
 
@@ -332,6 +370,23 @@ impl App {
         options: Option<TextOptions>,
     ) -> napi::Result<Locator> {
         finders::by_text(&env, self.root(), TextKind::Placeholder, text, options)
+    }
+
+    /// Boxes where OCR reads `text` on the window's capture (apps with no tree).
+    #[napi]
+    pub fn get_by_ocr(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<finders::OcrOptions>,
+    ) -> napi::Result<Locator> {
+        finders::by_ocr(&env, self.root(), text, options)
+    }
+
+    /// Boxes where the PNG file's picture shows on the window's capture.
+    #[napi]
+    pub fn get_by_image(&self, path: String, options: Option<finders::ImageOptions>) -> Locator {
+        finders::by_image(self.root(), path, options)
     }
 
     #[napi]

@@ -53,6 +53,14 @@ impl Root<'_> {
         self.find().get_by_placeholder(text)
     }
 
+    fn by_ocr(&self, text: TextMatch) -> CoreLocator {
+        self.find().get_by_ocr(text)
+    }
+
+    fn by_image(&self, path: std::path::PathBuf, threshold: Option<f64>) -> CoreLocator {
+        self.find().get_by_image(path, threshold)
+    }
+
     fn by_id(&self, id: ElementId) -> CoreLocator {
         self.find().get_by_id(id)
     }
@@ -108,6 +116,38 @@ pub fn by_text(
     };
     let text = error::sync(env, matching::text_match(what, text, exact))?;
     Ok(wrap(&root, make(&root, text), hidden))
+}
+
+/// Options of `getByOcr`.
+#[napi_derive::napi(object)]
+pub struct OcrOptions {
+    /// Match the whole text, case-sensitively.
+    pub exact: Option<bool>,
+}
+
+/// Options of `getByImage`.
+#[napi_derive::napi(object)]
+pub struct ImageOptions {
+    /// The least score a place must reach, above 0 and at most 1 (0.9 by default).
+    pub threshold: Option<f64>,
+}
+
+/// `getByOcr(text)`: boxes where OCR reads the text on the window's capture.
+pub fn by_ocr(
+    env: &Env,
+    root: Root<'_>,
+    text: JsText<'_>,
+    options: Option<OcrOptions>,
+) -> napi::Result<Locator> {
+    let exact = options.and_then(|o| o.exact);
+    let text = error::sync(env, matching::text_match("getByOcr", text, exact))?;
+    Ok(wrap(&root, root.by_ocr(text), false))
+}
+
+/// `getByImage(path)`: boxes where the PNG file's picture shows on the capture.
+pub fn by_image(root: Root<'_>, path: String, options: Option<ImageOptions>) -> Locator {
+    let threshold = options.and_then(|o| o.threshold);
+    wrap(&root, root.by_image(path.into(), threshold), false)
 }
 
 pub fn by_id(env: &Env, root: Root<'_>, id: String) -> napi::Result<Locator> {

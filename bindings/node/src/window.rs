@@ -103,6 +103,23 @@ impl Window {
         finders::by_text(&env, self.root(), TextKind::Placeholder, text, options)
     }
 
+    /// Boxes where OCR reads `text` on the window's capture (apps with no tree).
+    #[napi]
+    pub fn get_by_ocr(
+        &self,
+        env: Env,
+        text: JsText<'_>,
+        options: Option<finders::OcrOptions>,
+    ) -> napi::Result<Locator> {
+        finders::by_ocr(&env, self.root(), text, options)
+    }
+
+    /// Boxes where the PNG file's picture shows on the window's capture.
+    #[napi]
+    pub fn get_by_image(&self, path: String, options: Option<finders::ImageOptions>) -> Locator {
+        finders::by_image(self.root(), path, options)
+    }
+
     #[napi]
     pub fn get_by_id(&self, env: Env, id: String) -> napi::Result<Locator> {
         finders::by_id(&env, self.root(), id)

@@ -222,6 +222,29 @@ impl PyApp {
         self.unit_call(py, move |app| app.idle(window, timeout))
     }
 
+    /// Waits until the window's pixels (in ``region``, ``(x, y, width, height)``
+    /// in its pixels, when given) change and then settle: two captures alike.
+    /// The region watched; ``timeout`` in seconds (10 by default) raises ``TimeoutError``.
+    #[pyo3(signature = (*, region=None, timeout=None, window=None))]
+    fn wait_changed<'py>(
+        &self,
+        py: Python<'py>,
+        region: Option<(f64, f64, f64, f64)>,
+        timeout: Option<f64>,
+        window: Option<WindowId>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let timeout = opt_seconds(py, "wait_changed timeout", timeout)?
+            .unwrap_or(uidrive_core::defaults::IDLE);
+        let region = region.map(|(x, y, w, h)| uidrive_core::protocol::Bounds::new(x, y, w, h));
+        self.json_call(py, move |app| {
+            let root = match window {
+                Some(id) => app.window(id),
+                None => app.focused_window(),
+            };
+            root.wait_changed(region, timeout)
+        })
+    }
+
     /// Waits until a window whose title matches shows (a dialog an action
     /// opens); that window as ``windows()`` lists it. ``timeout`` in seconds
     /// (10 by default) raises ``TimeoutError`` naming the windows there are.

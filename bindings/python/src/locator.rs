@@ -110,6 +110,20 @@ impl Root<'_> {
         Ok(self.wrap(locator.include_hidden(include_hidden)))
     }
 
+    pub fn get_by_ocr(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        exact: bool,
+    ) -> PyResult<PyLocator> {
+        let text = text_match(py, text, exact)?;
+        Ok(self.wrap(self.find().get_by_ocr(text)))
+    }
+
+    pub fn get_by_image(&self, path: std::path::PathBuf, threshold: Option<f64>) -> PyLocator {
+        self.wrap(self.find().get_by_image(path, threshold))
+    }
+
     pub fn get_by_id(&self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<PyLocator> {
         let id = element_id(py, id)?;
         Ok(self.wrap(self.find().get_by_id(id)))
@@ -203,6 +217,29 @@ macro_rules! locator_factories {
                 include_hidden: bool,
             ) -> PyResult<$crate::locator::PyLocator> {
                 self.root().get_by_placeholder(py, text, exact, include_hidden)
+            }
+
+            /// Boxes where OCR reads ``text`` on the window's capture (apps with no
+            /// accessibility tree); a visual target starts a locator.
+            #[pyo3(signature = (text, *, exact=false))]
+            fn get_by_ocr(
+                &self,
+                py: Python<'_>,
+                text: &Bound<'_, PyAny>,
+                exact: bool,
+            ) -> PyResult<$crate::locator::PyLocator> {
+                self.root().get_by_ocr(py, text, exact)
+            }
+
+            /// Boxes where the picture in the PNG file ``path`` shows on the window's
+            /// capture with a score of at least ``threshold`` (0 to 1; 0.9 by default).
+            #[pyo3(signature = (path, *, threshold=None))]
+            fn get_by_image(
+                &self,
+                path: std::path::PathBuf,
+                threshold: Option<f64>,
+            ) -> $crate::locator::PyLocator {
+                self.root().get_by_image(path, threshold)
             }
 
             /// The element with this id (ids last only while the view does: prefer keys).

@@ -112,7 +112,7 @@ impl NoTree {
              its windows, real input (keys, text, clicks at a point) and captures still work"
         );
         let suggestion = if !java {
-            "drive it by what it shows: list its windows, capture them (`screenshot`), and send real input (`key` and `type`; a click at a point through `input`)".to_string()
+            "drive it by what it shows: visual targets find text and pictures on its capture (`click 'ocr=\"OK\"'`, `wait 'ocr~=\"Done\"'`, `image=button.png`), `wait --changed` waits for its pixels to change and settle, `snapshot --ocr` lists the text it shows; real input (`key`, `type`) works as for any app".to_string()
         } else if !std::path::Path::new(JAVA_BRIDGE_JAR).exists() {
             format!(
                 "install the bridge (Debian: apt-get install libatk-wrapper-java libatk-wrapper-java-jni, which puts {JAVA_BRIDGE_JAR}), then launch the app again: uidrive turns the bridge on for what it launches"

@@ -224,7 +224,11 @@ impl Ctx {
 
     /// The line of an element acted on, with its ref if it has one.
     pub fn describe(&self, window: u64, node: &uidrive_core::protocol::Node) -> String {
-        node_line(self.state.refs.ref_of(window, node.id), node)
+        // A visual target's box is no element of the tree: it gets no ref.
+        let found = (!uidrive_core::visual::is_visual(node))
+            .then(|| self.state.refs.ref_of(window, node.id))
+            .flatten();
+        node_line(found, node)
     }
 
     /// The app's windows now, as the session remembers them.

@@ -79,6 +79,7 @@ fn cli() -> clap::Command {
 }
 
 fn main() -> ExitCode {
+    uidrive_facade::install_vision();
     let raw: Vec<std::ffi::OsString> = target::join_selector_words(std::env::args_os().collect());
     let matches = match cli().try_get_matches_from(&raw) {
         Ok(matches) => matches,

@@ -96,7 +96,10 @@ const fn entry<C: Command>() -> Entry {
 
 fn cli_of<C: Command>() -> clap::Command {
     // `about` goes last: a flattened struct's doc comment would replace it.
-    C::augment_args(clap::Command::new(C::NAME)).about(C::ABOUT)
+    // Missing positionals allowed: `screenshot [TARGET] FILE` takes one or two.
+    C::augment_args(clap::Command::new(C::NAME))
+        .allow_missing_positional(true)
+        .about(C::ABOUT)
 }
 
 fn schema_of<C: Command>() -> Map<String, Value> {
@@ -283,6 +286,13 @@ mod table {
                     let text = sample.join(" ");
                     let parsed = crate::target::parse(&text).map_err(|e| e.error.clone());
                     let valid = parsed.and_then(|t| match t {
+                        // A visual target reads a capture (and a template's
+                        // file): its sample is checked as written, not run.
+                        crate::target::TargetSpec::Selector(s)
+                            if s.starts_with("ocr") || s.starts_with("image=") =>
+                        {
+                            uidrive_core::visual::check_selector(&s)
+                        }
                         crate::target::TargetSpec::Selector(s) => {
                             let app = uidrive_core::App::new(std::sync::Arc::new(
                                 uidrive_core::MemoryDriver::new(),

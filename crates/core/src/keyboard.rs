@@ -78,7 +78,13 @@ impl Keyboard {
     /// nothing focused shows text.
     pub fn type_text(&self, text: &str, delay: Option<Duration>) -> Result<ActionOutcome> {
         let delay = checked_delay("type", delay)?;
-        let before = self.look()?;
+        let before = match self.look() {
+            Ok(before) => before,
+            Err(e) if no_tree(&e) => {
+                return self.by_pixels("typing", || self.send_text(text, delay));
+            }
+            Err(e) => return Err(e),
+        };
         if text.is_empty() {
             return Ok(outcome(
                 &before.tree,
@@ -87,17 +93,58 @@ impl Keyboard {
                 Effect::Confirmed("no text to type".into()),
             ));
         }
-        if delay.is_zero() {
-            self.send(vec![InputEvent::Text { text: text.into() }])?;
-        } else {
-            for (at, c) in text.chars().enumerate() {
-                if at > 0 {
-                    std::thread::sleep(delay);
-                }
-                self.send(vec![InputEvent::Text { text: c.into() }])?;
-            }
-        }
+        self.send_text(text, delay)?;
         self.confirm_typed(&before, text)
+    }
+
+    fn send_text(&self, text: &str, delay: Duration) -> Result<()> {
+        if delay.is_zero() {
+            return self.send(vec![InputEvent::Text { text: text.into() }]);
+        }
+        for (at, c) in text.chars().enumerate() {
+            if at > 0 {
+                std::thread::sleep(delay);
+            }
+            self.send(vec![InputEvent::Text { text: c.into() }])?;
+        }
+        Ok(())
+    }
+
+    /// Input to an app with no tree (see `uidrive_atspi::NoTree`): sent as
+    /// to any app, and its effect looked for in the window's pixels, the
+    /// only witness such an app has.
+    fn by_pixels(&self, what: &str, send: impl FnOnce() -> Result<()>) -> Result<ActionOutcome> {
+        let window = crate::visual::window_of(&*self.driver, self.window)?;
+        let look = || {
+            self.driver
+                .capture(&crate::protocol::CaptureParams {
+                    window: Some(window),
+                })
+                .ok()
+                .map(|c| c.png)
+        };
+        let before = look();
+        send()?;
+        let until = Instant::now() + Duration::from_millis(1500);
+        let mut changed = false;
+        while !changed && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(50));
+            changed = before.is_some() && look().is_some_and(|now| Some(now) != before);
+        }
+        let effect = if changed {
+            Effect::Confirmed(format!("the window's pixels changed after the {what}"))
+        } else {
+            Effect::Unverifiable(format!(
+                "the {what} left the window's pixels as they were for 1500 ms; an app without a tree shows nothing else to check"
+            ))
+        };
+        Ok(ActionOutcome {
+            route: Route::Input,
+            effect,
+            element: Node::default(),
+            window,
+            closed: Vec::new(),
+        })
     }
 
     /// Presses a key chord such as `Enter`, `Ctrl+A` or `CmdOrCtrl+Shift+Z`;
@@ -111,7 +158,15 @@ impl Keyboard {
         let key: KeyChord = chord
             .parse()
             .map_err(|e: String| Error::invalid_request(format!("press: {e}")))?;
-        let mut before = self.look()?;
+        let mut before = match self.look() {
+            Ok(before) => before,
+            Err(e) if no_tree(&e) => {
+                return self.by_pixels(&format!("key {chord}"), || {
+                    self.send(InputEvent::keystroke(key.clone()))
+                });
+            }
+            Err(e) => return Err(e),
+        };
         before.windows = windows_of(&self.driver);
         self.send(InputEvent::keystroke(key.clone()))?;
         self.observe_chord(&before, &key)
@@ -468,6 +523,12 @@ pub(crate) fn checked_delay(what: &str, delay: Option<Duration>) -> Result<Durat
         .with_suggestion("use a delay of a few milliseconds, or none"));
     }
     Ok(delay)
+}
+
+/// Whether a read failed because the app has no accessibility tree (its
+/// driver answers `unsupported` to every read of one).
+fn no_tree(err: &Error) -> bool {
+    err.code == ErrorCode::Unsupported
 }
 
 #[cfg(test)]

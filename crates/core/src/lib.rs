@@ -37,6 +37,7 @@ pub mod snapshot;
 mod socket;
 pub mod text_check;
 pub mod trace;
+pub mod visual;
 mod wait_event;
 
 pub use app::{App, Timeouts};

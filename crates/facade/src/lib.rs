@@ -36,6 +36,14 @@ pub mod refs;
 pub mod services;
 pub mod time;
 
+/// Installs uidrive's OCR and template matching (Tesseract, `uidrive-visual`)
+/// as core's engine for visual targets. The facade's `connect`, `launch`,
+/// `attach` and `headless` do it; a front end that builds its App another
+/// way (the CLI's client of its daemon) calls it first.
+pub fn install_vision() {
+    uidrive_visual::install();
+}
+
 pub use platform::{
     attach, close, close_within, connect, headless, launch, AttachTarget, Closed, Desktop,
     HeadlessOptions, LaunchOptions, CLOSE_GRACE,

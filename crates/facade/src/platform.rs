@@ -54,6 +54,7 @@ impl AttachTarget {
 
 /// Connects to an app listening on a protocol socket.
 pub fn connect(socket: &str) -> Result<App> {
+    uidrive_visual::install();
     if socket.is_empty() {
         return Err(Error::invalid_request("connect: the socket path is empty"));
     }
@@ -63,6 +64,7 @@ pub fn connect(socket: &str) -> Result<App> {
 /// Starts `argv` and answers once it is ready: listening on its socket
 /// (`socket_env`), or showing its first window with accessibility on.
 pub fn launch(argv: &[String], options: &LaunchOptions) -> Result<App> {
+    uidrive_visual::install();
     if argv.is_empty() || argv[0].is_empty() {
         return Err(Error::invalid_request(
             "launch: the command line is empty; give at least the program to run",
@@ -97,6 +99,7 @@ pub fn attach(
     timeout: Option<Duration>,
 ) -> Result<App> {
     check_env(env)?;
+    uidrive_visual::install();
     let options = uidrive_atspi::LaunchOptions {
         env: env.to_vec(),
         timeout: timeout.unwrap_or(time::LAUNCH),
@@ -387,6 +390,7 @@ pub struct Desktop {
 
 /// Starts a private headless desktop.
 pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
+    uidrive_visual::install();
     let mut start = uidrive_x11::DesktopOptions::default();
     if let Some(width) = options.width.filter(|w| *w > 0) {
         start.width = width;

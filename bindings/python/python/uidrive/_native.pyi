@@ -71,6 +71,10 @@ class _Factories:
     def get_by_placeholder(
         self, text: TextLike, *, exact: bool = False, include_hidden: bool = False
     ) -> Locator: ...
+    def get_by_ocr(self, text: TextLike, *, exact: bool = False) -> Locator:
+        """Boxes where OCR reads the text on the window's capture (apps with no tree)."""
+    def get_by_image(self, path: str, *, threshold: float | None = None) -> Locator:
+        """Boxes where the PNG file's picture shows on the window's capture (0.9 by default)."""
     def get_by_id(self, id: ElementIdLike) -> Locator: ...
 
 @final
@@ -113,6 +117,14 @@ class App(_Factories):
     def capture(self, *, window: int | None = None) -> bytes: ...
     def eval(self, script: str, *, window: int | None = None) -> Any: ...
     def idle(self, *, timeout: float | None = None, window: int | None = None) -> None: ...
+    def wait_changed(
+        self,
+        *,
+        region: tuple[float, float, float, float] | None = None,
+        timeout: float | None = None,
+        window: int | None = None,
+    ) -> dict[str, float]:
+        """Waits until the window's pixels change, then settle (two captures alike)."""
     def wait_for_window(self, title: TextLike, *, timeout: float | None = None) -> WindowInfo:
         """Waits until a window whose title matches shows (a dialog an action opens)."""
     def wait_for_event(

@@ -208,14 +208,14 @@ impl Open {
             text.push_str(&format!("notice: {notice}\n"));
         }
         text.push_str(match (notice.is_some(), ctx.mcp) {
-            (true, true) => "next: the `screenshot` tool, and input at points\n",
-            (true, false) => "next: `uidrive screenshot FILE`, and input at points\n",
+            (true, true) => "next: visual targets (`ocr=\"TEXT\"`, `ocr~=\"part\"`, `image=PATH`) with click, wait, find; `wait --changed`; the `screenshot` tool\n",
+            (true, false) => "next: visual targets (`click 'ocr=\"TEXT\"'`, `wait 'ocr~=\"part\"'`, `image=PATH`), `wait --changed`, `snapshot --ocr`, `uidrive screenshot FILE`\n",
             (false, true) => "next: the `snapshot` tool with interactive: true\n",
             (false, false) => "next: `uidrive snapshot -i`\n",
         });
         Ok(Output::new(
             text,
-            json!({"session": ctx.session, "target": target.what, "daemon": target.daemon, "windows": windows.windows, "notice": notice}),
+            json!({"session": ctx.session, "target": target.what, "daemon": target.daemon, "windows": windows.windows, "notice": notice, "tree": notice.is_none(), "visual_targets": notice.map(|_| ["ocr=\"TEXT\"", "ocr~=\"part\"", "ocr=/regex/", "image=PATH threshold=0.9"])}),
         ))
     }
 }

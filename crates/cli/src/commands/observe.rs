@@ -64,6 +64,10 @@ pub struct SnapshotCmd {
     #[arg(long, value_name = "TARGET")]
     #[serde(default)]
     pub root: Option<String>,
+    /// The text lines OCR reads on the window's capture, with their boxes (apps with no tree).
+    #[arg(long, conflicts_with_all = ["interactive", "depth", "root"])]
+    #[serde(default)]
+    pub ocr: bool,
     #[command(flatten)]
     #[serde(flatten)]
     pub on: WindowOpt,
@@ -77,6 +81,41 @@ impl Command for SnapshotCmd {
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         if self.on.window.is_some() {
             ctx.state.window = self.on.window;
+        }
+        if self.ocr {
+            let window = ctx.window(None);
+            let app = ctx.app()?;
+            let (window, lines) = uidrive_core::visual::read_window_text(&**app.driver(), window)?;
+            let mut text = String::new();
+            let notice = app.windows().ok().and_then(|list| {
+                list.extra
+                    .get("notice")
+                    .and_then(|n| n.as_str())
+                    .map(str::to_string)
+            });
+            if let Some(notice) = &notice {
+                text.push_str(&format!("notice: {notice}\n"));
+            }
+            let mut shown = Vec::new();
+            for line in lines.iter() {
+                let b = line.bounds();
+                text.push_str(&format!(
+                    "[ocr] {:?} ({}, {}) {}x{}\n",
+                    line.text(),
+                    b.x,
+                    b.y,
+                    b.width,
+                    b.height
+                ));
+                shown.push(json!({"text": line.text(), "bounds": b}));
+            }
+            if shown.is_empty() {
+                text.push_str(&format!("OCR read no text in window {window}\n"));
+            }
+            return Ok(Output::new(
+                text,
+                json!({"window": window, "ocr": shown, "tree": notice.is_none(), "notice": notice}),
+            ));
         }
         // A selector root is found as any target is (one element, waited
         // for), then shown by the ref the snapshot gives it.
@@ -169,6 +208,10 @@ pub struct Wait {
     #[arg(long, value_name = "KIND", value_parser = event_kinds(), conflicts_with_all = ["text", "contains", "gone", "window_titled"])]
     #[serde(default)]
     pub event: Option<String>,
+    /// Wait until the window's pixels change, then settle (two captures alike); REGION X,Y,W,H watches part of it.
+    #[arg(long, value_name = "REGION", num_args = 0..=1, default_missing_value = "window", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled", "event"])]
+    #[serde(default)]
+    pub changed: Option<String>,
     /// Milliseconds.
     #[arg(long, value_name = "MS", default_value_t = default_wait_timeout())]
     #[serde(default = "default_wait_timeout")]
@@ -177,9 +220,30 @@ pub struct Wait {
     #[serde(flatten)]
     pub on: WindowOpt,
     /// A notification whose summary or body holds this.
-    #[arg(long, value_name = "TEXT", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled", "event"])]
+    #[arg(long, value_name = "TEXT", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled", "event", "changed"])]
     #[serde(default)]
     pub notification: Option<String>,
+}
+
+/// `X,Y,W,H` (window coordinates) as a region; `window` (or nothing) for the whole window.
+fn region(text: &str) -> Result<Option<uidrive_core::protocol::Bounds>, CliError> {
+    let text = text.trim();
+    if text.is_empty() || text == "window" {
+        return Ok(None);
+    }
+    let numbers: Vec<f64> = text
+        .split(',')
+        .map(|n| n.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| CliError::usage(format!("wait --changed {text}: a region is X,Y,W,H in the window's pixels, as 10,20,200,40")))?;
+    match numbers[..] {
+        [x, y, w, h] if w > 0.0 && h > 0.0 => {
+            Ok(Some(uidrive_core::protocol::Bounds::new(x, y, w, h)))
+        }
+        _ => Err(CliError::usage(format!(
+            "wait --changed {text}: a region is X,Y,W,H with a width and height above 0"
+        ))),
+    }
 }
 
 impl Command for Wait {
@@ -209,6 +273,21 @@ impl Command for Wait {
             ));
         }
         let window = ctx.window(self.on.window);
+        if let Some(changed) = &self.changed {
+            let area = region(changed)?;
+            let _progress =
+                Progress::start("waiting for the window's pixels to change and settle".into());
+            let app = ctx.app()?;
+            let root = WindowRef::new(app.driver().clone(), window, app.timeouts());
+            let watched = root.wait_changed(area, timeout)?;
+            return Ok(Output::new(
+                format!(
+                    "changed and settled ({}, {}) {}x{}\n",
+                    watched.x, watched.y, watched.width, watched.height
+                ),
+                json!({"changed": true, "region": watched}),
+            ));
+        }
         // The text, whole (--text) or a part (--contains), as `expect` compares.
         let wanted = match (&self.text, &self.contains) {
             (Some(_), Some(_)) => {
@@ -300,8 +379,12 @@ impl Command for Wait {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Screenshot {
+    /// Only this element's box (a ref, a selector, a visual target such as ocr="OK"); none: the whole window.
+    #[arg(value_name = "TARGET", index = 1)]
+    #[serde(default)]
+    pub target: Option<String>,
     /// The PNG file (MCP: in allowed directories; none: the image back).
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(required = true, value_name = "FILE", index = 2)]
     #[serde(default)]
     pub file: Option<PathBuf>,
     #[command(flatten)]
@@ -316,7 +399,20 @@ impl Command for Screenshot {
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let window = ctx.window(self.on.window);
-        let capture = ctx.app()?.capture(window)?;
+        let capture = match &self.target {
+            None => ctx.app()?.capture(window)?,
+            Some(target) => {
+                // The element's box, found as any target is (one match, waited for).
+                let located = ctx.locator(target, self.on.window)?;
+                let node = located.node()?;
+                let bounds = node.bounds.ok_or_else(|| {
+                    uidrive_core::Error::unsupported(format!("{target} has no box to capture"))
+                })?;
+                let app = ctx.app()?;
+                let whole = app.capture(window)?;
+                uidrive_core::visual::crop_capture(&whole, bounds)?
+            }
+        };
         let mut size = format!("{}x{}", capture.width, capture.height);
         if capture.clipped {
             size.push_str(", clipped: part of the window is off the screen and not in the picture");

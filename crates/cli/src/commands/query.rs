@@ -151,8 +151,11 @@ impl Command for FindCmd {
                 json!({"count": 0, "elements": []}),
             ));
         };
-        // Refs for the matches, as a snapshot hands them out.
-        Snapshot::take(&tree, &mut ctx.state.refs);
+        // Refs for the matches, as a snapshot hands them out (a visual
+        // target's boxes are no elements of the tree: they get none).
+        if !uidrive_core::visual::is_visual_tree(&tree) {
+            Snapshot::take(&tree, &mut ctx.state.refs);
+        }
         let lines: Vec<String> = nodes.iter().map(|n| ctx.describe(tree.window, n)).collect();
         let text = match lines.len() {
             0 => format!("no element matches {}\n", self.selector),

@@ -42,6 +42,9 @@ impl Locator {
     /// click at its centre. Then looks for the change: the element reads
     /// otherwise, or went, or a window opened or closed.
     pub fn click(&self) -> Result<ActionOutcome> {
+        if self.visual_query().is_some() {
+            return self.click_button(MouseButton::Left, 1);
+        }
         self.traced("click", || {
             let mut poller = self.poller(self.action_timeout());
             let done =
@@ -72,6 +75,9 @@ impl Locator {
     /// menu opens again.) Anything else is looked at as `click` looks: it
     /// reads otherwise, went, or a window opened or closed.
     pub fn activate(&self) -> Result<ActionOutcome> {
+        if self.visual_query().is_some() {
+            return self.click_button(MouseButton::Left, 1);
+        }
         let what = "press";
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
@@ -193,6 +199,16 @@ impl Locator {
             (MouseButton::Right, _) => "right click",
             _ => "click",
         };
+        if self.visual_query().is_some() {
+            return self.traced(what, || {
+                self.visual_pointer(what, Needs::POINTER, true, |(x, y)| {
+                    let mut click = PointerButton::at(x, y);
+                    click.button = (button != MouseButton::Left).then_some(button);
+                    click.clicks = (clicks != 1).then_some(clicks);
+                    vec![InputEvent::Click(click)]
+                })
+            });
+        }
         self.traced(what, || {
             let mut poller = self.poller(self.action_timeout());
             let done = self.perform_on_match(what, Needs::POINTER, &mut poller, |ready, _| {
@@ -779,6 +795,17 @@ impl Locator {
     /// Moves the pointer over the element's centre. Nothing the tree shows
     /// proves a hover (a tooltip comes later, if at all): `unverifiable`.
     pub fn hover(&self) -> Result<ActionOutcome> {
+        if self.visual_query().is_some() {
+            return self.traced("hover", || {
+                self.visual_pointer("hover", Needs::HOVER, false, |(x, y)| {
+                    vec![InputEvent::PointerMove {
+                        x,
+                        y,
+                        mods: Vec::new(),
+                    }]
+                })
+            });
+        }
         self.traced("hover", || {
             let mut poller = self.poller(self.action_timeout());
             let done = self.perform_on_match("hover", Needs::HOVER, &mut poller, |ready, _| {
@@ -950,6 +977,29 @@ impl Locator {
     /// then looks as `click` looks.
     pub fn drag_to(&self, target: &Locator) -> Result<ActionOutcome> {
         target.check_valid()?;
+        if self.visual_query().is_some() {
+            // Where to drop is found first; the drag itself starts from the
+            // source's box as the ladder finds it.
+            let mut poller = target.poller(target.action_timeout());
+            let onto = target.wait_ready("drag_to (target)", Needs::HOVER, &mut poller)?;
+            let to = centre(onto.node())?;
+            return self.traced("drag_to", || {
+                self.visual_pointer("drag", Needs::POINTER, true, |from| {
+                    let middle = ((from.0 + to.0) / 2.0, (from.1 + to.1) / 2.0);
+                    let move_to = |(x, y): (f64, f64)| InputEvent::PointerMove {
+                        x,
+                        y,
+                        mods: Vec::new(),
+                    };
+                    vec![
+                        InputEvent::PointerDown(PointerButton::at(from.0, from.1)),
+                        move_to(middle),
+                        move_to(to),
+                        InputEvent::PointerUp(PointerButton::at(to.0, to.1)),
+                    ]
+                })
+            });
+        }
         self.traced("drag_to", || {
             let mut poller = self.poller(self.action_timeout());
             let done =

@@ -213,6 +213,8 @@ pub(crate) enum Selector {
     Label(TextMatch),
     Placeholder(TextMatch),
     Id(ElementId),
+    /// A visual target: matches the elements of a visual read (see [`crate::visual`]).
+    Visual(crate::visual::VisualQuery),
 }
 
 /// Roles whose label usually comes from somewhere else (a label beside a
@@ -273,6 +275,7 @@ impl Selector {
                 node.placeholder.as_deref().is_some_and(|p| text.matches(p))
             }
             Selector::Id(id) => node.id == *id,
+            Selector::Visual(_) => crate::visual::is_visual(node),
         }
     }
 
@@ -312,6 +315,7 @@ impl fmt::Display for Selector {
             Selector::Label(text) => write!(f, "get_by_label({text})"),
             Selector::Placeholder(text) => write!(f, "get_by_placeholder({text})"),
             Selector::Id(id) => write!(f, "get_by_id({id})"),
+            Selector::Visual(query) => write!(f, "{query}"),
         }
     }
 }

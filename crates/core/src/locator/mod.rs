@@ -17,11 +17,12 @@ mod effect;
 mod ladder;
 mod matching;
 mod observe;
-mod picture;
+pub(crate) mod picture;
 mod queries;
 mod resolve;
 mod retarget;
 mod selector_text;
+mod visual;
 
 pub use actions::{ScrollDirection, MOST_STEPS};
 pub use effect::{ActionOutcome, Effect, Route};
@@ -33,11 +34,12 @@ pub(crate) use effect::{change, window_change};
 pub(crate) use ladder::takes_text;
 pub(crate) use queries::{is_editable, value_of};
 pub(crate) use resolve::{ambiguous as ambiguous_error, human, worth_retrying, Poller, Read};
+pub(crate) use selector_text::parse as parse_selector;
 
 use crate::app::{App, Timeouts};
 use crate::driver::Driver;
 use crate::error::{Error, Result};
-use crate::protocol::{ElementId, ElementKey, Role, WindowId};
+use crate::protocol::{Bounds, ElementId, ElementKey, Role, WindowId};
 use matching::{describe_steps, Selector, Step};
 use std::fmt;
 use std::sync::Arc;
@@ -134,6 +136,44 @@ impl WindowRef {
         self.start(Step::Find(Selector::Id(id)))
     }
 
+    /// Boxes where OCR reads `text` on the window's capture: a run of words
+    /// on one line (exact, a part ignoring case, or a regex). For apps with
+    /// no accessibility tree; see docs/locators.md.
+    pub fn get_by_ocr(&self, text: impl Into<TextMatch>) -> Locator {
+        self.start(Step::Find(Selector::Visual(
+            crate::visual::VisualQuery::Ocr(text.into()),
+        )))
+    }
+
+    /// Boxes where the picture in the PNG file `path` shows on the window's
+    /// capture with a score of at least `threshold` (0 to 1; `None`: 0.9).
+    pub fn get_by_image(
+        &self,
+        path: impl Into<std::path::PathBuf>,
+        threshold: Option<f64>,
+    ) -> Locator {
+        match crate::visual::VisualQuery::image(path, threshold) {
+            Ok(query) => self.start(Step::Find(Selector::Visual(query))),
+            Err(e) => {
+                let mut locator = self.start_with(Vec::new());
+                locator.invalid = Some(e);
+                locator
+            }
+        }
+    }
+
+    /// Waits until the window's pixels (in `region`, when given) change and
+    /// then settle (two captures alike), up to `timeout`: the visual idle.
+    /// Answers the area watched.
+    pub fn wait_changed(&self, region: Option<Bounds>, timeout: Duration) -> Result<Bounds> {
+        let window = match &self.window {
+            WindowChoice::Default => None,
+            WindowChoice::Id(id) => Some(*id),
+            WindowChoice::Titled(_) => self.start_with(Vec::new()).window_param()?,
+        };
+        crate::visual::wait_changed(&*self.driver, window, region, timeout)
+    }
+
     /// A locator from its string form, as `role=button[name="Add"] >> nth=0`
     /// (see docs/locators.md). A string that does not parse fails at first use
     /// with `invalid_request`.
@@ -209,6 +249,25 @@ impl App {
     /// The element with this id, in the focused window (prefer keys: ids last only while the view does).
     pub fn get_by_id(&self, id: ElementId) -> Locator {
         self.focused_window().get_by_id(id)
+    }
+
+    /// Boxes where OCR reads `text`, in the focused window (see [`WindowRef::get_by_ocr`]).
+    pub fn get_by_ocr(&self, text: impl Into<TextMatch>) -> Locator {
+        self.focused_window().get_by_ocr(text)
+    }
+
+    /// Boxes where a picture shows, in the focused window (see [`WindowRef::get_by_image`]).
+    pub fn get_by_image(
+        &self,
+        path: impl Into<std::path::PathBuf>,
+        threshold: Option<f64>,
+    ) -> Locator {
+        self.focused_window().get_by_image(path, threshold)
+    }
+
+    /// Waits for the focused window's pixels to change and settle (see [`WindowRef::wait_changed`]).
+    pub fn wait_changed(&self, region: Option<Bounds>, timeout: Duration) -> Result<Bounds> {
+        self.focused_window().wait_changed(region, timeout)
     }
 
     /// A locator from its string form, in the focused window (see [`WindowRef::locator`]).
@@ -343,6 +402,31 @@ impl Locator {
     /// Fields whose placeholder matches, inside this locator's elements.
     pub fn get_by_placeholder(&self, text: impl Into<TextMatch>) -> Locator {
         self.then(Step::Find(Selector::Placeholder(text.into())))
+    }
+
+    /// A visual target searches the whole window's capture, so it cannot
+    /// come after other steps: the locator fails with `invalid_request` at
+    /// first use. (Here so every root offers the same factories.)
+    pub fn get_by_ocr(&self, text: impl Into<TextMatch>) -> Locator {
+        self.then(Step::Find(Selector::Visual(
+            crate::visual::VisualQuery::Ocr(text.into()),
+        )))
+    }
+
+    /// As [`Locator::get_by_ocr`]: a visual target starts a locator.
+    pub fn get_by_image(
+        &self,
+        path: impl Into<std::path::PathBuf>,
+        threshold: Option<f64>,
+    ) -> Locator {
+        match crate::visual::VisualQuery::image(path, threshold) {
+            Ok(query) => self.then(Step::Find(Selector::Visual(query))),
+            Err(e) => {
+                let mut next = self.clone();
+                next.invalid = Some(e);
+                next
+            }
+        }
     }
 
     /// The element with this id, inside this locator's elements.
@@ -493,6 +577,15 @@ impl Locator {
             None if self.steps.is_empty() => Err(Error::invalid_request(
                 "the locator is empty; start it with get_by_role, get_by_key, get_by_text, ...",
             )),
+            None if self.steps[1..]
+                .iter()
+                .any(|s| matches!(s, Step::Find(Selector::Visual(_)))) =>
+            {
+                Err(Error::invalid_request(format!(
+                    "{self}: a visual target (ocr=, image=) searches the whole window's capture, so it starts a locator"
+                ))
+                .with_suggestion("start with the visual target, then narrow with nth, first or last"))
+            }
             None => Ok(()),
         }
     }
@@ -524,6 +617,10 @@ pub trait Find {
     fn get_by_label(&self, label: TextMatch) -> Locator;
     /// Fields whose placeholder matches.
     fn get_by_placeholder(&self, text: TextMatch) -> Locator;
+    /// Boxes where OCR reads `text` on the window's capture.
+    fn get_by_ocr(&self, text: TextMatch) -> Locator;
+    /// Boxes where the PNG file's picture shows on the window's capture.
+    fn get_by_image(&self, path: std::path::PathBuf, threshold: Option<f64>) -> Locator;
     /// The element with this id.
     fn get_by_id(&self, id: ElementId) -> Locator;
     /// A locator from its string form.
@@ -548,6 +645,12 @@ macro_rules! find_through_own_methods {
             }
             fn get_by_placeholder(&self, text: TextMatch) -> Locator {
                 <$ty>::get_by_placeholder(self, text)
+            }
+            fn get_by_ocr(&self, text: TextMatch) -> Locator {
+                <$ty>::get_by_ocr(self, text)
+            }
+            fn get_by_image(&self, path: std::path::PathBuf, threshold: Option<f64>) -> Locator {
+                <$ty>::get_by_image(self, path, threshold)
             }
             fn get_by_id(&self, id: ElementId) -> Locator {
                 <$ty>::get_by_id(self, id)

@@ -87,7 +87,7 @@ fn crop_png(png: &[u8], bounds: Bounds) -> Option<Vec<u8>> {
 
 /// The pixels of `bounds` (window coordinates, as a capture's) in `png`,
 /// or `None` when it does not decode or the box lies outside it.
-fn crop(png: &[u8], bounds: Bounds) -> Option<Vec<u8>> {
+pub(crate) fn crop(png: &[u8], bounds: Bounds) -> Option<Vec<u8>> {
     let mut decoder = png::Decoder::new(png);
     decoder.set_transformations(png::Transformations::EXPAND);
     let mut reader = decoder.read_info().ok()?;

@@ -66,6 +66,16 @@ impl Locator {
     fn read_as(&self, whole: Whole) -> Result<Read> {
         self.check_valid()?;
         let window = self.window_param()?;
+        if let Some(query) = self.visual_query() {
+            // A visual target reads the capture, not the tree (which such an app may not have).
+            let tree = crate::visual::visual_tree(&*self.driver, window, query)?;
+            let matches = TreeIndex::new(&tree).select(&self.steps, self.include_hidden);
+            return Ok(Read {
+                tree,
+                matches,
+                before: None,
+            });
+        }
         let params = TreeParams { window };
         let mut tree = match (whole, picked_by_role_and_name(&self.steps)) {
             (Whole::Matches, Some(finds)) => self
@@ -98,7 +108,7 @@ impl Locator {
     }
 
     /// The window the locator names, as `tree` takes it.
-    fn window_param(&self) -> Result<Option<WindowId>> {
+    pub(crate) fn window_param(&self) -> Result<Option<WindowId>> {
         let window = match &self.window {
             WindowChoice::Default => None,
             WindowChoice::Id(id) => Some(*id),
@@ -455,14 +465,21 @@ pub(crate) fn not_found(locator: &Locator, what: &str, waited: Duration, hidden:
         ));
         suggestion = "the match is hidden (no area or offscreen): show it first, or use include_hidden(true)";
     }
+    let visual = locator.visual_query().is_some();
+    if visual {
+        message.push_str(" on the window's capture");
+        suggestion = "see what OCR reads on the window (`uidrive snapshot --ocr`): match a part (ocr~=) or a regex (ocr=/.../i) where it reads a letter otherwise; for image=, lower the threshold or capture the template again (`uidrive screenshot TARGET FILE`)";
+    }
     let mut err = Error::no_element(message)
         .with_suggestion(suggestion)
-        .mentioning(Term::Snapshot)
         .detail(|d| {
             d.element = Some(locator.subject());
             d.candidates = Some(0);
             d.observed = hidden.first().map(describe_node);
         });
+    if !visual {
+        err = err.mentioning(Term::Snapshot);
+    }
     if !hidden.is_empty() || locator.include_hidden {
         err = err.mentioning(Term::IncludeHidden);
     }

@@ -3,7 +3,9 @@
 //!
 //! Parts joined by `>>` search inside the elements before them. A part is
 //! `role=ROLE[attr]...`, `key=K`, `text=T`, `label=T`, `placeholder=T`,
-//! `id=DIGITS`, `nth=N`, `cell=ROW,COLUMN` (from 1), `first` or `last`. A text `T` is `"quoted"` (exact),
+//! `id=DIGITS`, `nth=N`, `cell=ROW,COLUMN` (from 1), `first` or `last`;
+//! visual targets start a selector: `ocr=T` (OCR'd text, as `text=`),
+//! `ocr~=T` (a part, always) and `image=PATH [threshold=0.9]`. A text `T` is `"quoted"` (exact),
 //! `/regex/i` (a regular expression, `i` ignoring case) or bare (a
 //! case-insensitive substring). Role attributes: `[name=T]`, `[checked]`,
 //! `[checked=false]`, `[disabled]`, `[expanded]`, `[selected]`, `[level=2]`.
@@ -11,6 +13,7 @@
 use super::matching::{RoleQuery, Selector, Step, TextMatch};
 use crate::error::{Error, Result};
 use crate::protocol::ElementKey;
+use crate::visual::VisualQuery;
 
 pub(crate) fn parse(selector: &str) -> Result<Vec<Step>> {
     let parts = split_outside(selector, ">>");
@@ -54,6 +57,11 @@ fn parse_part(selector: &str, part: &str) -> Result<Step> {
                 &format!("has nth={body}; nth takes a whole number from 0"),
             )
         }),
+        "ocr" => selector_of(Selector::Visual(VisualQuery::Ocr(parse_text(selector, body)?))),
+        "ocr~" => selector_of(Selector::Visual(VisualQuery::Ocr(TextMatch::Substring(
+            unquote(body),
+        )))),
+        "image" => selector_of(Selector::Visual(parse_image(selector, body)?)),
         "cell" => parse_cell(body).ok_or_else(|| {
             invalid(
                 selector,
@@ -62,7 +70,7 @@ fn parse_part(selector: &str, part: &str) -> Result<Step> {
         }),
         other => Err(invalid(
             selector,
-            &format!("has `{other}=`; use role, key, text, label, placeholder, id, nth or cell"),
+            &format!("has `{other}=`; use role, key, text, label, placeholder, id, nth, cell, ocr or image"),
         )),
     }
 }
@@ -104,6 +112,30 @@ fn bracket_words(body: &str) -> String {
         }
         _ => body.to_string(),
     }
+}
+
+/// `image=PATH` or `image="PATH" threshold=0.8`.
+fn parse_image(selector: &str, body: &str) -> Result<VisualQuery> {
+    let (path, threshold) = match body.rfind(" threshold=") {
+        Some(at) if find_outside(body, ' ').is_some_and(|space| space <= at) => {
+            let value = body[at + " threshold=".len()..].trim();
+            let threshold: f64 = value.parse().map_err(|_| {
+                invalid(
+                    selector,
+                    &format!(
+                        "has threshold={value}; a threshold is a number above 0 and at most 1"
+                    ),
+                )
+            })?;
+            (body[..at].trim(), Some(threshold))
+        }
+        _ => (body, None),
+    };
+    let path = unquote(path);
+    if path.is_empty() {
+        return Err(invalid(selector, "has image= without a file"));
+    }
+    VisualQuery::image(path, threshold).map_err(|e| invalid(selector, &e.message))
 }
 
 fn parse_cell(body: &str) -> Option<Step> {
@@ -330,6 +362,35 @@ mod tests {
             shown("role=table >> cell=1200, 3"),
             "get_by_role(\"table\").cell(1200, 3)"
         );
+    }
+
+    #[test]
+    fn visual_targets_parse() {
+        assert_eq!(shown("ocr=\"Press me\""), "get_by_ocr(\"Press me\" exact)");
+        assert_eq!(
+            shown("ocr~=\"Pressed\" >> nth=1"),
+            "get_by_ocr(\"Pressed\").nth(1)"
+        );
+        assert_eq!(
+            shown("ocr=/pressed \\d+/i"),
+            "get_by_ocr(/(?i)pressed \\d+/)"
+        );
+        assert_eq!(
+            shown("image=\"/tmp/a b.png\" threshold=0.8 >> first"),
+            "get_by_image(\"/tmp/a b.png\", threshold=0.8).first()"
+        );
+        assert_eq!(
+            shown("image=/tmp/b.png"),
+            "get_by_image(\"/tmp/b.png\", threshold=0.9)"
+        );
+        for (bad, says) in [
+            ("image=/tmp/b.png threshold=2", "threshold"),
+            ("image=/tmp/b.png threshold=x", "threshold=x"),
+            ("ocr=", "empty"),
+        ] {
+            let err = parse(bad).unwrap_err();
+            assert!(err.message.contains(says), "{bad}: {}", err.message);
+        }
     }
 
     #[test]
