@@ -32,6 +32,7 @@ __all__ = [
     "Window",
     "__version__",
     "attach",
+    "cli_main",
     "connect",
     "expect",
     "headless",
@@ -352,6 +353,7 @@ def headless(
     *, width: int | None = None, height: int | None = None, timeout: float | None = None
 ) -> Desktop: ...
 def expect(locator: Locator, *, timeout: float | None = None) -> Expect: ...
+def cli_main(argv: Sequence[str], self_command: Sequence[str]) -> int: ...
 
 
 @final

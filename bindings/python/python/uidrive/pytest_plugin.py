@@ -15,7 +15,8 @@ Options:
   every test (``on``) or only for the tests that failed
   (``retain-on-failure``), as ``<output>/<test id>/trace.zip``
   (``trace-2.zip``, ... for a test's second and later apps). Open one with
-  ``uidrive trace show TRACE --html trace.html``.
+  ``uidrive trace show TRACE --html trace.html`` (the ``uidrive`` command
+  the wheel installs; ``python -m uidrive`` is the same).
 - ``--uidrive-output DIR`` (default ``test-results``): where traces go.
 """
 
@@ -166,4 +167,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.section("uidrive traces")
         for nodeid, path in traces:
             terminalreporter.write_line(f"{nodeid}: {path}")
-        terminalreporter.write_line("view one with: uidrive trace show TRACE --html trace.html")
+        terminalreporter.write_line(
+            "view one with: uidrive trace show TRACE --html trace.html"
+            " (the wheel's command; or python -m uidrive trace show ...)"
+        )
