@@ -643,3 +643,5 @@ export declare function headless(options?: HeadlessOptions): Promise<Desktop>;
 export declare function expect(locator: Locator, options?: ExpectOptions): Expect;
 /** This module's version. */
 export declare function version(): string;
+/** Runs the `uidrive` command line in this process (the package's `uidrive` bin); answers its exit status. */
+export declare function cliMain(argv: string[], selfCommand: string[]): number;
