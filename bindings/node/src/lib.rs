@@ -71,7 +71,10 @@ pub fn version() -> String {
 #[napi]
 pub fn cli_main(argv: Vec<String>, self_command: Vec<String>) -> u32 {
     let argv = argv.into_iter().map(std::ffi::OsString::from).collect();
-    let again = self_command.into_iter().map(std::ffi::OsString::from).collect();
+    let again = self_command
+        .into_iter()
+        .map(std::ffi::OsString::from)
+        .collect();
     u32::from(uidrive_cli::run_embedded(argv, again))
 }
 

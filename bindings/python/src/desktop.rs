@@ -2,7 +2,7 @@
 //! accessibility bus) for the apps a test launches.
 
 use crate::app::PyApp;
-use crate::convert::{opt_seconds, seconds};
+use crate::convert::{opt_timeout_ms, timeout_ms};
 use crate::errors::IntoPy;
 use crate::launch::{attach_target, env_pairs};
 use pyo3::prelude::*;
@@ -30,7 +30,7 @@ pub fn headless(
     let options = HeadlessOptions {
         width,
         height,
-        timeout: opt_seconds(py, "timeout", timeout)?,
+        timeout: opt_timeout_ms(py, "timeout", timeout)?,
     };
     let desktop = py
         .detach(move || uidrive_facade::headless(&options))
@@ -75,7 +75,7 @@ impl PyDesktop {
     }
 
     /// ``uidrive.launch`` on this desktop: its environment, then ``env`` on top.
-    #[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None, capture_output=false))]
+    #[pyo3(signature = (argv, *, env=None, timeout=30000.0, socket_env=None, capture_output=false))]
     fn launch(
         &self,
         py: Python<'_>,
@@ -87,7 +87,7 @@ impl PyDesktop {
     ) -> PyResult<PyApp> {
         let options = LaunchOptions {
             env: env.map(env_pairs).transpose()?.unwrap_or_default(),
-            timeout: Some(seconds(py, "timeout", timeout)?),
+            timeout: Some(timeout_ms(py, "timeout", timeout)?),
             socket_env,
         };
         let desktop = self.desktop.clone();
@@ -104,7 +104,7 @@ impl PyDesktop {
     }
 
     /// ``uidrive.attach`` on this desktop: by ``pid`` or accessible ``name``.
-    #[pyo3(signature = (*, pid=None, name=None, timeout=30.0))]
+    #[pyo3(signature = (*, pid=None, name=None, timeout=30000.0))]
     fn attach(
         &self,
         py: Python<'_>,
@@ -112,7 +112,7 @@ impl PyDesktop {
         name: Option<String>,
         timeout: f64,
     ) -> PyResult<PyApp> {
-        let timeout = seconds(py, "timeout", timeout)?;
+        let timeout = timeout_ms(py, "timeout", timeout)?;
         let target = attach_target(py, pid, name)?;
         let desktop = self.desktop.clone();
         let app = py

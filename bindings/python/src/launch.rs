@@ -2,7 +2,7 @@
 //! Which driver serves the app is the facade's choice, as in every language.
 
 use crate::app::PyApp;
-use crate::convert::seconds;
+use crate::convert::timeout_ms;
 use crate::errors::{invalid, IntoPy};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ pub fn connect(py: Python<'_>, socket_path: PathBuf) -> PyResult<PyApp> {
 /// on and its first window shown, or, with ``socket_env``, listening on the
 /// socket that variable names.
 #[pyfunction]
-#[pyo3(signature = (argv, *, env=None, timeout=30.0, socket_env=None, capture_output=false))]
+#[pyo3(signature = (argv, *, env=None, timeout=30000.0, socket_env=None, capture_output=false))]
 pub fn launch(
     py: Python<'_>,
     argv: Vec<String>,
@@ -36,7 +36,7 @@ pub fn launch(
 ) -> PyResult<PyApp> {
     let options = LaunchOptions {
         env: env.map(env_pairs).transpose()?.unwrap_or_default(),
-        timeout: Some(seconds(py, "timeout", timeout)?),
+        timeout: Some(timeout_ms(py, "timeout", timeout)?),
         socket_env,
     };
     if capture_output {
@@ -63,7 +63,7 @@ pub fn attach_target(
 
 /// Attaches to a running app by ``pid`` or by its accessible ``name``.
 #[pyfunction]
-#[pyo3(signature = (*, pid=None, name=None, env=None, timeout=30.0))]
+#[pyo3(signature = (*, pid=None, name=None, env=None, timeout=30000.0))]
 pub fn attach(
     py: Python<'_>,
     pid: Option<u32>,
@@ -71,7 +71,7 @@ pub fn attach(
     env: Option<&Bound<'_, PyAny>>,
     timeout: f64,
 ) -> PyResult<PyApp> {
-    let timeout = seconds(py, "timeout", timeout)?;
+    let timeout = timeout_ms(py, "timeout", timeout)?;
     let env = env.map(env_pairs).transpose()?.unwrap_or_default();
     let target = attach_target(py, pid, name)?;
     let app = py

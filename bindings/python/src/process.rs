@@ -3,7 +3,7 @@
 //! at launch, what it wrote on stdout and stderr.
 
 use crate::app::PyApp;
-use crate::convert::seconds;
+use crate::convert::timeout_ms;
 use crate::errors::IntoPy;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -56,11 +56,11 @@ impl PyProcess {
         py.detach(move || process.stderr(&app))
     }
 
-    /// Waits up to ``timeout`` seconds for it to end; its return code
+    /// Waits up to ``timeout`` milliseconds for it to end; its return code
     /// (``TimeoutError`` if it still runs).
-    #[pyo3(signature = (timeout=30.0))]
+    #[pyo3(signature = (timeout=30000.0))]
     fn wait(&self, py: Python<'_>, timeout: f64) -> PyResult<i32> {
-        let timeout = seconds(py, "timeout", timeout)?;
+        let timeout = timeout_ms(py, "timeout", timeout)?;
         let (app, process) = (self.app.clone(), self.process.clone());
         py.detach(move || process.wait(&app, timeout)).or_raise(py)
     }

@@ -19,24 +19,26 @@ import pytest
 import uidrive
 
 CALCULATOR_TESTS = """
+import pytest
 import uidrive
-from uidrive.pytest_plugin import AppFactory
 
 
 def press_7_times_6(calculator: uidrive.App) -> uidrive.Locator:
     for label in ["7", "\\N{MULTIPLICATION SIGN}", "6", "="]:
         calculator.get_by_role("button", name=label, exact=True).click()
-    return calculator.get_by_role("textField").first()
+    return calculator.get_by_role("textField").first
 
 
-def test_passes(app: AppFactory) -> None:
-    display = press_7_times_6(app(["gnome-calculator"]))
+@pytest.mark.uidrive_app(["gnome-calculator"])
+def test_passes(app: uidrive.App) -> None:
+    display = press_7_times_6(app)
     uidrive.expect(display).to_have_value("42", exact=True)
 
 
-def test_fails(app: AppFactory) -> None:
-    display = press_7_times_6(app(["gnome-calculator"]))
-    uidrive.expect(display).to_have_value("43", exact=True, timeout=1.0)
+@pytest.mark.uidrive_app("gnome-calculator")
+def test_fails(app: uidrive.App) -> None:
+    display = press_7_times_6(app)
+    uidrive.expect(display).to_have_value("43", exact=True, timeout=1000)
 """
 
 
@@ -97,8 +99,9 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
             "pytest",
             "-p",
             "no:cacheprovider",
-            "-p",
-            "no:xdist",
+            # Under xdist the workers write the traces; the controller lists them.
+            "-n",
+            "2",
             "--uidrive-tracing",
             "retain-on-failure",
             "--uidrive-output",
@@ -109,7 +112,6 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
     )
     assert run.returncode == 1, run.stdout + run.stderr
     assert "1 failed, 1 passed" in run.stdout, run.stdout
@@ -121,6 +123,7 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
         "test_calc.py-test_fails/trace.zip"
     ], traces
     trace = traces[0]
+    assert f"test_calc.py::test_fails: {trace}" in run.stdout, run.stdout
     with zipfile.ZipFile(trace) as archive:
         assert archive.testzip() is None
         names = archive.namelist()

@@ -1,28 +1,40 @@
 """uidrive's pytest plugin, loaded by pytest when the wheel is installed.
 
-Fixtures:
+Fixtures, named as pytest-playwright names its own:
 
 - ``desktop``: a private headless desktop (X display, session bus,
   accessibility bus) for the whole session. Under pytest-xdist every worker is
   its own process, so every worker gets a desktop of its own.
-- ``app``: a factory, ``app(argv, **launch_options)``, that launches apps on
-  that desktop and closes each one when the test ends.
+- ``app``: the app the test is about, launched on that desktop and closed when
+  the test ends. Its command comes from the test's marker,
+  ``@pytest.mark.uidrive_app(["gnome-calculator"], timeout=60_000)`` (a list,
+  or a string split as a shell splits it, plus ``desktop.launch`` options), or
+  else from the ini key ``uidrive_app``.
+- ``launch_app``: a factory, ``launch_app(argv, **launch_options)``, that
+  launches apps on that desktop and closes each one when the test ends (what
+  ``app`` itself uses).
 
-Options:
+Options (each also an ini key, without the leading dashes and with ``_``):
 
 - ``--uidrive-tracing on|off|retain-on-failure`` (default ``off``): record a
-  trace of every app the ``app`` fixture launches (docs/trace.md), kept for
+  trace of every app ``app`` and ``launch_app`` launch (docs/trace.md), kept for
   every test (``on``) or only for the tests that failed
   (``retain-on-failure``), as ``<output>/<test id>/trace.zip``
   (``trace-2.zip``, ... for a test's second and later apps). Open one with
   ``uidrive trace show TRACE --html trace.html`` (the ``uidrive`` command
   the wheel installs; ``python -m uidrive`` is the same).
 - ``--uidrive-output DIR`` (default ``test-results``): where traces go.
+- ``--uidrive-expect-timeout MS`` (ini ``uidrive_expect_timeout``): the
+  suite's default timeout for ``expect``, in milliseconds, as
+  ``uidrive.expect.set_options(timeout=MS)`` sets it.
+
+Every timeout is in milliseconds, as in Playwright.
 """
 
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -48,6 +60,45 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="DIR",
         help="where traces are written, as DIR/<test id>/trace.zip (default: test-results)",
     )
+    group.addoption(
+        "--uidrive-expect-timeout",
+        type=float,
+        default=None,
+        metavar="MS",
+        help="the default timeout of expect assertions, in milliseconds "
+        "(ini: uidrive_expect_timeout; default: the App's, 5000)",
+    )
+    parser.addini(
+        "uidrive_app",
+        "the command the `app` fixture launches when the test has no uidrive_app marker "
+        "(split as a shell splits it)",
+        default="",
+    )
+    parser.addini(
+        "uidrive_expect_timeout",
+        "the default timeout of expect assertions, in milliseconds",
+        default="",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _COLLECTED.clear()
+    config.addinivalue_line(
+        "markers",
+        "uidrive_app(argv, **launch_options): the app the `app` fixture launches "
+        "(argv a list or a shell-split string; options as desktop.launch takes them)",
+    )
+    option = config.getoption("--uidrive-expect-timeout")
+    ini = str(config.getini("uidrive_expect_timeout") or "").strip()
+    if option is not None:
+        uidrive.expect.set_options(timeout=option)
+    elif ini:
+        try:
+            uidrive.expect.set_options(timeout=float(ini))
+        except ValueError:
+            raise pytest.UsageError(
+                f"uidrive_expect_timeout = {ini!r}: give a number of milliseconds"
+            ) from None
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -57,6 +108,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     outcome = yield
     report = outcome.get_result()  # type: ignore[attr-defined]
     setattr(item, f"_uidrive_report_{report.when}", report)
+    if report.when == "teardown":
+        for path in item.stash.get(_NODE_TRACES, []):
+            report.user_properties.append(("uidrive_trace", str(path)))
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Collects the traces the tests wrote, in this process or an xdist worker."""
+    if report.when == "teardown":
+        for name, value in report.user_properties:
+            if name == "uidrive_trace":
+                _COLLECTED.append((report.nodeid, Path(str(value))))
 
 
 def trace_dir_name(nodeid: str) -> str:
@@ -88,7 +150,7 @@ class AppFactory:
         argv: Sequence[str],
         *,
         env: Mapping[str, str] | None = None,
-        timeout: float = 30.0,
+        timeout: float = 30_000,
         socket_env: str | None = None,
     ) -> uidrive.App:
         app = self.desktop.launch(argv, env=env, timeout=timeout, socket_env=socket_env)
@@ -130,10 +192,10 @@ def desktop() -> Iterator[uidrive.Desktop]:
 
 
 @pytest.fixture
-def app(desktop: uidrive.Desktop, request: pytest.FixtureRequest) -> Iterator[AppFactory]:
-    """``app(argv, env=..., timeout=..., socket_env=...)`` launches on ``desktop``;
-    every app launched is closed when the test ends. With ``--uidrive-tracing``,
-    each is traced, and the trace kept as the option says."""
+def launch_app(desktop: uidrive.Desktop, request: pytest.FixtureRequest) -> Iterator[AppFactory]:
+    """``launch_app(argv, env=..., timeout=..., socket_env=...)`` launches on
+    ``desktop``; every app launched is closed when the test ends. With
+    ``--uidrive-tracing``, each is traced, and the trace kept as the option says."""
     mode = str(request.config.getoption("--uidrive-tracing"))
     output = Path(str(request.config.getoption("--uidrive-output")))
     factory = AppFactory(
@@ -152,17 +214,52 @@ def app(desktop: uidrive.Desktop, request: pytest.FixtureRequest) -> Iterator[Ap
                 for when in ("setup", "call")
             )
             factory.stop_traces(failed)
-            for path in factory.traces:
-                node.config.stash.setdefault(_TRACES, []).append((node.nodeid, path))
+            # Listed through the teardown report's user_properties, which
+            # pytest-xdist carries from its workers to the controller.
+            node.stash.setdefault(_NODE_TRACES, []).extend(factory.traces)
         finally:
             factory.close_all()
 
 
-_TRACES = pytest.StashKey[list[tuple[str, Path]]]()
+def app_command(request: pytest.FixtureRequest) -> tuple[list[str], dict[str, object]]:
+    """The argv and launch options the ``app`` fixture launches: the closest
+    ``uidrive_app`` marker's, else the ``uidrive_app`` ini key's."""
+    marker = request.node.get_closest_marker("uidrive_app")
+    if marker is not None:
+        if len(marker.args) != 1:
+            raise pytest.UsageError(
+                "@pytest.mark.uidrive_app takes one argv: "
+                '@pytest.mark.uidrive_app(["gnome-calculator"])'
+            )
+        given = marker.args[0]
+        argv = shlex.split(given) if isinstance(given, str) else [str(a) for a in given]
+        return argv, dict(marker.kwargs)
+    ini = str(request.config.getini("uidrive_app") or "")
+    return shlex.split(ini), {}
+
+
+@pytest.fixture
+def app(launch_app: AppFactory, request: pytest.FixtureRequest) -> uidrive.App:
+    """The app of ``@pytest.mark.uidrive_app(argv)`` (or the ini key
+    ``uidrive_app``), launched on ``desktop`` and closed when the test ends."""
+    argv, options = app_command(request)
+    if not argv:
+        pytest.fail(
+            f"{request.node.nodeid}: the `app` fixture launches the app named by "
+            '@pytest.mark.uidrive_app(["gnome-calculator"]) or the ini key uidrive_app; '
+            "to launch apps yourself, use the `launch_app` fixture",
+            pytrace=False,
+        )
+    return launch_app(argv, **options)  # type: ignore[arg-type]
+
+
+_NODE_TRACES = pytest.StashKey[list[Path]]()
+# The controller's list (one pytest session per process).
+_COLLECTED: list[tuple[str, Path]] = []
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    traces = terminalreporter.config.stash.get(_TRACES, [])
+    traces = _COLLECTED
     if traces:
         terminalreporter.section("uidrive traces")
         for nodeid, path in traces:
