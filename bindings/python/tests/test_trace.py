@@ -168,6 +168,29 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
     assert "assertion_failed" in failed
     assert "43" in failed and 'class="suggestion"' in failed
 
+    # The page opens on the failure: a summary at the top, before the step
+    # list, with the error, what was expected, what was last observed and the
+    # pictures before and after, linked to its step.
+    assert dom.index('<section class="failure"') < dom.index("<nav")
+    top = dom[dom.index('<section class="failure"') : dom.index("<nav")]
+    assert 'href="#step-5"' in top
+    assert "assertion_failed" in top
+    assert re.search(r'<dd class="expected">[^<]*43', top), top[:3000]
+    assert re.search(r'<dd class="observed">[^<]*42', top), top[:3000]
+    assert top.count('data-which="before"') == 1 and top.count('data-which="after"') == 1
+    assert "<img " in top
+
+    # A deep link lands on its step: the page drawn scrolled there is not blank.
+    deep = tmp_path / "deep.png"
+    run_chromium(
+        page.as_uri() + "#step-5",
+        tmp_path / "profile-deep",
+        "--window-size=1280,900",
+        f"--screenshot={deep}",
+    )
+    _, _, deep_pixels = png_pixels(deep)
+    assert len(set(deep_pixels)) > 50, "the deep link's screenshot is blank"
+
     # The page as the browser drew it is not blank.
     shot = tmp_path / "page.png"
     run_chromium(
