@@ -1,5 +1,6 @@
 """Every Python example of the docs, run: the ```python blocks of the
-README and of bindings/python/README.md, and the module docstring's example.
+README, of bindings/python/README.md and of docs/first-suite.md, and the
+module docstring's example.
 
 A file's blocks run in order, each in a namespace that holds ``uidrive``,
 ``desktop`` (the session's headless desktop) and ``app`` (gtk3-widget-factory
@@ -43,7 +44,10 @@ def docstring_example() -> list[tuple[str, str]]:
 
 
 EXAMPLES = (
-    fenced_blocks("README.md") + fenced_blocks("bindings/python/README.md") + docstring_example()
+    fenced_blocks("README.md")
+    + fenced_blocks("bindings/python/README.md")
+    + fenced_blocks("docs/first-suite.md")
+    + docstring_example()
 )
 
 
