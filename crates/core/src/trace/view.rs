@@ -405,6 +405,9 @@ figure.shot .frame{position:relative;display:inline-block;line-height:0}
 figure.shot img{max-width:100%;height:auto;border:1px solid #ccc}
 section.step,section.failure{scroll-margin-top:8px}
 section.step:target{box-shadow:0 0 0 3px #0969da}
+body:has(section.step:target) section.failure{display:none}
+.steps:has(> section.step:target) > section.step:not(:target){display:none}
+nav .all{display:block;padding:6px 12px;border-bottom:1px solid #ddd;font-weight:600}
 section.failure{background:#fff;border:2px solid #d00;border-radius:6px;margin:12px 20px;padding:12px 16px}
 section.failure h2{font-size:16px;margin:0 0 8px;color:#a40000}
 section.failure dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:8px 0}
@@ -511,7 +514,10 @@ pub fn html(trace: &Trace) -> String {
     );
     // The page opens on what a person came for: the first failure, at the top.
     out.push_str(&failure_summary(trace));
-    out.push_str("<main><nav><ol class=\"timeline\">");
+    // A deep link (`#step-11`) shows that step alone beside the step list, at
+    // the top of the page: nothing depends on scrolling a long page (which
+    // browsers may draw blank) and no script is needed; `#all` shows every step.
+    out.push_str("<main id=\"all\"><nav><a class=\"all\" href=\"#all\">all steps</a><ol class=\"timeline\">");
     for step in &trace.steps {
         let _ = write!(
             out,
