@@ -35,7 +35,11 @@ def test_passes(app: uidrive.App) -> None:
     uidrive.expect(display).to_have_value("42", exact=True)
 
 
-@pytest.mark.uidrive_app("gnome-calculator")
+# Its own output, once, before it becomes gnome-calculator (the same pid);
+# quoted so the markers show only as the app prints them, not in this source.
+@pytest.mark.uidrive_app(
+    ["sh", "-c", "echo uidrive-marker-'out'; echo uidrive-marker-'err' >&2; exec gnome-calculator"]
+)
 def test_fails(app: uidrive.App) -> None:
     display = press_7_times_6(app)
     uidrive.expect(display).to_have_value("43", exact=True, timeout=1000)
@@ -116,6 +120,13 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
     assert run.returncode == 1, run.stdout + run.stderr
     assert "1 failed, 1 passed" in run.stdout, run.stdout
     assert "uidrive traces" in run.stdout, run.stdout
+    # The failing test's app output is in its report, under its own heading,
+    # and nowhere else (it is captured, not printed).
+    for stream in ("out", "err"):
+        marker = f"uidrive-marker-{stream}"
+        assert (run.stdout + run.stderr).count(marker) == 1, run.stdout + run.stderr
+        heading = rf"-+ uidrive app sh \(pid \d+\) std{stream} -+\n{marker}\n"
+        assert re.search(heading, run.stdout), run.stdout
 
     # The failing test left its trace; the passing one left nothing.
     traces = sorted(output.rglob("*.zip"))

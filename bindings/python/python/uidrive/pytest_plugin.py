@@ -108,6 +108,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     outcome = yield
     report = outcome.get_result()  # type: ignore[attr-defined]
     setattr(item, f"_uidrive_report_{report.when}", report)
+    if report.failed and report.when in ("setup", "call"):
+        # The apps' own output, captured at launch, in the failure's report.
+        for factory in item.stash.get(_FACTORIES, []):
+            report.sections.extend(factory.output_sections())
     if report.when == "teardown":
         for path in item.stash.get(_NODE_TRACES, []):
             report.user_properties.append(("uidrive_trace", str(path)))
@@ -144,6 +148,20 @@ class AppFactory:
         self.title = title
         self.traced: list[uidrive.App] = []
         self.traces: list[Path] = []
+        self.argv: list[list[str]] = []
+
+    def output_sections(self) -> list[tuple[str, str]]:
+        """Each captured app's stdout and stderr, titled for a test report."""
+        sections = []
+        for app, argv in zip(self.launched, self.argv):
+            process = app.process
+            if process is None:
+                continue
+            for stream in ("stdout", "stderr"):
+                text = getattr(process, stream)
+                if text:
+                    sections.append((f"uidrive app {argv[0]} (pid {process.pid}) {stream}", text))
+        return sections
 
     def __call__(
         self,
@@ -152,9 +170,17 @@ class AppFactory:
         env: Mapping[str, str] | None = None,
         timeout: float = 30_000,
         socket_env: str | None = None,
+        capture_output: bool | None = None,
     ) -> uidrive.App:
-        app = self.desktop.launch(argv, env=env, timeout=timeout, socket_env=socket_env)
+        # The app's own stdout and stderr are kept on it (app.process.stdout,
+        # .stderr) and shown in the report of a failed test, not printed.
+        # An app reached over a protocol socket is not captured.
+        capture = socket_env is None if capture_output is None else capture_output
+        app = self.desktop.launch(
+            argv, env=env, timeout=timeout, socket_env=socket_env, capture_output=capture
+        )
         self.launched.append(app)
+        self.argv.append(list(argv))
         if self.tracing != "off":
             app.tracing.start(title=self.title)
             self.traced.append(app)
@@ -204,6 +230,7 @@ def launch_app(desktop: uidrive.Desktop, request: pytest.FixtureRequest) -> Iter
         trace_dir=output / trace_dir_name(request.node.nodeid),
         title=request.node.nodeid,
     )
+    request.node.stash.setdefault(_FACTORIES, []).append(factory)
     try:
         yield factory
     finally:
@@ -254,6 +281,7 @@ def app(launch_app: AppFactory, request: pytest.FixtureRequest) -> uidrive.App:
 
 
 _NODE_TRACES = pytest.StashKey[list[Path]]()
+_FACTORIES = pytest.StashKey[list[AppFactory]]()
 # The controller's list (one pytest session per process).
 _COLLECTED: list[tuple[str, Path]] = []
 
