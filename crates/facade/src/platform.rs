@@ -480,7 +480,10 @@ impl Desktop {
         ];
         for (_, dir) in &dirs {
             std::fs::create_dir_all(dir).map_err(|e| {
-                Error::failed(format!("could not make the app's home {}: {e}", dir.display()))
+                Error::failed(format!(
+                    "could not make the app's home {}: {e}",
+                    dir.display()
+                ))
             })?;
         }
         Ok(dirs

@@ -517,7 +517,9 @@ pub fn html(trace: &Trace) -> String {
     // A deep link (`#step-11`) shows that step alone beside the step list, at
     // the top of the page: nothing depends on scrolling a long page (which
     // browsers may draw blank) and no script is needed; `#all` shows every step.
-    out.push_str("<main id=\"all\"><nav><a class=\"all\" href=\"#all\">all steps</a><ol class=\"timeline\">");
+    out.push_str(
+        "<main id=\"all\"><nav><a class=\"all\" href=\"#all\">all steps</a><ol class=\"timeline\">",
+    );
     for step in &trace.steps {
         let _ = write!(
             out,
