@@ -7,7 +7,9 @@
 #     puts cargo);
 #   - libuidrive.so and libuidrive.a, with include/uidrive.h and uidrive.pc;
 #   - the Python wheel (abi3: CPython 3.9 and newer);
-#   - the Node module (bindings/node, ready for `npm install <that folder>`).
+#   - the Node module (bindings/node, ready for `npm install <that folder>`),
+#     and the npm tarball that needs no Rust, target/npm/uidrive-VERSION.tgz
+#     (the prebuilt module, types, and the `uidrive` bin; no install script).
 #
 #   bash scripts/build.sh
 #
@@ -50,8 +52,9 @@ rm -f "$wheels"/uidrive-*.whl
 (cd bindings/python && "$venv/bin/maturin" build --release --locked --out "$wheels")
 wheel="$(ls "$wheels"/uidrive-*.whl)"
 
-step "the Node module"
+step "the Node module, and its npm tarball (prebuilt: installs with no Rust)"
 node bindings/node/scripts/build.js
+tarball="$(node bindings/node/scripts/pack.js "$CARGO_TARGET_DIR/npm")"
 
 step "libuidrive's pkg-config file"
 bash tests/c_abi/make-pc.sh "$root/include" "$out" "$out/pkgconfig"
@@ -77,8 +80,10 @@ C library           $out/libuidrive.so
   pkg-config        $out/pkgconfig/uidrive.pc
                     try: PKG_CONFIG_PATH=$out/pkgconfig cc app.c \$(pkg-config --cflags --libs uidrive)
 Python wheel        $wheel
-                    try: pip install $wheel
+                    try: pip install $wheel   (brings the uidrive command too)
                     (or pip install $root/bindings/python, which reuses this build)
+npm tarball         $tarball
+                    try: npm install $tarball   (no Rust needed; brings the uidrive bin)
 Node module         $root/bindings/node/uidrive.node
                     try: npm install $root/bindings/node   (from your project; reuses this build)
 EOF

@@ -12,7 +12,8 @@ export type ClosedBy = 'windows' | 'terminated' | 'killed' | 'exited' | 'detache
 // ---------------------------------------------------------------------------
 // The protocol's vocabulary (strings on the wire; a newer server may send others).
 
-export type Role =
+/** The protocol's role names: what a `Node`'s `role` holds. */
+export type ProtocolRole =
   | 'group' | 'text' | 'button' | 'link' | 'checkBox' | 'radio' | 'switch' | 'slider'
   | 'progress' | 'textField' | 'image' | 'list' | 'scroll' | 'dialog' | 'popup' | 'tooltip'
   | 'popUpButton' | 'tabList' | 'tab' | 'splitter' | 'status' | 'table' | 'row' | 'cell'
@@ -21,8 +22,21 @@ export type Role =
   | 'colorWell' | 'alertDialog' | 'menu' | 'menuBar' | 'menuItem' | 'menuItemCheckBox'
   | 'menuItemRadio' | 'heading' | 'region' | 'log' | 'timer' | 'alert' | 'separator'
   | 'rowHeader' | 'search' | 'article' | 'navigation' | 'grid' | 'treeGrid' | 'deletion'
-  | 'insertion' | 'tabPanel' | 'main' | 'banner' | 'contentInfo' | 'complementary'
-  | (string & {});
+  | 'insertion' | 'tabPanel' | 'main' | 'banner' | 'contentInfo' | 'complementary';
+
+/**
+ * ARIA's role names (as Playwright's `getByRole` takes them) that uidrive
+ * accepts as the protocol roles they alias: `textbox` is `textField`,
+ * `checkbox` is `checkBox`, and so on (core's `names::ARIA_ALIASES`).
+ */
+export type AriaRole =
+  | 'textbox' | 'searchbox' | 'checkbox' | 'combobox' | 'listbox' | 'listitem' | 'option'
+  | 'img' | 'progressbar' | 'scrollbar' | 'spinbutton' | 'tablist' | 'tabpanel' | 'treeitem'
+  | 'treegrid' | 'gridcell' | 'columnheader' | 'rowheader' | 'radiogroup' | 'menubar'
+  | 'menuitem' | 'menuitemcheckbox' | 'menuitemradio' | 'alertdialog' | 'contentinfo';
+
+/** A role `getByRole` takes: a closed union, so a misspelt role is a type error. */
+export type Role = ProtocolRole | AriaRole;
 
 export type State =
   | 'focusable' | 'disabled' | 'checked' | 'mixed' | 'selected' | 'expanded' | 'multiline'
@@ -61,7 +75,8 @@ export interface WindowInfo {
 export interface Node {
   id: string;
   parent?: string;
-  role: Role;
+  /** The protocol's name (a newer server may send one this version does not list). */
+  role: ProtocolRole | (string & {});
   key?: string | number | boolean;
   label?: string;
   value?: string;
@@ -353,7 +368,7 @@ export interface SnapshotElement {
   /** A short name (`@e3`) that lasts while the element does; give it to `getByRef`. */
   ref: string;
   id: string;
-  role: Role;
+  role: ProtocolRole | (string & {});
   label?: string;
   value?: string;
   key?: string;
@@ -766,3 +781,5 @@ export declare function headless(options?: HeadlessOptions): Promise<Desktop>;
 export declare function expect(locator: Locator, options?: ExpectOptions): Expect;
 /** This module's version. */
 export declare function version(): string;
+/** Runs the `uidrive` command line in this process (the package's `uidrive` bin); answers its exit status. */
+export declare function cliMain(argv: string[], selfCommand: string[]): number;

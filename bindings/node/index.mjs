@@ -3,6 +3,7 @@ import native from './index.js';
 
 export const {
   version,
+  cliMain,
   connect,
   launch,
   attach,

@@ -199,7 +199,7 @@ def bench_atspi(call_cost: str, runs: int) -> None:
 
 def _bench_atspi_app(call_cost: str, runs: int, desktop: uidrive.Desktop) -> None:
     with uidrive.launch(["gtk3-widget-factory"], env=desktop.env) as app:
-        app.idle(timeout=10)
+        app.idle(timeout=10_000)
         pid = app.pid
         assert pid is not None
         env = dict(os.environ, **desktop.env)

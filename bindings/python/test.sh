@@ -37,6 +37,9 @@ step "wheel ($profile)"
 rm -rf "$wheels"
 (cd "$here" && "$venv/bin/maturin" build "${cargo_profile[@]}" --out "$wheels")
 "$py" -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps "$wheels"/uidrive-*.whl
+# tests/test_command.py installs it again into a fresh venv, as a user would.
+UIDRIVE_WHEEL="$(ls "$wheels"/uidrive-*.whl)"
+export UIDRIVE_WHEEL
 
 step "ruff"
 (cd "$here" && "$venv/bin/ruff" check python tests bench.py)

@@ -167,5 +167,16 @@ step "desktop_services.c under AddressSanitizer: ud_clipboard_set/_get/_clear wi
 step "Go calculator (cgo): the same scenario, nothing left behind" \
     env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
     bash -c "cd tests/c_abi/go && go build -o '$work/go_calculator' ./calculator && timeout 300 '$work/go_calculator'"
+# The Go example of docs/go-example.md: the first ```go block after its
+# run.sh marker, as a module of its own, built with cgo and run.
+mkdir -p "$work/go-example"
+awk '/tests\/c_abi\/run.sh extracts/ {armed=1; next}
+     armed && /^```go$/ {inside=1; armed=0; next}
+     inside && /^```$/ {exit}
+     inside {print}' docs/go-example.md >"$work/go-example/main.go"
+printf 'module example.com/calc\n\ngo 1.19\n' >"$work/go-example/go.mod"
+step "docs/go-example.md builds with cgo and computes 7 x 6 = 42 on gnome-calculator" \
+    env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
+    bash -c "test -s '$work/go-example/main.go' && cd '$work/go-example' && go build -o '$work/go_example' . && '$work/go_example' | grep -qx '7 × 6 = 42'"
 
 finish

@@ -65,6 +65,21 @@ pub fn version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
+/// The `uidrive` command line, run in this module: the package's `uidrive`
+/// bin calls it, so the command comes with the module and needs no second
+/// binary. Blocks until the command ends (a command line owns its process)
+/// and answers its exit status. `selfCommand` starts `uidrive` again (for the
+/// session daemon `open` leaves running).
+#[napi]
+pub fn cli_main(argv: Vec<String>, self_command: Vec<String>) -> u32 {
+    let argv = argv.into_iter().map(std::ffi::OsString::from).collect();
+    let again = self_command
+        .into_iter()
+        .map(std::ffi::OsString::from)
+        .collect();
+    u32::from(uidrive_cli::run_embedded(argv, again))
+}
+
 /// Connects to an app (or `uidrive serve`) listening on a protocol socket.
 #[napi(ts_return_type = "Promise<App>")]
 pub fn connect(socket_path: String) -> AsyncTask<Job> {

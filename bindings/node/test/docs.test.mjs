@@ -1,5 +1,5 @@
 // Every JavaScript example of the docs, run: the ```js blocks of
-// bindings/node/README.md and docs/trace.md. A page's blocks run in order,
+// bindings/node/README.md, docs/trace.md and docs/first-suite.md. A page's blocks run in order,
 // each as the body of an async function that sees `uidrive`'s exports,
 // `desktop` (a private headless desktop) and `app` (gtk3-widget-factory on
 // it), as the README says; `import` and `require` of uidrive become reads
@@ -39,7 +39,11 @@ function runnable(code) {
     .replace(/^const \{([^}]*)\} = require\('uidrive'\);.*$/gm, '');
 }
 
-const examples = [...blocks('bindings/node/README.md'), ...blocks('docs/trace.md')];
+const examples = [
+  ...blocks('bindings/node/README.md'),
+  ...blocks('docs/trace.md'),
+  ...blocks('docs/first-suite.md'),
+];
 let desktop;
 let app;
 before(async () => {

@@ -28,6 +28,10 @@ async function calculator(desktop: Desktop): Promise<string | null> {
     }
     const display = app.getByRole('textField').first();
     await expect(display).toHaveValue('42', { exact: true });
+    // ARIA's name for the same role is taken too; a misspelt role is a type error.
+    await expect(app.getByRole('textbox').first()).toHaveValue('42', { exact: true });
+    // @ts-expect-error: `textbx` is no role, the protocol's or ARIA's
+    void app.getByRole('textbx');
     return await display.value();
   } finally {
     await app.close();

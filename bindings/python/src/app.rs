@@ -1,6 +1,6 @@
 //! `uidrive.App`: the protocol's methods on one app, with the GIL released while they run.
 
-use crate::convert::{from_python, opt_seconds, to_json_text, to_python};
+use crate::convert::{from_python, opt_timeout_ms, to_json_text, to_ms, to_python};
 use crate::errors::{invalid, IntoPy};
 use crate::locator::{element_id, element_key, PyLocator, PyWindow};
 use crate::matching::text_match;
@@ -215,10 +215,10 @@ impl PyApp {
         self.json_call(py, move |app| app.eval(window, &script))
     }
 
-    /// Waits until the window has settled; ``timeout`` in seconds raises ``TimeoutError`` after it.
+    /// Waits until the window has settled; ``timeout`` in milliseconds raises ``TimeoutError`` after it.
     #[pyo3(signature = (*, timeout=None, window=None))]
     fn idle(&self, py: Python<'_>, timeout: Option<f64>, window: Option<WindowId>) -> PyResult<()> {
-        let timeout = opt_seconds(py, "idle timeout", timeout)?;
+        let timeout = opt_timeout_ms(py, "idle timeout", timeout)?;
         self.unit_call(py, move |app| app.idle(window, timeout))
     }
 
@@ -233,7 +233,7 @@ impl PyApp {
         timeout: Option<f64>,
         window: Option<WindowId>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let timeout = opt_seconds(py, "wait_changed timeout", timeout)?
+        let timeout = opt_timeout_ms(py, "wait_changed timeout", timeout)?
             .unwrap_or(uidrive_core::defaults::IDLE);
         let region = region.map(|(x, y, w, h)| uidrive_core::protocol::Bounds::new(x, y, w, h));
         self.json_call(py, move |app| {
@@ -246,8 +246,8 @@ impl PyApp {
     }
 
     /// Waits until a window whose title matches shows (a dialog an action
-    /// opens); that window as ``windows()`` lists it. ``timeout`` in seconds
-    /// (10 by default) raises ``TimeoutError`` naming the windows there are.
+    /// opens); that window as ``windows()`` lists it. ``timeout`` in milliseconds
+    /// (10 000 by default) raises ``TimeoutError`` naming the windows there are.
     #[pyo3(signature = (title, *, timeout=None))]
     fn wait_for_window<'py>(
         &self,
@@ -256,7 +256,7 @@ impl PyApp {
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let title = text_match(py, title, false)?;
-        let timeout = opt_seconds(py, "wait_for_window timeout", timeout)?
+        let timeout = opt_timeout_ms(py, "wait_for_window timeout", timeout)?
             .unwrap_or(uidrive_core::defaults::IDLE);
         self.json_call(py, move |app| app.wait_for_window(&title, timeout))
     }
@@ -278,7 +278,7 @@ impl PyApp {
     ) -> PyResult<Bound<'py, PyAny>> {
         let kind: EventKind = kind.parse().or_raise(py)?;
         let target = target.map(|t| t.inner.clone());
-        let timeout = opt_seconds(py, "wait_for_event timeout", timeout)?;
+        let timeout = opt_timeout_ms(py, "wait_for_event timeout", timeout)?;
         self.json_call(py, move |app| {
             app.wait_for_event(kind, target.as_ref(), timeout)
         })
@@ -298,17 +298,17 @@ impl PyApp {
         self.json_call(py, move |app| app.call(&method, params))
     }
 
-    /// The default timeouts, in seconds: ``{"action": ..., "expect": ...}``.
+    /// The default timeouts, in milliseconds: ``{"action": ..., "expect": ...}``.
     #[getter]
     fn timeouts<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let timeouts = self.inner.timeouts();
         let dict = PyDict::new(py);
-        dict.set_item("action", timeouts.action.as_secs_f64())?;
-        dict.set_item("expect", timeouts.expect.as_secs_f64())?;
+        dict.set_item("action", to_ms(timeouts.action))?;
+        dict.set_item("expect", to_ms(timeouts.expect))?;
         Ok(dict)
     }
 
-    /// Changes the default timeouts (seconds) for actions and for ``expect``.
+    /// Changes the default timeouts (milliseconds) for actions and for ``expect``.
     #[pyo3(signature = (*, action=None, expect=None))]
     fn set_timeouts(
         &self,
@@ -318,8 +318,8 @@ impl PyApp {
     ) -> PyResult<()> {
         let current = self.inner.timeouts();
         self.inner.set_timeouts(Timeouts {
-            action: opt_seconds(py, "action timeout", action)?.unwrap_or(current.action),
-            expect: opt_seconds(py, "expect timeout", expect)?.unwrap_or(current.expect),
+            action: opt_timeout_ms(py, "action timeout", action)?.unwrap_or(current.action),
+            expect: opt_timeout_ms(py, "expect timeout", expect)?.unwrap_or(current.expect),
         });
         Ok(())
     }

@@ -39,12 +39,24 @@ pub fn from_python<T: DeserializeOwned>(
     serde_json::from_str(&text).map_err(|e| invalid(py, format!("{what}: {e}")))
 }
 
-/// Seconds as Python writes them (a float) to a Duration; negative or NaN is refused.
-pub fn seconds(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
-    uidrive_facade::time::seconds(what, value).map_err(|e| to_py_err(py, e))
+/// A timeout or delay as Python passes it: milliseconds (an int or a float),
+/// as in Playwright for Python, so `timeout=5000` is five seconds. Every
+/// function of the extension converts its timeouts here and nowhere else;
+/// negative, NaN or over an hour is `invalid_request` naming `what`.
+pub fn timeout_ms(py: Python<'_>, what: &str, value: f64) -> PyResult<Duration> {
+    uidrive_facade::time::millis(what, value).map_err(|e| to_py_err(py, e))
 }
 
-/// An optional number of seconds.
-pub fn opt_seconds(py: Python<'_>, what: &str, value: Option<f64>) -> PyResult<Option<Duration>> {
-    value.map(|v| seconds(py, what, v)).transpose()
+/// An optional timeout in milliseconds (`None`: the default).
+pub fn opt_timeout_ms(
+    py: Python<'_>,
+    what: &str,
+    value: Option<f64>,
+) -> PyResult<Option<Duration>> {
+    value.map(|v| timeout_ms(py, what, v)).transpose()
+}
+
+/// A `Duration` as Python reads it back: milliseconds, as `timeout_ms` takes them.
+pub fn to_ms(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
 }

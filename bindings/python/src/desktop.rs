@@ -2,7 +2,7 @@
 //! accessibility bus) for the apps a test launches.
 
 use crate::app::PyApp;
-use crate::convert::opt_seconds;
+use crate::convert::opt_timeout_ms;
 use crate::errors::IntoPy;
 use crate::launch::{attach_target, env_pairs};
 use pyo3::prelude::*;
@@ -30,7 +30,7 @@ pub fn headless(
     let options = HeadlessOptions {
         width,
         height,
-        timeout: opt_seconds(py, "timeout", timeout)?,
+        timeout: opt_timeout_ms(py, "timeout", timeout)?,
     };
     let desktop = py
         .detach(move || uidrive_facade::headless(&options))
@@ -88,7 +88,7 @@ impl PyDesktop {
         let options = LaunchOptions {
             env: env.map(env_pairs).transpose()?.unwrap_or_default(),
             // None: the facade's default, uidrive_core::defaults::LAUNCH.
-            timeout: opt_seconds(py, "timeout", timeout)?,
+            timeout: opt_timeout_ms(py, "timeout", timeout)?,
             socket_env,
         };
         let desktop = self.desktop.clone();
@@ -113,7 +113,7 @@ impl PyDesktop {
         name: Option<String>,
         timeout: Option<f64>,
     ) -> PyResult<PyApp> {
-        let timeout = opt_seconds(py, "timeout", timeout)?;
+        let timeout = opt_timeout_ms(py, "timeout", timeout)?;
         let target = attach_target(py, pid, name)?;
         let desktop = self.desktop.clone();
         let app = py

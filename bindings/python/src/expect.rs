@@ -1,14 +1,14 @@
 //! `uidrive.expect(locator)`: core's assertions, each retried until its timeout
 //! with the GIL released, failing with `AssertionFailedError`.
 
-use crate::convert::opt_seconds;
+use crate::convert::opt_timeout_ms;
 use crate::errors::IntoPy;
 use crate::locator::PyLocator;
 use crate::matching::{check_exact, expected_text};
 use pyo3::prelude::*;
 use uidrive_core::Expect;
 
-/// Assertions on a locator. ``timeout`` (seconds) defaults to the App's expect timeout.
+/// Assertions on a locator. ``timeout`` (milliseconds) defaults to the App's expect timeout.
 #[pyclass(module = "uidrive._native", name = "Expect", frozen)]
 pub struct PyExpect {
     inner: Expect,
@@ -25,7 +25,7 @@ pub fn expect(
 ) -> PyResult<PyExpect> {
     let inner = uidrive_core::expect(&locator.inner);
     Ok(PyExpect {
-        inner: match opt_seconds(py, "timeout", timeout)? {
+        inner: match opt_timeout_ms(py, "timeout", timeout)? {
             Some(limit) => inner.with_timeout(limit),
             None => inner,
         },
@@ -33,12 +33,12 @@ pub fn expect(
 }
 
 impl PyExpect {
-    /// Runs the assertion without the GIL, with `timeout` (seconds) if given.
+    /// Runs the assertion without the GIL, with `timeout` (milliseconds) if given.
     fn check<F>(&self, py: Python<'_>, timeout: Option<f64>, assertion: F) -> PyResult<()>
     where
         F: FnOnce(&Expect) -> uidrive_core::Result<()> + Send,
     {
-        let expect = match opt_seconds(py, "timeout", timeout)? {
+        let expect = match opt_timeout_ms(py, "timeout", timeout)? {
             Some(limit) => self.inner.clone().with_timeout(limit),
             None => self.inner.clone(),
         };
@@ -48,7 +48,8 @@ impl PyExpect {
 
 #[pymethods]
 impl PyExpect {
-    /// The opposite assertions: ``expect(l).not_.to_be_checked()``.
+    /// The opposite assertions, deprecated: write ``expect(l).not_to_be_checked()``
+    /// (Playwright's shape); ``expect(l).not_.to_be_checked()`` keeps working.
     #[getter]
     fn not_(&self) -> PyExpect {
         PyExpect {
@@ -149,5 +150,97 @@ impl PyExpect {
     #[pyo3(signature = (count, *, timeout=None))]
     fn to_have_count(&self, py: Python<'_>, count: usize, timeout: Option<f64>) -> PyResult<()> {
         self.check(py, timeout, move |e| e.to_have_count(count))
+    }
+}
+
+/// The negated assertions as Playwright for Python spells them:
+/// ``expect(l).not_to_be_visible()`` passes once the element is hidden.
+#[pymethods]
+impl PyExpect {
+    #[pyo3(signature = (*, timeout=None))]
+    fn not_to_be_visible(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.not_().to_be_visible(py, timeout)
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn not_to_be_hidden(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.not_().to_be_hidden(py, timeout)
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn not_to_be_enabled(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.not_().to_be_enabled(py, timeout)
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn not_to_be_disabled(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.not_().to_be_disabled(py, timeout)
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn not_to_be_checked(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.not_().to_be_checked(py, timeout)
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn not_to_be_focused(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.not_().to_be_focused(py, timeout)
+    }
+
+    #[pyo3(signature = (*, timeout=None))]
+    fn not_to_be_editable(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<()> {
+        self.not_().to_be_editable(py, timeout)
+    }
+
+    #[pyo3(signature = (text, *, exact=None, ignore_case=false, timeout=None))]
+    fn not_to_have_text(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        exact: Option<bool>,
+        ignore_case: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<()> {
+        self.not_()
+            .to_have_text(py, text, exact, ignore_case, timeout)
+    }
+
+    #[pyo3(signature = (text, *, ignore_case=false, timeout=None))]
+    fn not_to_contain_text(
+        &self,
+        py: Python<'_>,
+        text: &Bound<'_, PyAny>,
+        ignore_case: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<()> {
+        self.not_().to_contain_text(py, text, ignore_case, timeout)
+    }
+
+    #[pyo3(signature = (value, *, exact=None, ignore_case=false, timeout=None))]
+    fn not_to_have_value(
+        &self,
+        py: Python<'_>,
+        value: &Bound<'_, PyAny>,
+        exact: Option<bool>,
+        ignore_case: bool,
+        timeout: Option<f64>,
+    ) -> PyResult<()> {
+        self.not_()
+            .to_have_value(py, value, exact, ignore_case, timeout)
+    }
+
+    #[pyo3(signature = (state, *, timeout=None))]
+    fn not_to_have_state(&self, py: Python<'_>, state: &str, timeout: Option<f64>) -> PyResult<()> {
+        self.not_().to_have_state(py, state, timeout)
+    }
+
+    #[pyo3(signature = (count, *, timeout=None))]
+    fn not_to_have_count(
+        &self,
+        py: Python<'_>,
+        count: usize,
+        timeout: Option<f64>,
+    ) -> PyResult<()> {
+        self.not_().to_have_count(py, count, timeout)
     }
 }

@@ -2,7 +2,7 @@
 //! (``app.keyboard``), as Playwright's ``page.keyboard``.
 
 use crate::app::PyApp;
-use crate::convert::{opt_seconds, to_json_text, to_python};
+use crate::convert::{opt_timeout_ms, to_json_text, to_python};
 use crate::errors::IntoPy;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -51,7 +51,7 @@ impl PyKeyboard {
 #[pymethods]
 impl PyKeyboard {
     /// Types ``text`` into the focused element: at once, or one character at
-    /// a time ``delay`` seconds apart. Answers the outcome: ``"confirmed"``
+    /// a time ``delay`` milliseconds apart. Answers the outcome: ``"confirmed"``
     /// once the focused element reads the text, ``"unverifiable"`` when
     /// nothing focused shows text; a ``FailedError`` saying what it reads
     /// when the text did not land.
@@ -63,7 +63,7 @@ impl PyKeyboard {
         delay: Option<f64>,
         window: Option<WindowId>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let delay = opt_seconds(py, "delay", delay)?;
+        let delay = opt_timeout_ms(py, "delay", delay)?;
         let keyboard = self.keyboard(window);
         PyKeyboard::input(py, move || keyboard.type_text(&text, delay))
     }

@@ -2,7 +2,7 @@
 //! Which driver serves the app is the facade's choice, as in every language.
 
 use crate::app::PyApp;
-use crate::convert::opt_seconds;
+use crate::convert::opt_timeout_ms;
 use crate::errors::{invalid, IntoPy};
 use pyo3::prelude::*;
 use std::path::PathBuf;
@@ -37,7 +37,7 @@ pub fn launch(
     let options = LaunchOptions {
         env: env.map(env_pairs).transpose()?.unwrap_or_default(),
         // None: the facade's default, uidrive_core::defaults::LAUNCH.
-        timeout: opt_seconds(py, "timeout", timeout)?,
+        timeout: opt_timeout_ms(py, "timeout", timeout)?,
         socket_env,
     };
     if capture_output {
@@ -72,7 +72,7 @@ pub fn attach(
     env: Option<&Bound<'_, PyAny>>,
     timeout: Option<f64>,
 ) -> PyResult<PyApp> {
-    let timeout = opt_seconds(py, "timeout", timeout)?;
+    let timeout = opt_timeout_ms(py, "timeout", timeout)?;
     let env = env.map(env_pairs).transpose()?.unwrap_or_default();
     let target = attach_target(py, pid, name)?;
     let app = py

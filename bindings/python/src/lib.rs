@@ -4,6 +4,7 @@
 //! `uidrive_core` and the drivers. Blocking calls run with the GIL released.
 
 mod app;
+mod cli;
 mod convert;
 mod desktop;
 mod errors;
@@ -38,6 +39,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(launch::attach, m)?)?;
     m.add_function(wrap_pyfunction!(desktop::headless, m)?)?;
     m.add_function(wrap_pyfunction!(expect::expect, m)?)?;
+    m.add_function(wrap_pyfunction!(cli::cli_main, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

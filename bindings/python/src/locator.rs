@@ -2,7 +2,7 @@
 //! and action run with the GIL released.
 
 use crate::app::PyApp;
-use crate::convert::{opt_seconds, to_json_text, to_python};
+use crate::convert::{opt_timeout_ms, to_json_text, to_python};
 use crate::errors::{invalid, IntoPy};
 use crate::matching::{opt_text_match, text_match};
 use pyo3::prelude::*;
@@ -299,9 +299,9 @@ impl PyLocator {
         Root::Locator(&self.inner, &self.app)
     }
 
-    /// This locator, with `timeout` (seconds) for its waits if given.
+    /// This locator, with `timeout` (milliseconds) for its waits if given.
     fn timed(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<Locator> {
-        Ok(match opt_seconds(py, "timeout", timeout)? {
+        Ok(match opt_timeout_ms(py, "timeout", timeout)? {
             Some(limit) => self.inner.with_timeout(limit),
             None => self.inner.clone(),
         })
@@ -369,7 +369,7 @@ locator_factories!(PyLocator);
 /// enabled, stable, editable for text), then acts, and answers
 /// ``{"route", "window", "element"}``: the route says whether the element's own
 /// action (``"semantic:press"``) or real input (``"input"``) was used.
-/// Reads resolve strictly, like actions. ``timeout`` is in seconds.
+/// Reads resolve strictly, like actions. ``timeout`` is in milliseconds.
 #[pymethods]
 impl PyLocator {
     // Refining.
@@ -401,10 +401,14 @@ impl PyLocator {
         Ok(self.derive(self.inner.cell(place(row)?, place(column)?)))
     }
 
+    /// The first match (a property, as in Playwright: ``locator.first``).
+    #[getter]
     fn first(&self) -> PyLocator {
         self.derive(self.inner.first())
     }
 
+    /// The last match (a property, as in Playwright: ``locator.last``).
+    #[getter]
     fn last(&self) -> PyLocator {
         self.derive(self.inner.last())
     }
@@ -436,7 +440,7 @@ impl PyLocator {
         self.derive(self.inner.include_hidden(include))
     }
 
-    /// This locator with its own action timeout, in seconds.
+    /// This locator with its own action timeout, in milliseconds.
     fn with_timeout(&self, py: Python<'_>, timeout: f64) -> PyResult<PyLocator> {
         Ok(self.derive(self.timed(py, Some(timeout))?))
     }
@@ -486,21 +490,21 @@ impl PyLocator {
         self.read(py, timeout, |l| l.bounds())
     }
 
-    /// Whether the one element shows: now, or with ``timeout`` (seconds), as
+    /// Whether the one element shows: now, or with ``timeout`` (milliseconds), as
     /// soon as it does (``False`` once the timeout has passed).
     #[pyo3(signature = (*, timeout=None))]
     fn is_visible(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
-        let within = opt_seconds(py, "timeout", timeout)?;
+        let within = opt_timeout_ms(py, "timeout", timeout)?;
         let locator = self.inner.clone();
         py.detach(move || uidrive_facade::reads::is_visible(&locator, within))
             .or_raise(py)
     }
 
-    /// Whether no element shows: now, or with ``timeout`` (seconds), as soon
+    /// Whether no element shows: now, or with ``timeout`` (milliseconds), as soon
     /// as none does (``False`` once the timeout has passed).
     #[pyo3(signature = (*, timeout=None))]
     fn is_hidden(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<bool> {
-        let within = opt_seconds(py, "timeout", timeout)?;
+        let within = opt_timeout_ms(py, "timeout", timeout)?;
         let locator = self.inner.clone();
         py.detach(move || uidrive_facade::reads::is_hidden(&locator, within))
             .or_raise(py)
@@ -557,7 +561,7 @@ impl PyLocator {
         self.act(py, timeout, |l| l.activate())
     }
 
-    /// Types ``text`` as real keys one at a time, ``delay`` seconds apart,
+    /// Types ``text`` as real keys one at a time, ``delay`` milliseconds apart,
     /// then reads it back.
     #[pyo3(signature = (text, *, delay=None, timeout=None))]
     fn press_sequentially<'py>(
@@ -567,7 +571,7 @@ impl PyLocator {
         delay: Option<f64>,
         timeout: Option<f64>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let delay = opt_seconds(py, "delay", delay)?;
+        let delay = opt_timeout_ms(py, "delay", delay)?;
         self.act(py, timeout, move |l| l.press_sequentially(&text, delay))
     }
 

@@ -3,7 +3,7 @@
 //! at launch, what it wrote on stdout and stderr.
 
 use crate::app::PyApp;
-use crate::convert::opt_seconds;
+use crate::convert::opt_timeout_ms;
 use crate::errors::IntoPy;
 use pyo3::prelude::*;
 use std::sync::Arc;
@@ -56,12 +56,12 @@ impl PyProcess {
         py.detach(move || process.stderr(&app))
     }
 
-    /// Waits up to ``timeout`` seconds for it to end; its return code
+    /// Waits up to ``timeout`` milliseconds for it to end; its return code
     /// (``TimeoutError`` if it still runs).
     #[pyo3(signature = (timeout=None))]
     fn wait(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<i32> {
         let timeout =
-            opt_seconds(py, "timeout", timeout)?.unwrap_or(uidrive_core::defaults::PROCESS_WAIT);
+            opt_timeout_ms(py, "timeout", timeout)?.unwrap_or(uidrive_core::defaults::PROCESS_WAIT);
         let (app, process) = (self.app.clone(), self.process.clone());
         py.detach(move || process.wait(&app, timeout)).or_raise(py)
     }

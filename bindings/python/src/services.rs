@@ -2,7 +2,7 @@
 //! (``Notification``), ``desktop.tray()`` (``TrayItem``, ``TrayMenuItem``).
 //! The operations are the facade's (uidrive_facade::services); this marshals.
 
-use crate::convert::seconds;
+use crate::convert::opt_timeout_ms;
 use crate::desktop::PyDesktop;
 use crate::errors::IntoPy;
 use pyo3::prelude::*;
@@ -254,18 +254,18 @@ impl PyDesktop {
             .collect())
     }
 
-    /// Waits up to ``timeout`` seconds for a notification whose summary,
-    /// body and app name hold the texts given (each ``None``: any).
-    #[pyo3(signature = (*, summary=None, body=None, app=None, timeout=10.0))]
+    /// Waits up to ``timeout`` milliseconds (``None``: 10 s) for a notification
+    /// whose summary, body and app name hold the texts given (each ``None``: any).
+    #[pyo3(signature = (*, summary=None, body=None, app=None, timeout=None))]
     fn wait_for_notification(
         &self,
         py: Python<'_>,
         summary: Option<String>,
         body: Option<String>,
         app: Option<String>,
-        timeout: f64,
+        timeout: Option<f64>,
     ) -> PyResult<PyNotification> {
-        let timeout = seconds(py, "timeout", timeout)?;
+        let timeout = opt_timeout_ms(py, "timeout", timeout)?;
         let services = self.desktop.services().or_raise(py)?;
         let found = py
             .detach({
@@ -275,7 +275,7 @@ impl PyDesktop {
                         summary.as_deref(),
                         body.as_deref(),
                         app.as_deref(),
-                        Some(timeout),
+                        timeout,
                     )
                 }
             })

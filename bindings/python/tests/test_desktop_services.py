@@ -37,10 +37,10 @@ def desktop_env(desktop: uidrive.Desktop) -> dict[str, str]:
 
 
 def test_the_clipboard_pastes_into_mousepad_and_reads_what_it_copied(
-    app: AppFactory, desktop: uidrive.Desktop
+    launch_app: AppFactory, desktop: uidrive.Desktop
 ) -> None:
-    pad = app(["mousepad"])
-    editor = pad.get_by_role("textField").first()
+    pad = launch_app(["mousepad"])
+    editor = pad.get_by_role("textField").first
     clipboard = desktop.clipboard
     text = "Pasted from Python ✓"
     clipboard.set(text)
@@ -71,7 +71,7 @@ def test_notify_send_is_listed_its_action_invoked_and_gone_after(
         text=True,
     )
     try:
-        note = desktop.wait_for_notification(summary="Build finished", timeout=20)
+        note = desktop.wait_for_notification(summary="Build finished", timeout=20_000)
         assert note.body == "All green"
         assert note.app_name == "notify-send"
         assert note.actions == [("open", "Open")]

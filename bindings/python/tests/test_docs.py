@@ -1,5 +1,6 @@
 """Every Python example of the docs, run: the ```python blocks of the
-README and of bindings/python/README.md, and the module docstring's example.
+README, of bindings/python/README.md and of docs/first-suite.md, and the
+module docstring's example.
 
 A file's blocks run in order, each in a namespace that holds ``uidrive``,
 ``desktop`` (the session's headless desktop) and ``app`` (gtk3-widget-factory
@@ -43,7 +44,10 @@ def docstring_example() -> list[tuple[str, str]]:
 
 
 EXAMPLES = (
-    fenced_blocks("README.md") + fenced_blocks("bindings/python/README.md") + docstring_example()
+    fenced_blocks("README.md")
+    + fenced_blocks("bindings/python/README.md")
+    + fenced_blocks("docs/first-suite.md")
+    + docstring_example()
 )
 
 
@@ -55,7 +59,7 @@ def test_the_docs_have_examples() -> None:
 def test_example_runs(
     where: str,
     code: str,
-    app: AppFactory,
+    launch_app: AppFactory,
     desktop: uidrive.Desktop,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
@@ -63,9 +67,21 @@ def test_example_runs(
     monkeypatch.chdir(tmp_path)  # an example that writes a file (trace.zip) writes it here
     namespace: dict[str, Any] = {"uidrive": uidrive, "desktop": desktop}
     if "app." in code and "def test_" not in code and "as app" not in code:
-        namespace["app"] = app(["gtk3-widget-factory"])
+        namespace["app"] = launch_app(["gtk3-widget-factory"])
     exec(compile(code, where, "exec"), namespace)
     for name, function in list(namespace.items()):
         if name.startswith("test_") and callable(function):
+            # The plugin's fixtures as pytest would give them: `app` launched
+            # from the test's uidrive_app marker, `launch_app` the factory.
             arguments = inspect.signature(function).parameters
-            function(**{"app": app} if "app" in arguments else {})
+            given: dict[str, Any] = {}
+            if "launch_app" in arguments:
+                given["launch_app"] = launch_app
+            if "app" in arguments:
+                marks = [m for m in getattr(function, "pytestmark", []) if m.name == "uidrive_app"]
+                assert marks, f"{where}: {name} takes `app` but has no uidrive_app marker"
+                argv = marks[0].args[0]
+                given["app"] = launch_app(
+                    argv.split() if isinstance(argv, str) else list(argv), **marks[0].kwargs
+                )
+            function(**given)

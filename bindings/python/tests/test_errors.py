@@ -78,7 +78,7 @@ def test_unsupported(demo: uidrive.App) -> None:
 def test_ambiguous(demo: uidrive.App) -> None:
     started = time.monotonic()
     with pytest.raises(uidrive.AmbiguousError) as caught:
-        demo.get_by_role("listItem").click(timeout=5)
+        demo.get_by_role("listItem").click(timeout=5000)
     # more than one match is refused at once, not waited on
     assert time.monotonic() - started < 4
     for name in ("Apple", "Banana", "Cherry"):
@@ -88,7 +88,7 @@ def test_ambiguous(demo: uidrive.App) -> None:
 def test_timeout(demo_server: DemoFactory) -> None:
     with demo_server(idle_delay_ms=3000).connect() as app:
         with pytest.raises(uidrive.TimeoutError) as caught:
-            app.idle(timeout=0.2)
+            app.idle(timeout=200)
     assert isinstance(caught.value, builtins.TimeoutError)
     assert caught.value.code == "timeout"
 
@@ -96,7 +96,7 @@ def test_timeout(demo_server: DemoFactory) -> None:
 def test_locator_that_never_matches_times_out(demo: uidrive.App) -> None:
     started = time.monotonic()
     with pytest.raises(uidrive.Error) as caught:
-        demo.get_by_key("never-there").click(timeout=0.5)
+        demo.get_by_key("never-there").click(timeout=500)
     assert caught.value.code in {"timeout", "no_element"}
     assert "never-there" in caught.value.message
     assert time.monotonic() - started < 5
@@ -104,7 +104,7 @@ def test_locator_that_never_matches_times_out(demo: uidrive.App) -> None:
 
 def test_assertion_failed(demo: uidrive.App) -> None:
     with pytest.raises(uidrive.AssertionFailedError) as caught:
-        uidrive.expect(demo.get_by_key("count"), timeout=0.3).to_have_text("Count: 9")
+        uidrive.expect(demo.get_by_key("count"), timeout=300).to_have_text("Count: 9")
     error = caught.value
     assert isinstance(error, AssertionError)
     assert "Count: 9" in error.message and "Count: 0" in error.message
@@ -112,7 +112,7 @@ def test_assertion_failed(demo: uidrive.App) -> None:
 
 def test_app_exited(tmp_path: Path) -> None:
     with pytest.raises(uidrive.AppExitedError):
-        uidrive.launch(["sh", "-c", "exit 3"], socket_env="UIDRIVE_TEST_SOCKET", timeout=10)
+        uidrive.launch(["sh", "-c", "exit 3"], socket_env="UIDRIVE_TEST_SOCKET", timeout=10_000)
 
 
 def test_every_code_has_its_class() -> None:
@@ -151,8 +151,8 @@ def test_unknown_role_and_state_fail_at_once(demo: uidrive.App) -> None:
     assert time.monotonic() - start < 1.0, "refused at once, not after a wait"
 
 
-# 3600.5 s is past the longest timeout uidrive takes anywhere (one hour).
-@pytest.mark.parametrize("bad", [1e22, -1.0, float("nan"), float("inf"), 3600.5])
+# 3 600 500 ms (an hour and half a second) is past the longest timeout uidrive takes (an hour).
+@pytest.mark.parametrize("bad", [1e22, -1.0, float("nan"), float("inf"), 3_600_500.0])
 def test_numbers_that_are_no_timeout_are_refused(demo: uidrive.App, bad: float) -> None:
     with pytest.raises(uidrive.InvalidRequestError):
         demo.get_by_key("add").with_timeout(bad)
@@ -173,10 +173,10 @@ def test_is_visible_honours_its_timeout(demo: uidrive.App) -> None:
     assert missing.is_visible() is False
     assert time.monotonic() - start < 0.4
     start = time.monotonic()
-    assert missing.is_visible(timeout=0.5) is False
+    assert missing.is_visible(timeout=500) is False
     assert time.monotonic() - start >= 0.5
-    assert demo.get_by_key("add").is_visible(timeout=5) is True
-    assert missing.is_hidden(timeout=5) is True
+    assert demo.get_by_key("add").is_visible(timeout=5000) is True
+    assert missing.is_hidden(timeout=5000) is True
 
 
 def test_get_by_text_takes_include_hidden(demo: uidrive.App) -> None:
@@ -222,7 +222,7 @@ def test_click_takes_a_button_and_a_click_count(demo: uidrive.App) -> None:
 def test_a_locator_that_finds_nothing_names_the_windows(demo: uidrive.App) -> None:
     title = demo.windows()[0]["title"]
     with pytest.raises(uidrive.NoElementError) as caught:
-        demo.get_by_key("no-such-key").click(timeout=0.3)
+        demo.get_by_key("no-such-key").click(timeout=300)
     assert "the app's windows: " in caught.value.message
     assert repr(title).strip("'") in caught.value.message
 
@@ -241,7 +241,7 @@ def test_snapshot_gives_attributes_and_mapping_access(demo: uidrive.App) -> None
 def test_press_sequentially_types_key_by_key(demo: uidrive.App) -> None:
     name = demo.get_by_key("name")
     name.fill("Ada")
-    outcome = name.press_sequentially("!?", delay=0.01)
+    outcome = name.press_sequentially("!?", delay=10)
     assert outcome["route"] == "input"
     uidrive.expect(name).to_have_value("Ada!?", exact=True)
     with pytest.raises(uidrive.InvalidRequestError):
@@ -252,7 +252,7 @@ def test_the_keyboard_types_into_the_focused_element(demo: uidrive.App) -> None:
     name = demo.get_by_key("name")
     name.fill("Ada")
     name.focus()
-    demo.keyboard.type("!", delay=0.01)
+    demo.keyboard.type("!", delay=10)
     demo.keyboard.type("?")
     uidrive.expect(name).to_have_value("Ada!?", exact=True)
     with pytest.raises(uidrive.InvalidRequestError):

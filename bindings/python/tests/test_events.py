@@ -8,13 +8,13 @@ import uidrive
 from uidrive.pytest_plugin import AppFactory
 
 
-def test_wait_for_event_returns_the_focus_and_value_events_of_an_entry(app: AppFactory) -> None:
-    factory = app(["gtk3-widget-factory"])
+def test_wait_for_event_returns_the_focus_and_value_events_of_an_entry(launch_app: AppFactory) -> None:
+    factory = launch_app(["gtk3-widget-factory"])
     # The enabled entries: the combo's, an empty one, "entry", and the text view.
     entry = factory.get_by_role("textField", disabled=False).nth(2)
     uidrive.expect(entry).to_have_value("entry", exact=True)
     entry_id = entry.node()["id"]
-    stepper = factory.get_by_role("stepper", disabled=False).first()
+    stepper = factory.get_by_role("stepper", disabled=False).first
 
     # The focus goes to the stepper, then to the entry: a wait for the
     # entry's focus answers the entry's event.
@@ -28,13 +28,13 @@ def test_wait_for_event_returns_the_focus_and_value_events_of_an_entry(app: AppF
 
     # A fill: its value event carries the text the entry holds now.
     entry.fill("hello events")
-    value = factory.wait_for_event("value", entry, timeout=10)
+    value = factory.wait_for_event("value", entry, timeout=10_000)
     assert value["kind"] == "value", value
     assert value["element"] == entry_id, value
     assert value["value"] == "hello events", value
 
     # Each event is handed over once: no focus came since.
     with pytest.raises(uidrive.TimeoutError, match="no focus event"):
-        factory.wait_for_event("focus", entry, timeout=0.7)
+        factory.wait_for_event("focus", entry, timeout=700)
     with pytest.raises(uidrive.InvalidRequestError, match="no event kind"):
         factory.wait_for_event("blur")  # type: ignore[arg-type]

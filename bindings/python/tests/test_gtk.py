@@ -1,5 +1,5 @@
 """The shared scenario: real GTK apps on a private headless desktop, driven
-only through locators and expect (the `desktop` and `app` fixtures come from
+only through locators and expect (the `desktop` and `launch_app` fixtures come from
 the wheel's pytest plugin)."""
 
 from __future__ import annotations
@@ -12,35 +12,60 @@ import uidrive
 from uidrive.pytest_plugin import AppFactory
 
 
-def test_calculator_computes_7_times_6(app: AppFactory) -> None:
-    calculator = app(["gnome-calculator"])
+def test_calculator_computes_7_times_6(launch_app: AppFactory) -> None:
+    calculator = launch_app(["gnome-calculator"])
     for label in ["7", "\N{MULTIPLICATION SIGN}", "6", "="]:
         outcome = calculator.get_by_role("button", name=label).click()
         assert outcome["route"] in {"semantic:press", "input"}
         assert outcome["effect"] in {"confirmed", "unverifiable"}
-    display = calculator.get_by_role("textField").first()
+    display = calculator.get_by_role("textField").first
     uidrive.expect(display).to_have_value("42", exact=True)
     assert display.value() == "42"
 
 
-def test_a_string_is_the_whole_value_as_in_playwright(app: AppFactory) -> None:
+@pytest.mark.uidrive_app(["gnome-calculator"])
+def test_playwright_shapes_and_units(app: uidrive.App) -> None:
+    """issue 33: the `app` fixture from a marker, `.first` as a property,
+    `not_to_...` methods, and timeouts in milliseconds (400 is 400 ms)."""
+    for label in ["7", "\N{MULTIPLICATION SIGN}", "6", "="]:
+        app.get_by_role("button", name=label, exact=True).click()
+    display = app.get_by_role("textbox").first  # the ARIA name of textField
+    assert isinstance(display, uidrive.Locator)
+    uidrive.expect(display).to_have_value("42")
+    uidrive.expect(display).not_to_have_value("43", timeout=400)
+    with pytest.raises(uidrive.AssertionFailedError, match=r"\(waited 400 ms\)"):
+        uidrive.expect(display).not_to_have_value("42", timeout=400)
+    # The deprecated spelling still works.
+    uidrive.expect(display).not_.to_have_value("43", timeout=400)
+    # A suite-wide default, as Playwright's expect.set_options sets it.
+    uidrive.expect.set_options(timeout=300)
+    try:
+        with pytest.raises(uidrive.AssertionFailedError, match=r"\(waited 300 ms\)"):
+            uidrive.expect(display).to_have_value("43")
+    finally:
+        uidrive.expect.set_options(timeout=None)
+    assert app.timeouts["expect"] == 5000
+    assert app.get_by_role("button", name="7", exact=True).last.text() == "7"
+
+
+def test_a_string_is_the_whole_value_as_in_playwright(launch_app: AppFactory) -> None:
     """issue 28: ``to_have_value("4")`` passed while the display read 144."""
-    calculator = app(["gnome-calculator"])
+    calculator = launch_app(["gnome-calculator"])
     for label in ["1", "2", "\N{MULTIPLICATION SIGN}", "1", "2", "="]:
         calculator.get_by_role("button", name=label, exact=True).click()
-    display = calculator.get_by_role("textField").first()
+    display = calculator.get_by_role("textField").first
     uidrive.expect(display).to_have_value("144")
     with pytest.raises(uidrive.AssertionFailedError, match='last observed value "144"'):
-        uidrive.expect(display, timeout=0.5).to_have_value("4")
-    uidrive.expect(display).not_.to_have_value("4", timeout=0.5)
+        uidrive.expect(display, timeout=500).to_have_value("4")
+    uidrive.expect(display).not_to_have_value("4", timeout=500)
     uidrive.expect(display).to_contain_text("4")
     uidrive.expect(display).to_have_value(re.compile(r"^1\d4$"))
     with pytest.raises(uidrive.InvalidRequestError, match="to_contain_text"):
         uidrive.expect(display).to_have_value("4", exact=False)
 
 
-def test_widget_factory_tree(app: AppFactory) -> None:
-    factory = app(["gtk3-widget-factory"])
+def test_widget_factory_tree(launch_app: AppFactory) -> None:
+    factory = launch_app(["gtk3-widget-factory"])
     windows = factory.windows()
     assert len(windows) >= 1
     assert windows[0]["contentBounds"]["width"] > 0
@@ -52,8 +77,8 @@ def test_widget_factory_tree(app: AppFactory) -> None:
     assert len(ids) == len(set(ids))
 
 
-def test_widget_factory_controls(app: AppFactory) -> None:
-    factory = app(["gtk3-widget-factory"])
+def test_widget_factory_controls(launch_app: AppFactory) -> None:
+    factory = launch_app(["gtk3-widget-factory"])
 
     # Three enabled check boxes share the label: mixed, unchecked, checked (tree order).
     boxes = factory.get_by_role("checkBox", name="checkbutton", disabled=False)
@@ -65,11 +90,11 @@ def test_widget_factory_controls(app: AppFactory) -> None:
     assert "checked" in unchecked.states()
 
     # A disabled one is found, and an action on it fails once its timeout passes.
-    disabled = factory.get_by_role("checkBox", name="checkbutton", disabled=True).first()
+    disabled = factory.get_by_role("checkBox", name="checkbutton", disabled=True).first
     uidrive.expect(disabled).to_be_disabled()
     assert not disabled.is_enabled()
     with pytest.raises(uidrive.NotActionableError) as caught:
-        disabled.click(timeout=0.5)
+        disabled.click(timeout=500)
     assert "disabled" in caught.value.message
 
     # An empty entry: replace its text, non-ASCII included, and read it back.
@@ -78,19 +103,19 @@ def test_widget_factory_controls(app: AppFactory) -> None:
     uidrive.expect(entry).to_have_value("héllo wörld ✓", exact=True)
 
     # A slider through its Value interface.
-    slider = factory.get_by_role("slider").first()
+    slider = factory.get_by_role("slider").first
     slider.set_value(75)
     uidrive.expect(slider).to_have_value("75", exact=True)
 
     # A toggle button pressed on.
-    toggle = factory.get_by_role("toggleButton", name="togglebutton").first()
-    uidrive.expect(toggle).not_.to_be_checked()
+    toggle = factory.get_by_role("toggleButton", name="togglebutton").first
+    uidrive.expect(toggle).not_to_be_checked()
     toggle.click()
     uidrive.expect(toggle).to_be_checked()
 
 
-def test_widget_factory_table_cells_by_place(app: AppFactory) -> None:
-    factory = app(["gtk3-widget-factory"])
+def test_widget_factory_table_cells_by_place(launch_app: AppFactory) -> None:
+    factory = launch_app(["gtk3-widget-factory"])
 
     # Page 1's tree view: columns Cool, Icon, Name, Nick; GTK gives each cell
     # its row and column, counted from 1.
@@ -118,8 +143,8 @@ def test_widget_factory_table_cells_by_place(app: AppFactory) -> None:
         factory.locator("role=table >> cell=0,1").count()
 
 
-def test_widget_factory_right_and_double_click(app: AppFactory) -> None:
-    factory = app(["gtk3-widget-factory"])
+def test_widget_factory_right_and_double_click(launch_app: AppFactory) -> None:
+    factory = launch_app(["gtk3-widget-factory"])
     # The enabled entries: the combo's, an empty one, "entry", and the text view.
     entry = factory.get_by_role("textField", disabled=False).nth(2)
     uidrive.expect(entry).to_have_value("entry", exact=True)
@@ -139,8 +164,8 @@ def test_widget_factory_right_and_double_click(app: AppFactory) -> None:
     uidrive.expect(entry).to_have_value("X", exact=True)
 
 
-def test_widget_factory_switches_page(app: AppFactory) -> None:
-    factory = app(["gtk3-widget-factory"])
+def test_widget_factory_switches_page(launch_app: AppFactory) -> None:
+    factory = launch_app(["gtk3-widget-factory"])
     volume = factory.get_by_role("slider", name="Volume")
     uidrive.expect(volume).to_be_hidden()
     page_2 = factory.get_by_role("radio", name="Page 2")
@@ -149,19 +174,19 @@ def test_widget_factory_switches_page(app: AppFactory) -> None:
     uidrive.expect(volume).to_be_visible()
 
 
-def test_attach_by_pid_to_a_launched_app(app: AppFactory, desktop: uidrive.Desktop) -> None:
-    launched = app(["gnome-calculator"])
+def test_attach_by_pid_to_a_launched_app(launch_app: AppFactory, desktop: uidrive.Desktop) -> None:
+    launched = launch_app(["gnome-calculator"])
     assert launched.pid is not None
     attached = uidrive.attach(pid=launched.pid, env=desktop.env)
     assert attached.windows()[0]["title"] == launched.windows()[0]["title"]
     attached.get_by_role("button", name="9").click()
-    uidrive.expect(launched.get_by_role("textField").first()).to_have_value("9", exact=True)
+    uidrive.expect(launched.get_by_role("textField").first).to_have_value("9", exact=True)
     by_name = uidrive.attach(name="gnome-calculator", env=desktop.env)
-    uidrive.expect(by_name.get_by_role("textField").first()).to_have_value("9", exact=True)
+    uidrive.expect(by_name.get_by_role("textField").first).to_have_value("9", exact=True)
 
 
-def test_widget_factory_capture_and_typed_input(app: AppFactory) -> None:
-    factory = app(["gtk3-widget-factory"])
+def test_widget_factory_capture_and_typed_input(launch_app: AppFactory) -> None:
+    factory = launch_app(["gtk3-widget-factory"])
     png = factory.capture()
     assert png.startswith(b"\x89PNG\r\n\x1a\n")
     width = int.from_bytes(png[16:20], "big")
@@ -185,7 +210,7 @@ def test_desktop_launch_and_attach(desktop: uidrive.Desktop) -> None:
         assert attached.windows()[0]["title"] == calculator.windows()[0]["title"]
         by_name = desktop.attach(name="gnome-calculator")
         by_name.get_by_role("button", name="8", exact=True).click()
-        uidrive.expect(calculator.get_by_role("textField").first()).to_have_value("8", exact=True)
+        uidrive.expect(calculator.get_by_role("textField").first).to_have_value("8", exact=True)
         with pytest.raises(uidrive.InvalidRequestError):
             desktop.attach(pid=calculator.pid, name="gnome-calculator")
 
@@ -204,7 +229,7 @@ def test_no_element_names_the_windows_of_a_real_app(desktop: uidrive.Desktop) ->
         with pytest.raises(uidrive.NoElementError) as caught:
             calculator.window(title="Calculator").get_by_role(
                 "button", name="no such button"
-            ).click(timeout=0.5)
+            ).click(timeout=500)
         assert 'the app\'s windows: ' in caught.value.message
         assert '"Calculator"' in caught.value.message
 
@@ -218,9 +243,9 @@ def test_an_element_in_a_new_window_is_pointed_at(desktop: uidrive.Desktop) -> N
         uidrive.expect(run).to_be_enabled()
         run.click()
         # The demo's window comes second (the main window is the first).
-        uidrive.expect(demo.window(id=2).get_by_role("button").first()).to_be_visible()
+        uidrive.expect(demo.window(id=2).get_by_role("button").first).to_be_visible()
         with pytest.raises(uidrive.NoElementError) as caught:
-            demo.window(id=1).get_by_role("button", name="in the other window").click(timeout=1)
+            demo.window(id=1).get_by_role("button", name="in the other window").click(timeout=1000)
         message, suggestion = caught.value.message, caught.value.suggestion
         assert "in window 1" in message
         assert "the app's windows: 1 " in message and ", 2 " in message

@@ -9,14 +9,14 @@ import uidrive
 from uidrive.pytest_plugin import AppFactory
 
 
-def test_keys_typed_one_by_one_and_chords_reach_the_focused_entry(app: AppFactory) -> None:
-    factory = app(["gtk3-widget-factory"])
+def test_keys_typed_one_by_one_and_chords_reach_the_focused_entry(launch_app: AppFactory) -> None:
+    factory = launch_app(["gtk3-widget-factory"])
     entry = factory.locator("role=textField[disabled=false] >> nth=2")
     uidrive.expect(entry).to_have_value("entry", exact=True)
 
     # Select what the entry holds, then type over it key by key.
     entry.press("CmdOrCtrl+A")
-    outcome = entry.press_sequentially("größer ✓", delay=0.005)
+    outcome = entry.press_sequentially("größer ✓", delay=5)
     assert outcome["route"] == "input"
     uidrive.expect(entry).to_have_value("größer ✓", exact=True)
 
@@ -26,7 +26,7 @@ def test_keys_typed_one_by_one_and_chords_reach_the_focused_entry(app: AppFactor
     # Checked against the focused entry: it reads the text.
     assert typed["effect"] == "confirmed", typed
     assert typed["element"]["value"] == "größer ✓!"
-    factory.keyboard.type("ab", delay=0.005)
+    factory.keyboard.type("ab", delay=5)
     uidrive.expect(entry).to_have_value("größer ✓!ab", exact=True)
     factory.keyboard.press("Backspace")
     uidrive.expect(entry).to_have_value("größer ✓!a", exact=True)
@@ -35,5 +35,5 @@ def test_keys_typed_one_by_one_and_chords_reach_the_focused_entry(app: AppFactor
     with pytest.raises(uidrive.InvalidRequestError):
         factory.keyboard.press("Ctrl+")
     with pytest.raises(uidrive.InvalidRequestError):
-        factory.keyboard.type("x", delay=60)
+        factory.keyboard.type("x", delay=60_000)
     assert entry.value() == "größer ✓!a"

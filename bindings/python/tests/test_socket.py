@@ -35,12 +35,12 @@ def test_press_add_and_expect_the_count(demo: uidrive.App) -> None:
     # A str is the whole text, case counted; a part is to_contain_text.
     count = demo.get_by_key("count")
     with pytest.raises(uidrive.AssertionFailedError):
-        uidrive.expect(count, timeout=0.3).to_have_text("Count")
+        uidrive.expect(count, timeout=300).to_have_text("Count")
     with pytest.raises(uidrive.AssertionFailedError):
-        uidrive.expect(count, timeout=0.3).to_have_text("count: 1")
+        uidrive.expect(count, timeout=300).to_have_text("count: 1")
     uidrive.expect(count).to_have_text("count: 1", ignore_case=True)
     uidrive.expect(count).to_contain_text("Count")
-    uidrive.expect(count).not_.to_contain_text("count", timeout=0.3)
+    uidrive.expect(count).not_to_contain_text("count", timeout=300)
 
 
 def test_locator_actions_and_reads(demo: uidrive.App) -> None:
@@ -55,7 +55,7 @@ def test_locator_actions_and_reads(demo: uidrive.App) -> None:
     uidrive.expect(subscribe).to_be_checked()
     assert subscribe.check()["route"] == "not_needed"
     subscribe.uncheck()
-    uidrive.expect(subscribe).not_.to_be_checked()
+    uidrive.expect(subscribe).not_to_be_checked()
 
     volume = demo.get_by_role("slider", name="Volume")
     volume.set_value(70)
@@ -65,8 +65,8 @@ def test_locator_actions_and_reads(demo: uidrive.App) -> None:
     assert items.count() == 3
     assert [item.text() for item in items.all()] == ["Apple", "Banana", "Cherry"]
     assert items.nth(1).text() == "Banana"
-    assert items.first().text() == "Apple"
-    assert items.last().text() == "Cherry"
+    assert items.first.text() == "Apple"
+    assert items.last.text() == "Cherry"
     assert items.filter(has_text="an").text() == "Banana"
     uidrive.expect(items).to_have_count(3)
 
@@ -105,7 +105,7 @@ def test_protocol_methods_directly(demo: uidrive.App) -> None:
     demo.act("setValue", key="name", text="Lin")
     add_id = next(n["id"] for n in demo.tree()["nodes"] if n.get("key") == "add")
     demo.act("press", id=add_id)
-    demo.idle(timeout=5)
+    demo.idle(timeout=5000)
     assert demo.get_by_key("count").text() == "Count: 2"
     assert demo.get_by_key("name").value() == "Lin"
 
@@ -183,7 +183,7 @@ def test_every_locator_action_reaches_the_app(demo: uidrive.App) -> None:
     subscribe.set_checked(True)
     uidrive.expect(subscribe).to_be_checked()
     subscribe.set_checked(False)
-    uidrive.expect(subscribe).not_.to_be_checked()
+    uidrive.expect(subscribe).not_to_be_checked()
 
     assert add.drag_to(name)["route"] == "input"
     assert demo.locator('role=button[name="Add"]').count() == 1

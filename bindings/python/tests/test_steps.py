@@ -22,8 +22,8 @@ def shown_rows(app: uidrive.App) -> set[str]:
     }
 
 
-def test_gtk4_demo_scrolls_its_list_and_folds_its_rows(app: AppFactory) -> None:
-    demo = app(["gtk4-demo"])
+def test_gtk4_demo_scrolls_its_list_and_folds_its_rows(launch_app: AppFactory) -> None:
+    demo = launch_app(["gtk4-demo"])
     demos = demo.get_by_role("list", name="Demo list")
     before = shown_rows(demo)
     assert "GTK Demo" in before and "Entry" not in before
@@ -65,7 +65,7 @@ def test_gtk4_demo_scrolls_its_list_and_folds_its_rows(app: AppFactory) -> None:
     title = demo.windows()[0]["title"]
     assert demo.wait_for_window(title)["title"] == title
     with pytest.raises(uidrive.TimeoutError, match=title):
-        demo.wait_for_window("No such dialog", timeout=0.3)
+        demo.wait_for_window("No such dialog", timeout=300)
 
     # Refused before anything is looked for.
     with pytest.raises(uidrive.InvalidRequestError, match="up, down, left or right"):
@@ -75,9 +75,9 @@ def test_gtk4_demo_scrolls_its_list_and_folds_its_rows(app: AppFactory) -> None:
             demos.scroll("down", notches)
 
 
-def test_widget_factory_spin_button_steps_up_and_down(app: AppFactory) -> None:
-    factory = app(["gtk3-widget-factory"])
-    spin = factory.get_by_role("stepper", disabled=False).first()
+def test_widget_factory_spin_button_steps_up_and_down(launch_app: AppFactory) -> None:
+    factory = launch_app(["gtk3-widget-factory"])
+    spin = factory.get_by_role("stepper", disabled=False).first
     assert spin.node()["now"] == 50
 
     outcome: Any = spin.increment(3)
@@ -100,15 +100,15 @@ def test_widget_factory_spin_button_steps_up_and_down(app: AppFactory) -> None:
             spin.increment(steps)
     # A check box has no steps.
     with pytest.raises(uidrive.UnsupportedError, match="increment"):
-        factory.get_by_role("checkBox", name="checkbutton", disabled=False).first().increment()
+        factory.get_by_role("checkBox", name="checkbutton", disabled=False).first.increment()
 
 
-def test_widget_factory_entry_selects_text_and_holds_shift(app: AppFactory) -> None:
-    factory = app(["gtk3-widget-factory"])
+def test_widget_factory_entry_selects_text_and_holds_shift(launch_app: AppFactory) -> None:
+    factory = launch_app(["gtk3-widget-factory"])
     entry = factory.locator("role=textField[disabled=false] >> nth=2")
     uidrive.expect(entry).to_have_value("entry")
     assert entry.is_editable()
-    assert not factory.get_by_role("checkBox", name="checkbutton").first().is_editable()
+    assert not factory.get_by_role("checkBox", name="checkbutton").first.is_editable()
 
     outcome: Any = entry.select_text(1, 4)
     assert outcome["route"] == "semantic:selectText"

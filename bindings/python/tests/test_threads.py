@@ -30,7 +30,7 @@ def test_other_threads_run_during_a_long_idle(demo_server: DemoFactory) -> None:
         counter.start()
         started = time.monotonic()
         before = counter.count
-        app.idle(timeout=10)
+        app.idle(timeout=10_000)
         elapsed = time.monotonic() - started
         during = counter.count - before
         counter.stop.set()
@@ -48,7 +48,7 @@ def test_a_wait_in_a_thread_leaves_the_main_thread_free(demo_server: DemoFactory
 
         def wait() -> None:
             try:
-                app.idle(timeout=10)
+                app.idle(timeout=10_000)
             except BaseException as error:  # reported below
                 errors.append(error)
             finally:
@@ -66,14 +66,14 @@ def test_a_wait_in_a_thread_leaves_the_main_thread_free(demo_server: DemoFactory
     assert spins > 100_000
 
 
-def test_other_threads_run_while_a_real_app_launches(app: AppFactory) -> None:
+def test_other_threads_run_while_a_real_app_launches(launch_app: AppFactory) -> None:
     # Launching waits on the accessibility bus for the app's first window: a
     # real blocking call into a real app, during which Python must keep running.
     counter = Counter()
     counter.start()
     started = time.monotonic()
     before = counter.count
-    calculator = app(["gnome-calculator"])
+    calculator = launch_app(["gnome-calculator"])
     elapsed = time.monotonic() - started
     during = counter.count - before
     counter.stop.set()

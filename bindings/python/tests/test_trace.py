@@ -19,24 +19,30 @@ import pytest
 import uidrive
 
 CALCULATOR_TESTS = """
+import pytest
 import uidrive
-from uidrive.pytest_plugin import AppFactory
 
 
 def press_7_times_6(calculator: uidrive.App) -> uidrive.Locator:
     for label in ["7", "\\N{MULTIPLICATION SIGN}", "6", "="]:
         calculator.get_by_role("button", name=label, exact=True).click()
-    return calculator.get_by_role("textField").first()
+    return calculator.get_by_role("textField").first
 
 
-def test_passes(app: AppFactory) -> None:
-    display = press_7_times_6(app(["gnome-calculator"]))
+@pytest.mark.uidrive_app(["gnome-calculator"])
+def test_passes(app: uidrive.App) -> None:
+    display = press_7_times_6(app)
     uidrive.expect(display).to_have_value("42", exact=True)
 
 
-def test_fails(app: AppFactory) -> None:
-    display = press_7_times_6(app(["gnome-calculator"]))
-    uidrive.expect(display).to_have_value("43", exact=True, timeout=1.0)
+# Its own output, once, before it becomes gnome-calculator (the same pid);
+# quoted so the markers show only as the app prints them, not in this source.
+@pytest.mark.uidrive_app(
+    ["sh", "-c", "echo uidrive-marker-'out'; echo uidrive-marker-'err' >&2; exec gnome-calculator"]
+)
+def test_fails(app: uidrive.App) -> None:
+    display = press_7_times_6(app)
+    uidrive.expect(display).to_have_value("43", exact=True, timeout=1000)
 """
 
 
@@ -97,8 +103,9 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
             "pytest",
             "-p",
             "no:cacheprovider",
-            "-p",
-            "no:xdist",
+            # Under xdist the workers write the traces; the controller lists them.
+            "-n",
+            "2",
             "--uidrive-tracing",
             "retain-on-failure",
             "--uidrive-output",
@@ -109,11 +116,17 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
         env=env,
         capture_output=True,
         text=True,
-        timeout=300,
     )
     assert run.returncode == 1, run.stdout + run.stderr
     assert "1 failed, 1 passed" in run.stdout, run.stdout
     assert "uidrive traces" in run.stdout, run.stdout
+    # The failing test's app output is in its report, under its own heading,
+    # and nowhere else (it is captured, not printed).
+    for stream in ("out", "err"):
+        marker = f"uidrive-marker-{stream}"
+        assert (run.stdout + run.stderr).count(marker) == 1, run.stdout + run.stderr
+        heading = rf"-+ uidrive app sh \(pid \d+\) std{stream} -+\n{marker}\n"
+        assert re.search(heading, run.stdout), run.stdout
 
     # The failing test left its trace; the passing one left nothing.
     traces = sorted(output.rglob("*.zip"))
@@ -121,6 +134,7 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
         "test_calc.py-test_fails/trace.zip"
     ], traces
     trace = traces[0]
+    assert f"test_calc.py::test_fails: {trace}" in run.stdout, run.stdout
     with zipfile.ZipFile(trace) as archive:
         assert archive.testzip() is None
         names = archive.namelist()
@@ -164,6 +178,29 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
     assert 'data-status="failed"' in dom[dom.index('<section class="step failed"') :][:200]
     assert "assertion_failed" in failed
     assert "43" in failed and 'class="suggestion"' in failed
+
+    # The page opens on the failure: a summary at the top, before the step
+    # list, with the error, what was expected, what was last observed and the
+    # pictures before and after, linked to its step.
+    assert dom.index('<section class="failure"') < dom.index("<nav")
+    top = dom[dom.index('<section class="failure"') : dom.index("<nav")]
+    assert 'href="#step-5"' in top
+    assert "assertion_failed" in top
+    assert re.search(r'<dd class="expected">[^<]*43', top), top[:3000]
+    assert re.search(r'<dd class="observed">[^<]*42', top), top[:3000]
+    assert top.count('data-which="before"') == 1 and top.count('data-which="after"') == 1
+    assert "<img " in top
+
+    # A deep link lands on its step: the page drawn scrolled there is not blank.
+    deep = tmp_path / "deep.png"
+    run_chromium(
+        page.as_uri() + "#step-5",
+        tmp_path / "profile-deep",
+        "--window-size=1280,900",
+        f"--screenshot={deep}",
+    )
+    _, _, deep_pixels = png_pixels(deep)
+    assert len(set(deep_pixels)) > 50, "the deep link's screenshot is blank"
 
     # The page as the browser drew it is not blank.
     shot = tmp_path / "page.png"

@@ -69,8 +69,8 @@ def crop_png(png: bytes, box: uidrive.Bounds) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + body
 
 
-def test_a_tk_app_is_driven_by_what_it_shows(app: AppFactory, tmp_path: Path) -> None:
-    tk = app(["/usr/bin/python3", str(TK_APP)])
+def test_a_tk_app_is_driven_by_what_it_shows(launch_app: AppFactory, tmp_path: Path) -> None:
+    tk = launch_app(["/usr/bin/python3", str(TK_APP)])
     with pytest.raises(uidrive.UnsupportedError, match="no accessibility tree"):
         tk.tree()
 
@@ -91,7 +91,7 @@ def test_a_tk_app_is_driven_by_what_it_shows(app: AppFactory, tmp_path: Path) ->
 
     # Absent text: the assertion runs out of time and says what it looked for.
     with pytest.raises(uidrive.AssertionFailedError, match="Nothing like this"):
-        uidrive.expect(tk.get_by_ocr("Nothing like this"), timeout=1.5).to_be_visible()
+        uidrive.expect(tk.get_by_ocr("Nothing like this"), timeout=1500).to_be_visible()
     with pytest.raises(uidrive.InvalidRequestError, match="threshold"):
         tk.get_by_image(str(template), threshold=1.5).count()
     with pytest.raises(uidrive.InvalidRequestError, match="cannot be read"):
@@ -99,8 +99,8 @@ def test_a_tk_app_is_driven_by_what_it_shows(app: AppFactory, tmp_path: Path) ->
 
     # The visual idle: the label changes on its own 1.5 s after this click.
     tk.get_by_ocr("Change later").click()
-    region = tk.wait_changed(timeout=20)
+    region = tk.wait_changed(timeout=20_000)
     assert region["width"] > 0 and region["height"] > 0
     uidrive.expect(tk.get_by_ocr("Done later", exact=True)).to_be_visible()
     with pytest.raises(uidrive.TimeoutError, match="did not change"):
-        tk.wait_changed(timeout=1)
+        tk.wait_changed(timeout=1000)

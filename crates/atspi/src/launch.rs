@@ -308,6 +308,18 @@ impl Launched {
 /// [`AtspiDriver::attach_launched`] does. The child is the caller's; if
 /// attaching fails, it is ended and the error says why.
 pub fn launch_any(argv: &[String], opts: &LaunchOptions) -> Result<(Launched, Child)> {
+    launch_any_with(argv, opts, |_| {}, |_| {})
+}
+
+/// [`launch_any`] with two hooks: `prepare` sees the command before it is
+/// spawned (to pipe its output), `spawned` the child at once after (to start
+/// reading those pipes before attaching waits for the app).
+pub fn launch_any_with(
+    argv: &[String],
+    opts: &LaunchOptions,
+    prepare: impl FnOnce(&mut Command),
+    spawned: impl FnOnce(&mut Child),
+) -> Result<(Launched, Child)> {
     let (program, args) = argv
         .split_first()
         .ok_or_else(|| Error::invalid_request("launch needs a command line; argv is empty"))?;
@@ -343,11 +355,13 @@ pub fn launch_any(argv: &[String], opts: &LaunchOptions) -> Result<(Launched, Ch
     {
         command.env(key, value);
     }
+    prepare(&mut command);
     // Tied to this process: a uidrive that is killed takes the app with it.
     let mut child = uidrive_core::children::spawn_tied(command).map_err(|e| {
         Error::failed(format!("could not start `{program}`: {e}"))
             .with_suggestion("check that the program is installed and on PATH")
     })?;
+    spawned(&mut child);
     match AtspiDriver::attach_launched(child.id(), opts) {
         Ok(launched) => Ok((launched, child)),
         Err(mut err) => {

@@ -68,7 +68,8 @@ mod windows;
 pub use driver::{AtspiDriver, LaunchOptions};
 pub use ids::element_id;
 pub use launch::{
-    accessibility_env, java_bridge_env, java_tool_options, launch_any, launch_app, Launched,
+    accessibility_env, java_bridge_env, java_tool_options, launch_any, launch_any_with, launch_app,
+    Launched,
 };
 pub use no_tree::{NoTree, NoTreeDriver};
 pub use ready::Readiness;

@@ -75,9 +75,19 @@ pub fn start(
     let errors = log_file
         .try_clone()
         .map_err(|e| Error::failed(format!("could not open {}: {e}", log.display())))?;
-    let exe = std::env::current_exe()
-        .map_err(|e| Error::failed(format!("could not find the uidrive binary: {e}")))?;
-    let mut command = Command::new(exe);
+    // Embedded in Python or Node, this executable is the interpreter: the
+    // front end said how to start `uidrive` again.
+    let mut command = match crate::self_command() {
+        Some([program, args @ ..]) => {
+            let mut command = Command::new(program);
+            command.args(args);
+            command
+        }
+        _ => Command::new(
+            std::env::current_exe()
+                .map_err(|e| Error::failed(format!("could not find the uidrive binary: {e}")))?,
+        ),
+    };
     command
         .arg("serve")
         .arg("--socket")

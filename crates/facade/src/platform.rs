@@ -386,7 +386,19 @@ pub struct Desktop {
     launched: Mutex<Vec<(u32, u64)>>,
     /// Its clipboard, notification server and tray watcher (ended before it).
     services: Mutex<Option<crate::services::Services>>,
+    /// How many private homes were made (each launched app gets the next).
+    homes: std::sync::atomic::AtomicUsize,
 }
+
+/// The variables of a home; a caller who gives any of them chooses the
+/// app's home and configuration itself, and gets no private one.
+const HOME_VARS: &[&str] = &[
+    "HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_CACHE_HOME",
+    "XDG_DATA_HOME",
+    "XDG_STATE_HOME",
+];
 
 /// Starts a private headless desktop.
 pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
@@ -410,6 +422,7 @@ pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
         inner: Mutex::new(Some(desktop)),
         launched: Mutex::default(),
         services: Mutex::new(Some(services)),
+        homes: std::sync::atomic::AtomicUsize::new(0),
     })
 }
 
@@ -464,11 +477,56 @@ impl Desktop {
             })
     }
 
-    /// [`launch`] on this desktop: its environment, then `options.env` on top.
+    /// A home of its own for one app, inside the desktop's private runtime
+    /// directory (gone with the desktop): `HOME` and the XDG config, cache,
+    /// data and state directories, so the app reads and writes none of the
+    /// user's files and no other app's (a browser starts on a fresh profile).
+    /// None when the caller's `env` names any of them.
+    fn private_home(&self, asked: &[(String, String)]) -> Result<Vec<(String, String)>> {
+        if asked.iter().any(|(k, _)| HOME_VARS.contains(&k.as_str())) {
+            return Ok(Vec::new());
+        }
+        let Some(runtime) = self.lock().as_ref().map(|d| d.runtime_dir().to_path_buf()) else {
+            return Ok(Vec::new());
+        };
+        let n = self
+            .homes
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let home = runtime.join("homes").join(n.to_string());
+        let dirs = [
+            ("HOME", home.clone()),
+            ("XDG_CONFIG_HOME", home.join(".config")),
+            ("XDG_CACHE_HOME", home.join(".cache")),
+            ("XDG_DATA_HOME", home.join(".local/share")),
+            ("XDG_STATE_HOME", home.join(".local/state")),
+        ];
+        for (_, dir) in &dirs {
+            std::fs::create_dir_all(dir).map_err(|e| {
+                Error::failed(format!(
+                    "could not make the app's home {}: {e}",
+                    dir.display()
+                ))
+            })?;
+        }
+        Ok(dirs
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.display().to_string()))
+            .collect())
+    }
+
+    /// The environment an app launched here gets: the desktop's, a private
+    /// home ([`Desktop::private_home`]), then the caller's `env` on top.
+    fn app_env(&self, asked: &[(String, String)]) -> Result<Vec<(String, String)>> {
+        let home = self.private_home(asked)?;
+        Ok(merge_env(&merge_env(&self.env, &home), asked))
+    }
+
+    /// [`launch`] on this desktop: its environment, a private home, then
+    /// `options.env` on top.
     pub fn launch(&self, argv: &[String], options: &LaunchOptions) -> Result<App> {
         self.check_running()?;
         let options = LaunchOptions {
-            env: merge_env(&self.env, &options.env),
+            env: self.app_env(&options.env)?,
             ..options.clone()
         };
         let app = launch(argv, &options)?;
@@ -487,7 +545,7 @@ impl Desktop {
     ) -> Result<(App, Arc<crate::process::Process>)> {
         self.check_running()?;
         let options = LaunchOptions {
-            env: merge_env(&self.env, &options.env),
+            env: self.app_env(&options.env)?,
             ..options.clone()
         };
         let (app, process) = crate::process::launch_captured(argv, &options)?;

@@ -5,11 +5,11 @@
 use crate::platform::{self, LaunchOptions};
 use crate::time;
 use std::io::Read;
-use std::process::{Child, Command, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-use uidrive_core::{App, Error, ErrorCode, Result};
+use uidrive_core::{App, Error, Result};
 
 /// How a process ended: its exit code, or `-N` for signal `N` (as Python's
 /// `returncode`).
@@ -162,79 +162,39 @@ impl Process {
 }
 
 /// Launches with stdout and stderr captured, through the accessibility
-/// driver: the app is started here (with accessibility switched on as
-/// [`uidrive_atspi::launch_app`] does, Java's bridge included, but without
-/// the extra switches some browser and office families get there) and
-/// attached as a launch is ([`uidrive_atspi::AtspiDriver::attach_launched`]).
+/// driver: the app is started as [`uidrive_atspi::launch_app`] starts it
+/// (accessibility on, Java's bridge, the switches some browser and office
+/// families need) with its output piped into memory, read from the moment it
+/// starts, and attached as a launch is.
 pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App, Arc<Process>)> {
-    let (program, args) = argv.split_first().ok_or_else(|| {
-        Error::invalid_request(
+    if argv.is_empty() {
+        return Err(Error::invalid_request(
             "launch: the command line is empty; give at least the program to run",
-        )
-    })?;
+        ));
+    }
     if options.socket_env.is_some() {
         return Err(Error::invalid_request(
             "launch: capturing output is for apps driven through accessibility, not socket_env",
         ));
     }
-    let own_desktop = options.env.iter().any(|(k, _)| k == "DISPLAY");
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if own_desktop {
-        for name in uidrive_x11::Desktop::env_removed() {
-            command.env_remove(name);
-        }
-        command.env_remove("AT_SPI_BUS_ADDRESS");
-    }
-    let passed = options
-        .env
-        .iter()
-        .filter(|(k, _)| !(own_desktop && k == "AT_SPI_BUS_ADDRESS"))
-        .cloned();
-    for (key, value) in uidrive_atspi::accessibility_env()
-        .into_iter()
-        .chain(passed)
-        .chain(uidrive_atspi::java_bridge_env(&options.env))
-    {
-        command.env(key, value);
-    }
-    // Tied to this process: a uidrive that is killed takes the app with it.
-    let mut child: Child = uidrive_core::children::spawn_tied(command).map_err(|e| {
-        Error::failed(format!("could not start `{program}`: {e}"))
-            .with_suggestion("check that the program is installed and on PATH")
-    })?;
-    let stdout = child.stdout.take().map(Pipe::spawn);
-    let stderr = child.stderr.take().map(Pipe::spawn);
     let attach = uidrive_atspi::LaunchOptions {
         env: options.env.clone(),
         timeout: options.timeout.unwrap_or(time::LAUNCH),
     };
-    // As launching attaches to every app: once it takes input, or at once
-    // to what it shows when it has no accessibility tree.
-    let driver = match uidrive_atspi::AtspiDriver::attach_launched(child.id(), &attach) {
-        Ok(launched) => launched.into_driver(),
-        Err(err) => {
-            let err = match child.try_wait() {
-                Ok(Some(status)) => Error::new(
-                    ErrorCode::AppExited,
-                    format!("`{program}` exited ({status}) before it showed a window"),
-                )
-                .with_suggestion("run the command by hand to see why it exits"),
-                _ => {
-                    let _ = child.kill();
-                    let _ = child.wait();
-                    err
-                }
-            };
-            return Err(err);
-        }
-    };
+    let (mut stdout, mut stderr) = (None, None);
+    let (launched, child) = uidrive_atspi::launch_any_with(
+        argv,
+        &attach,
+        |command| {
+            command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        },
+        |child| {
+            stdout = child.stdout.take().map(Pipe::spawn);
+            stderr = child.stderr.take().map(Pipe::spawn);
+        },
+    )?;
     let pid = child.id();
-    let app = App::with_process(driver, child);
+    let app = App::with_process(launched.into_driver(), child);
     Ok((
         app,
         Arc::new(Process {
@@ -249,6 +209,7 @@ pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App,
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::process::Command;
 
     #[test]
     fn the_exit_is_read_from_the_typed_details() {

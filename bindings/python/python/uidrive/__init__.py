@@ -7,7 +7,7 @@
             for key in ["7", "\N{MULTIPLICATION SIGN}", "6", "="]:
                 outcome = app.get_by_role("button", name=key, exact=True).click()
                 print(outcome["effect"], outcome.get("observed", outcome.get("checked")))
-            display = app.get_by_role("textField").first()  # the calculator has two fields
+            display = app.get_by_role("textField").first  # the calculator has two fields
             uidrive.expect(display).to_have_value("42")  # the whole value, as in Playwright
 
 Each action answers what it did and what the tree showed of it: ``effect``
@@ -15,7 +15,8 @@ Each action answers what it did and what the tree showed of it: ``effect``
 or raises when its effect did not come.
 
 Every call blocks until its answer is in, with the GIL released so other
-threads run, and never waits past its timeout (in seconds). Errors are
+threads run, and never waits past its timeout (in milliseconds, as in
+Playwright: ``timeout=5000`` is five seconds). Errors are
 ``uidrive.Error`` subclasses carrying ``code``, ``message`` and ``suggestion``.
 """
 
@@ -37,6 +38,7 @@ from uidrive._errors import (
     UnknownMethodError,
     UnsupportedError,
 )
+from uidrive._expect import expect
 from uidrive._native import (
     App,
     Clipboard,
@@ -52,7 +54,6 @@ from uidrive._native import (
     __version__,
     attach,
     connect,
-    expect,
     headless,
     launch,
 )

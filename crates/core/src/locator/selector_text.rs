@@ -409,9 +409,18 @@ mod tests {
 
     #[test]
     fn an_unknown_role_names_the_closest_ones() {
-        let err = parse("role=textbox").unwrap_err();
-        assert!(err.message.contains("textbox"), "{}", err.message);
+        let err = parse("role=textbx").unwrap_err();
+        assert!(err.message.contains("textbx"), "{}", err.message);
         assert!(err.suggestion.contains("textField"), "{}", err.suggestion);
+    }
+
+    #[test]
+    fn aria_role_names_mean_the_protocols_roles() {
+        assert_eq!(shown("role=textbox"), shown("role=textField"));
+        assert_eq!(
+            shown("role=checkbox[name=\"x\"]"),
+            shown("role=checkBox[name=\"x\"]")
+        );
     }
 
     #[test]

@@ -94,6 +94,20 @@ fn a_run_is_recorded_step_by_step_and_reads_back() {
     assert!(page.contains("src=\"data:image/png;base64,"));
     assert!(page.contains("class=\"outline\""));
     assert!(!page.contains("http://") && !page.contains("https://"));
+    // The page opens on the first failure (step 3, the expect), not step 1.
+    let summary =
+        &page[page.find("<section class=\"failure\"").unwrap()..page.find("<nav").unwrap()];
+    assert!(summary.contains("Step 3 failed"), "{summary}");
+    assert!(summary.contains("href=\"#step-3\""), "{summary}");
+    assert!(summary.contains("assertion_failed"), "{summary}");
+    assert!(
+        summary.contains("<dd class=\"expected\">to have text"),
+        "{summary}"
+    );
+    assert!(summary.contains("<dd class=\"observed\">"), "{summary}");
+    assert!(summary.contains("data-which=\"before\"") && summary.contains("data-which=\"after\""));
+    // Pictures carry their size, so a deep link is not moved by their decoding.
+    assert!(page.contains(" width=\"") && page.contains(" height=\""));
     let _ = fs::remove_file(&path);
 }
 

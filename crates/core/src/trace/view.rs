@@ -371,8 +371,14 @@ fn picture(trace: &Trace, frame: &TraceFrame, which: &str, target: Option<[f64; 
             );
         }
     }
+    // The picture's size up front: the page's layout does not move while the
+    // pictures decode, so a deep link (`#step-11`) lands on its step.
+    let size = frame
+        .picture_size
+        .map(|(w, h)| format!(" width=\"{}\" height=\"{}\"", w.round(), h.round()))
+        .unwrap_or_default();
     format!(
-        "<figure class=\"shot\" data-which=\"{which}\"><figcaption>{which}</figcaption><div class=\"frame\"><img alt=\"{which} step\" data-picture=\"{}\" src=\"data:image/png;base64,{data}\">{outline}</div></figure>",
+        "<figure class=\"shot\" data-which=\"{which}\"><figcaption>{which}</figcaption><div class=\"frame\"><img alt=\"{which} step\" data-picture=\"{}\"{size} src=\"data:image/png;base64,{data}\">{outline}</div></figure>",
         esc(name)
     )
 }
@@ -396,11 +402,92 @@ section.step h2{font-size:15px;margin:0 0 6px}
 .shots{display:flex;gap:16px;flex-wrap:wrap}
 figure.shot{margin:0;max-width:48%}
 figure.shot .frame{position:relative;display:inline-block;line-height:0}
-figure.shot img{max-width:100%;border:1px solid #ccc}
+figure.shot img{max-width:100%;height:auto;border:1px solid #ccc}
+section.step,section.failure{scroll-margin-top:8px}
+section.step:target{box-shadow:0 0 0 3px #0969da}
+body:has(section.step:target) section.failure{display:none}
+.steps:has(> section.step:target) > section.step:not(:target){display:none}
+nav .all{display:block;padding:6px 12px;border-bottom:1px solid #ddd;font-weight:600}
+section.failure{background:#fff;border:2px solid #d00;border-radius:6px;margin:12px 20px;padding:12px 16px}
+section.failure h2{font-size:16px;margin:0 0 8px;color:#a40000}
+section.failure dl{display:grid;grid-template-columns:max-content 1fr;gap:4px 12px;margin:8px 0}
+section.failure dt{font-weight:600}
+section.failure dd{margin:0;font-family:ui-monospace,monospace;white-space:pre-wrap}
+section.passed{border-color:#2da44e}
+section.passed h2{color:#145a1c}
 .outline{position:absolute;border:2px solid #e0008a;box-shadow:0 0 0 2px rgba(224,0,138,.3);box-sizing:border-box}
 pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:320px;font-size:12px;line-height:1.35}
 table.timing td{padding:0 12px 0 0}
 ";
+
+/// What an assertion's message says it last saw: `last observed X (waited ...)`.
+fn last_observed(message: &str) -> Option<&str> {
+    let (_, rest) = message.split_once("last observed ")?;
+    Some(rest.rsplit_once(" (waited ").map_or(rest, |(seen, _)| seen))
+}
+
+/// The box at the top of the page: the first failed step's call, error,
+/// expected and last observed values, suggestion and pictures, with a link to
+/// the step; or a line saying every step passed.
+fn failure_summary(trace: &Trace) -> String {
+    let Some(step) = trace.steps.iter().find(|s| s.ok == Some(false)) else {
+        return format!(
+            "<section class=\"failure passed\" id=\"failure\"><h2>{}</h2></section>",
+            if trace.steps.is_empty() {
+                "no steps recorded"
+            } else {
+                "every step passed"
+            }
+        );
+    };
+    let mut out = String::new();
+    let _ = write!(
+        out,
+        "<section class=\"failure\" id=\"failure\" data-step=\"{}\"><h2>Step {} failed: <a href=\"#step-{}\">{}</a></h2><dl>",
+        step.id,
+        step.id,
+        step.id,
+        esc(&call_of(step))
+    );
+    let (code, message, suggestion) = step.error.as_ref().map(error_parts).unwrap_or_default();
+    let _ = write!(
+        out,
+        "<dt>error</dt><dd class=\"code\">{}</dd><dt>message</dt><dd class=\"message\">{}</dd>",
+        esc(&code),
+        esc(&message)
+    );
+    if let Some(expected) = step.args.get("expected").and_then(Value::as_str) {
+        let _ = write!(
+            out,
+            "<dt>expected</dt><dd class=\"expected\">{}</dd>",
+            esc(expected)
+        );
+    }
+    if let Some(seen) = last_observed(&message) {
+        let _ = write!(
+            out,
+            "<dt>last observed</dt><dd class=\"observed\">{}</dd>",
+            esc(seen)
+        );
+    }
+    if !suggestion.is_empty() {
+        let _ = write!(
+            out,
+            "<dt>suggestion</dt><dd class=\"suggestion\">{}</dd>",
+            esc(&suggestion)
+        );
+    }
+    out.push_str("</dl><div class=\"shots\">");
+    let target = bounds_of(step.target.as_ref().and_then(|t| t.get("bounds")));
+    if let Some(before) = &step.before {
+        out.push_str(&picture(trace, before, "before", target));
+    }
+    if let Some(after) = &step.after {
+        out.push_str(&picture(trace, after, "after", target));
+    }
+    out.push_str("</div></section>");
+    out
+}
 
 /// The trace as one HTML page: a timeline of the steps, and for each its
 /// call, timings, the rungs it waited on, its error, the pictures before and
@@ -418,12 +505,20 @@ pub fn html(trace: &Trace) -> String {
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\
 <title>{}</title><style>{STYLE}</style></head><body>\
-<header><h1>{}</h1><div class=\"summary\" data-steps=\"{}\" data-failed=\"{failed}\">{} steps, {failed} failed, trace version {}</div></header><main><nav><ol class=\"timeline\">",
+<header><h1>{}</h1><div class=\"summary\" data-steps=\"{}\" data-failed=\"{failed}\">{} steps, {failed} failed, trace version {}</div></header>",
         esc(title),
         esc(title),
         trace.steps.len(),
         trace.steps.len(),
         trace.head.get("version").and_then(Value::as_u64).unwrap_or(0)
+    );
+    // The page opens on what a person came for: the first failure, at the top.
+    out.push_str(&failure_summary(trace));
+    // A deep link (`#step-11`) shows that step alone beside the step list, at
+    // the top of the page: nothing depends on scrolling a long page (which
+    // browsers may draw blank) and no script is needed; `#all` shows every step.
+    out.push_str(
+        "<main id=\"all\"><nav><a class=\"all\" href=\"#all\">all steps</a><ol class=\"timeline\">",
     );
     for step in &trace.steps {
         let _ = write!(
