@@ -8,7 +8,9 @@ import uidrive
 from uidrive.pytest_plugin import AppFactory
 
 
-def test_wait_for_event_returns_the_focus_and_value_events_of_an_entry(launch_app: AppFactory) -> None:
+def test_wait_for_event_returns_the_focus_and_value_events_of_an_entry(
+    launch_app: AppFactory,
+) -> None:
     factory = launch_app(["gtk3-widget-factory"])
     # The enabled entries: the combo's, an empty one, "entry", and the text view.
     entry = factory.get_by_role("textField", disabled=False).nth(2)
