@@ -13,7 +13,10 @@
 //!
 //! - [`X11::ping`] and [`X11::ask_to_close`] (`wm.rs`): what a window
 //!   manager asks of a window (`_NET_WM_PING`, `WM_DELETE_WINDOW`).
-//! - `focus.rs`: on a headless desktop, each top-level window gets the
+//! - [`X11::manage_window`] (`ewmh.rs`): move, resize, minimize, maximize,
+//!   restore, focus and close through the window manager (EWMH), each
+//!   verified by reading its effect back; states and stacking order.
+//! - `focus.rs`: on a display without a window manager, each top-level window gets the
 //!   keyboard focus when it is shown, as a window manager would give it.
 //!
 //! Linux only.
@@ -21,6 +24,7 @@
 mod auth;
 mod capture;
 mod dbus;
+mod ewmh;
 mod focus;
 mod headless;
 mod input;
@@ -30,6 +34,7 @@ mod wm;
 mod x11;
 
 pub use capture::encode_png;
+pub use ewmh::{WindowStates, WmRequest, WmWindow};
 pub use headless::{Desktop, DesktopOptions};
 pub use input::WHEEL_DIPS_PER_CLICK;
 pub use wm::Ping;
