@@ -521,6 +521,15 @@ impl X11 {
         }
     }
 
+    /// The frame the window manager draws around `window`, as (left,
+    /// right, top, bottom) (`_NET_FRAME_EXTENTS`); zero without one.
+    pub fn wm_frame_extents(&self, window: u32) -> Result<[u32; 4]> {
+        let inner = self.lock();
+        let a = atoms(&inner.conn)?;
+        let frame = values32(&inner.conn, window, a.frame_extents, AtomEnum::CARDINAL.into())?;
+        Ok(<[u32; 4]>::try_from(frame).unwrap_or_default())
+    }
+
     /// Whether the client list of the window manager holds `window`.
     pub fn is_managed(&self, window: u32) -> Result<bool> {
         let inner = self.lock();
