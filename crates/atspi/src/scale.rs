@@ -20,7 +20,10 @@ const NO_SCALE: f64 = 0.02;
 
 /// Each window's scale, by window and AT-SPI size.
 #[derive(Default)]
-pub struct Scales(Mutex<HashMap<(String, i32, i32), (f64, (i32, i32))>>);
+pub struct Scales(Mutex<HashMap<(String, i32, i32), Measured>>);
+
+/// A window's scale and its content's inset ([`crate::driver::Inner::frame_of`]).
+type Measured = (f64, (i32, i32));
 
 /// Where a window's elements are counted from, and how much they are scaled.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -112,7 +115,7 @@ impl crate::driver::Inner {
     /// app answers for it (app pixels): GTK 3 answers the box of the window
     /// manager's frame around its window, title bar included, where the
     /// content starts below and right of that frame's edge.
-    fn measure(&self, top: &TopLevel) -> (f64, (i32, i32)) {
+    fn measure(&self, top: &TopLevel) -> Measured {
         let (_, _, width, height) = top.extents;
         let key = (
             format!("{}{}", top.obj.0, top.obj.1.as_str()),

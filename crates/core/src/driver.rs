@@ -3,9 +3,9 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::wire::decode_params;
 use crate::protocol::{
-    ActParams, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId, EvalParams, Hello,
-    HelloParams, IdleParams, InputParams, MenuParams, Method, NoParams, Node, Tree, TreeParams,
-    WindowList,
+    ActParams, AppList, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId,
+    EvalParams, Hello, HelloParams, IdleParams, InputParams, ManageWindowParams, MenuParams,
+    Method, NoParams, Node, Tree, TreeParams, WindowList, WindowState,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -53,6 +53,30 @@ pub trait Driver: Send + Sync {
         let _ = params;
         Err(Error::unsupported(
             "this app offers no lookup of a cell by its place",
+        ))
+    }
+    /// uidrive's addition: moves, resizes, minimizes, maximizes, restores,
+    /// focuses or closes a window through the desktop's window manager and
+    /// reads its effect back (or only reads the window's state). The
+    /// default is `unsupported`; a driver that wraps another must forward it.
+    fn manage_window(&self, params: &ManageWindowParams) -> Result<WindowState> {
+        let _ = params;
+        Err(Error::unsupported(
+            "this app's server manages no windows (`manageWindow`)",
+        ))
+    }
+    /// uidrive's addition: every app on the desktop's accessibility bus.
+    /// The default is `unsupported`; a driver that wraps another must forward it.
+    fn apps(&self) -> Result<AppList> {
+        Err(Error::unsupported(
+            "this app's server cannot list the desktop's apps (`apps`)",
+        ))
+    }
+    /// uidrive's addition: the whole screen as a PNG. The default is
+    /// `unsupported`; a driver that wraps another must forward it.
+    fn capture_screen(&self) -> Result<Capture> {
+        Err(Error::unsupported(
+            "this app's server cannot capture the screen (`captureScreen`)",
         ))
     }
     /// uidrive's addition: a window read for picking elements out of it, as
@@ -144,6 +168,19 @@ pub fn call_json<D: Driver + ?Sized>(
             p.validate()?;
             driver.cell_at(&p).map(|nodes| json!({ "nodes": nodes }))
         }
+        Method::ManageWindow => {
+            let p: ManageWindowParams = decode_params(name, params)?;
+            p.validate()?;
+            to_json(driver.manage_window(&p)?)
+        }
+        Method::Apps => {
+            let _: NoParams = decode_params(name, params)?;
+            to_json(driver.apps()?)
+        }
+        Method::CaptureScreen => {
+            let _: NoParams = decode_params(name, params)?;
+            to_json(driver.capture_screen()?)
+        }
     }
 }
 
@@ -185,6 +222,15 @@ impl<D: Driver + ?Sized> Driver for std::sync::Arc<D> {
     }
     fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
         (**self).cell_at(params)
+    }
+    fn manage_window(&self, params: &ManageWindowParams) -> Result<WindowState> {
+        (**self).manage_window(params)
+    }
+    fn apps(&self) -> Result<AppList> {
+        (**self).apps()
+    }
+    fn capture_screen(&self) -> Result<Capture> {
+        (**self).capture_screen()
     }
     fn tree_for(
         &self,

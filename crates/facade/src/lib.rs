@@ -16,6 +16,7 @@
 //! - [`reads`]: `is_visible`/`is_hidden` that wait when given a timeout;
 //! - [`outcome`]: the one JSON shape of an action's outcome;
 //! - [`refs`]: snapshots and the refs they hand out, resolved fail-closed;
+//! - [`windows`]: the window an action opens, found by its appearance;
 //! - [`operations`]: the list of operations every front end offers, which
 //!   the parity test holds them to.
 
@@ -31,6 +32,7 @@ pub mod process;
 pub mod reads;
 pub mod refs;
 pub mod time;
+pub mod windows;
 
 pub use platform::{
     attach, close, close_within, connect, headless, launch, AttachTarget, Closed, Desktop,

@@ -4,12 +4,14 @@
 //! leniently (unknown fields, roles, states and codes are kept); requests are
 //! checked before they leave, with errors that name the field.
 
+mod desktop;
 mod keys;
 mod names;
 mod params;
 mod types;
 pub mod wire;
 
+pub use desktop::{AppList, DesktopApp, ManageWindowParams, WindowOp, WindowState};
 pub use keys::{Key, KeyChord, Modifier, NamedKey};
 pub use names::{Action, AutoComplete, Current, HasPopup, NameSource, Role, State, WindowKind};
 pub use params::{
@@ -75,6 +77,9 @@ methods! {
     Idle => "idle",
     ElementAt => "elementAt",
     CellAt => "cellAt",
+    ManageWindow => "manageWindow",
+    Apps => "apps",
+    CaptureScreen => "captureScreen",
 }
 
 impl Method {

@@ -725,6 +725,18 @@ impl Driver for Traced {
     ) -> Result<Vec<crate::protocol::Node>> {
         self.inner.cell_at(params)
     }
+    fn manage_window(
+        &self,
+        params: &crate::protocol::ManageWindowParams,
+    ) -> Result<crate::protocol::WindowState> {
+        self.inner.manage_window(params)
+    }
+    fn apps(&self) -> Result<crate::protocol::AppList> {
+        self.inner.apps()
+    }
+    fn capture_screen(&self) -> Result<crate::protocol::Capture> {
+        self.inner.capture_screen()
+    }
     fn tree_for(
         &self,
         params: &TreeParams,
