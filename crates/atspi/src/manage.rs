@@ -143,10 +143,32 @@ pub fn apps(driver: &AtspiDriver) -> Result<AppList> {
                 extra: Default::default(),
             });
         }
-        Ok(AppList {
+        Ok((inner, apps))
+    })
+    .map(|(inner, mut apps)| {
+        // GTK 3 leaves a window's name empty when a header bar shows its
+        // title: the X window's title is what a person reads.
+        if let Ok(x11) = inner.x11() {
+            for app in apps.iter_mut().filter(|a| a.windows.iter().any(String::is_empty)) {
+                let shown: Vec<String> = x11
+                    .shown_windows_of(&[app.pid])
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|w| w.title)
+                    .collect();
+                if shown.len() == app.windows.len() {
+                    for (title, x_title) in app.windows.iter_mut().zip(shown) {
+                        if title.is_empty() {
+                            *title = x_title;
+                        }
+                    }
+                }
+            }
+        }
+        AppList {
             apps,
             extra: Default::default(),
-        })
+        }
     })
 }
 

@@ -3,7 +3,7 @@
 //! command line and by serde from an MCP tool call, and its JSON Schema (for
 //! `tools/list`) comes from the same struct.
 
-use crate::commands::{act, batch, gesture, lifecycle, observe, query, terms};
+use crate::commands::{act, batch, desktop, gesture, lifecycle, observe, query, terms};
 use crate::ctx::Ctx;
 use crate::output::{CliError, Output};
 use clap::ArgMatches;
@@ -172,6 +172,8 @@ pub static COMMANDS: &[Entry] = &[
     entry::<act::Eval>(),
     entry::<observe::Wait>(),
     entry::<observe::Screenshot>(),
+    entry::<desktop::WindowCmd>(),
+    entry::<desktop::Apps>(),
     entry::<batch::Batch>(),
     entry::<lifecycle::Close>(),
     entry::<lifecycle::Skills>(),

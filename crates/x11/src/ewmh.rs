@@ -275,11 +275,13 @@ impl X11 {
             focus == window
         };
         const ICONIC: u32 = 3;
+        let minimized = wm_state.first() == Some(&ICONIC) || net_state.contains(&a.hidden);
         let states = WindowStates {
-            minimized: wm_state.first() == Some(&ICONIC) || net_state.contains(&a.hidden),
+            minimized,
             maximized: net_state.contains(&a.max_vert) && net_state.contains(&a.max_horz),
             fullscreen: net_state.contains(&a.fullscreen),
-            focused,
+            // A window manager may keep a minimized window the active one.
+            focused: focused && !minimized,
             above: net_state.contains(&a.above),
         };
         let geometry = crate::x11::geometry(&inner, window)?;
@@ -336,7 +338,8 @@ impl X11 {
                 return Ok(now);
             }
             if Instant::now() >= deadline {
-                return Err(not_done(request, &now, timeout));
+                let limits = self.size_limits(window).unwrap_or_default();
+                return Err(not_done(request, &now, timeout, limits));
             }
             std::thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
             pause = (pause * 2).min(Duration::from_millis(50));
@@ -558,8 +561,36 @@ fn done(request: WmRequest, now: &WmWindow) -> bool {
     }
 }
 
+/// The smallest and largest size the window's `WM_NORMAL_HINTS` allow.
+#[derive(Debug, Clone, Copy, Default)]
+struct SizeLimits {
+    min: Option<(u32, u32)>,
+    max: Option<(u32, u32)>,
+}
+
+impl X11 {
+    fn size_limits(&self, window: u32) -> Result<SizeLimits> {
+        let inner = self.lock();
+        let hints = values32(
+            &inner.conn,
+            window,
+            AtomEnum::WM_NORMAL_HINTS.into(),
+            AtomEnum::WM_SIZE_HINTS.into(),
+        )?;
+        // ICCCM 4.1.2.3: flags, 4 obsolete fields, min, max, ...
+        const P_MIN_SIZE: u32 = 16;
+        const P_MAX_SIZE: u32 = 32;
+        let flags = hints.first().copied().unwrap_or(0);
+        let pair = |at: usize| Some((*hints.get(at)?, *hints.get(at + 1)?));
+        Ok(SizeLimits {
+            min: pair(5).filter(|_| flags & P_MIN_SIZE != 0),
+            max: pair(7).filter(|_| flags & P_MAX_SIZE != 0),
+        })
+    }
+}
+
 /// The error for an effect that did not show, naming what did.
-fn not_done(request: WmRequest, now: &WmWindow, timeout: Duration) -> Error {
+fn not_done(request: WmRequest, now: &WmWindow, timeout: Duration, limits: SizeLimits) -> Error {
     let g = now.geometry;
     let seen = format!(
         "it is at {},{} size {}x{}, states [{}]",
@@ -570,6 +601,15 @@ fn not_done(request: WmRequest, now: &WmWindow, timeout: Duration) -> Error {
         now.states.names().join(", ")
     );
     let ms = timeout.as_millis();
+    let mut seen = seen;
+    if let WmRequest::Resize { .. } = request {
+        if let Some((w, h)) = limits.min {
+            seen.push_str(&format!("; the app's smallest size is {w}x{h}"));
+        }
+        if let Some((w, h)) = limits.max {
+            seen.push_str(&format!("; its largest {w}x{h}"));
+        }
+    }
     let (what, suggestion) = match request {
         WmRequest::Move { x, y } => (
             format!("move to {x},{y}"),

@@ -3,6 +3,7 @@
 
 pub mod act;
 pub mod batch;
+pub mod desktop;
 pub mod gesture;
 pub mod lifecycle;
 pub mod observe;

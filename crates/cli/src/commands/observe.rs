@@ -23,6 +23,16 @@ pub fn window_line(w: &Window) -> String {
         line.push_str(" hidden");
     }
     line.push_str(&format!(" {}x{}", w.bounds.width, w.bounds.height));
+    // What the window manager says of it (uidrive's additions to `windows`).
+    if let Some(states) = w.extra.get("states").and_then(|s| s.as_array()) {
+        let states: Vec<&str> = states.iter().filter_map(|s| s.as_str()).collect();
+        if !states.is_empty() {
+            line.push_str(&format!(" [{}]", states.join(", ")));
+        }
+    }
+    if let Some(z) = w.extra.get("zIndex").and_then(|z| z.as_u64()) {
+        line.push_str(&format!(" zIndex {z}"));
+    }
     line
 }
 
@@ -37,6 +47,17 @@ impl Command for Windows {
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let list = ctx.app()?.windows()?;
+        // What `wait --new-window` compares with.
+        ctx.state.windows = Some(
+            list.windows
+                .iter()
+                .map(|w| crate::session::SeenWindow {
+                    id: w.id,
+                    title: w.title.clone(),
+                    focused: w.focused,
+                })
+                .collect(),
+        );
         let text: String = list.windows.iter().map(|w| window_line(w) + "\n").collect();
         Ok(Output::new(
             if text.is_empty() {
@@ -160,6 +181,10 @@ pub struct Wait {
     #[arg(long = "window-titled", value_name = "TITLE", conflicts_with_all = ["target", "text", "contains", "gone"])]
     #[serde(default)]
     pub window_titled: Option<String>,
+    /// A window that was not there at the last command that listed or read the windows (the one an action opened), whatever its title.
+    #[arg(long = "new-window", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled"])]
+    #[serde(default)]
+    pub new_window: bool,
     /// Milliseconds.
     #[arg(long, value_name = "MS", default_value_t = default_wait_timeout())]
     #[serde(default = "default_wait_timeout")]
@@ -179,6 +204,24 @@ impl Command for Wait {
         let timeout = uidrive_facade::time::whole_millis("wait --timeout", self.timeout)
             .map_err(|e| CliError::usage(e.message))?;
         ctx.bound(timeout);
+        if self.new_window {
+            let before: Vec<u64> = match &ctx.state.windows {
+                Some(seen) => seen.iter().map(|w| w.id).collect(),
+                None => {
+                    return Err(CliError::usage(
+                        "wait --new-window: no windows were listed yet in this session; run `windows` (or snapshot) before the action that opens one",
+                    ))
+                }
+            };
+            let _progress = Progress::start("waiting for a new window".into());
+            let app = ctx.app()?;
+            let shown = uidrive_facade::windows::wait_for_new_window(app, &before, timeout)?;
+            ctx.note_windows();
+            return Ok(Output::new(
+                format!("{}\n", window_line(&shown)),
+                json!({"window": shown}),
+            ));
+        }
         if let Some(title) = &self.window_titled {
             let title = ExpectedText::parse(title)?.to_text_match(false);
             let _progress = Progress::start(format!("waiting for a window titled {title}"));
@@ -285,6 +328,10 @@ pub struct Screenshot {
     #[arg(required = true, value_name = "FILE")]
     #[serde(default)]
     pub file: Option<PathBuf>,
+    /// The whole screen, every window on it, instead of the window.
+    #[arg(long, conflicts_with = "window")]
+    #[serde(default)]
+    pub desktop: bool,
     #[command(flatten)]
     #[serde(flatten)]
     pub on: WindowOpt,
@@ -296,8 +343,12 @@ impl Command for Screenshot {
     const HINTS: Hints = READS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let window = ctx.window(self.on.window);
-        let capture = ctx.app()?.capture(window)?;
+        let capture = if self.desktop {
+            ctx.app()?.capture_screen()?
+        } else {
+            let window = ctx.window(self.on.window);
+            ctx.app()?.capture(window)?
+        };
         let mut size = format!("{}x{}", capture.width, capture.height);
         if capture.clipped {
             size.push_str(", clipped: part of the window is off the screen and not in the picture");
