@@ -14,6 +14,7 @@ mod locator;
 mod matching;
 mod process;
 mod tracing;
+mod windows;
 
 use pyo3::prelude::*;
 
@@ -28,6 +29,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<keyboard::PyKeyboard>()?;
     m.add_class::<process::PyProcess>()?;
     m.add_class::<tracing::PyTracing>()?;
+    m.add_class::<windows::PyExpectWindow>()?;
     m.add_function(wrap_pyfunction!(launch::connect, m)?)?;
     m.add_function(wrap_pyfunction!(launch::launch, m)?)?;
     m.add_function(wrap_pyfunction!(launch::attach, m)?)?;

@@ -111,6 +111,13 @@ class App(_Factories):
     def wait_for_window(self, title: TextLike, *, timeout: float | None = None) -> WindowInfo:
         """Waits until a window whose title matches shows (a dialog an action opens)."""
     def call(self, method: str, params: Mapping[str, Any] | None = None) -> Any: ...
+    def apps(self) -> list[dict[str, Any]]:
+        """Every app on the desktop's accessibility bus: name, pid, toolkit, windows."""
+    def capture_screen(self) -> bytes:
+        """The whole screen as PNG bytes."""
+    def expect_window(self, *, timeout: float | None = None) -> ExpectedWindow:
+        """``with app.expect_window() as info: ...``: ``info.value`` is the window
+        the block opened, found by its appearance (a new window id)."""
     def close(self) -> Literal["windows", "terminated", "killed", "exited", "detached"]: ...
     def __enter__(self) -> App: ...
     def __exit__(
@@ -169,6 +176,34 @@ class Window(_Factories):
     """One window of an app as a starting point for locators, found again at every use."""
 
     def locator(self, selector: str) -> Locator: ...
+    def move(self, x: int, y: int) -> dict[str, Any]:
+        """Moves the window's content to ``x``, ``y`` through the window manager;
+        its state (``bounds``, ``states``, ``zIndex``, ``effect``) once confirmed."""
+    def resize(self, width: int, height: int) -> dict[str, Any]: ...
+    def minimize(self) -> dict[str, Any]: ...
+    def maximize(self) -> dict[str, Any]: ...
+    def restore(self) -> dict[str, Any]: ...
+    def focus(self) -> dict[str, Any]: ...
+    def close(self) -> dict[str, Any]:
+        """Asks the window to close as its close button does; waits for it to go."""
+    def bounds(self) -> Bounds: ...
+    def states(self) -> list[str]:
+        """Which of minimized, maximized, fullscreen, focused, above hold."""
+
+@final
+class ExpectedWindow:
+    """``App.expect_window()``: a context manager whose ``value`` is the window
+    the ``with`` block opened."""
+
+    @property
+    def value(self) -> WindowInfo: ...
+    def __enter__(self) -> ExpectedWindow: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool: ...
 
 @final
 class Locator(_Factories):
