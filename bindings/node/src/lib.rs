@@ -15,6 +15,7 @@ mod process;
 mod task;
 mod tracing;
 mod window;
+mod windows;
 
 use crate::convert::{env_pairs, millis};
 use crate::task::{Job, Out};
