@@ -20,6 +20,7 @@ mod memory;
 mod methods;
 mod status;
 mod tracing;
+mod windows;
 mod version;
 
 pub use app::*;
