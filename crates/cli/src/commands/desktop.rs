@@ -13,23 +13,23 @@ use serde_json::json;
 use uidrive_core::protocol::{ManageWindowParams, WindowOp, WindowState};
 use uidrive_core::WindowRef;
 
-/// What `window` does.
-const WINDOW_ACTIONS: [&str; 9] = [
+/// What `window` does; `apps` is the `apps` command, for MCP's short list of tools.
+const WINDOW_ACTIONS: [&str; 10] = [
     "move", "resize", "minimize", "maximize", "restore", "focus", "close", "bounds", "states",
+    "apps",
 ];
 
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct WindowCmd {
-    /// move X Y | resize WIDTH HEIGHT | minimize | maximize | restore | focus | close | bounds | states
-    #[arg(value_parser = WINDOW_ACTIONS)]
+    // What to do (the command's description lists each).
+    #[arg(value_parser = WINDOW_ACTIONS, help = "move X Y, resize W H, minimize, maximize, restore, focus, close, bounds, states (apps: the apps command)")]
     pub action: String,
-    /// move: X (the content's left edge on the screen); resize: WIDTH (pixels).
-    #[arg(allow_negative_numbers = true, value_name = "X|WIDTH")]
+    // move: X; resize: the width (help on the command line only: MCP's list stays short).
+    #[arg(allow_negative_numbers = true, value_name = "X|WIDTH", help = "move: X; resize: the width")]
     #[serde(default)]
     pub first: Option<i64>,
-    /// move: Y (the content's top edge); resize: HEIGHT (pixels).
-    #[arg(allow_negative_numbers = true, value_name = "Y|HEIGHT")]
+    #[arg(allow_negative_numbers = true, value_name = "Y|HEIGHT", help = "move: Y; resize: the height")]
     #[serde(default)]
     pub second: Option<i64>,
     #[command(flatten)]
@@ -58,10 +58,14 @@ fn state_line(s: &WindowState) -> String {
 impl Command for WindowCmd {
     const NAME: &'static str = "window";
     const ABOUT: &'static str =
-        "Move, resize, minimize, maximize, restore, focus or close a window through the window manager (each confirmed), or read its bounds and states";
+        "Window: move X Y, resize W H (first, second), minimize, maximize, restore, focus, close, bounds, states; apps";
     const HINTS: Hints = ACTS;
+    const MCP_DESKTOP: bool = true;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        if self.action == "apps" {
+            return Apps {}.run(ctx);
+        }
         let numbers = |what: &str| -> Result<(i64, i64), CliError> {
             match (self.first, self.second) {
                 (Some(a), Some(b)) => Ok((a, b)),
@@ -141,9 +145,10 @@ pub struct Apps {}
 
 impl Command for Apps {
     const NAME: &'static str = "apps";
-    const ABOUT: &'static str =
-        "List every app on the desktop's accessibility bus: name, pid, toolkit, windows";
+    const ABOUT: &'static str = "List the desktop's apps: name, pid, toolkit, windows";
     const HINTS: Hints = READS;
+    /// MCP's short list has it as the `window` tool's `apps`.
+    const MCP: bool = false;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let list = ctx.app()?.apps()?;

@@ -181,8 +181,7 @@ pub struct Wait {
     #[arg(long = "window-titled", value_name = "TITLE", conflicts_with_all = ["target", "text", "contains", "gone"])]
     #[serde(default)]
     pub window_titled: Option<String>,
-    /// A window that was not there at the last command that listed or read the windows (the one an action opened), whatever its title.
-    #[arg(long = "new-window", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled"])]
+    #[arg(long = "new-window", help = "A window not listed at the last windows or snapshot (one an action opened)", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled"])]
     #[serde(default)]
     pub new_window: bool,
     /// Milliseconds.
@@ -328,8 +327,7 @@ pub struct Screenshot {
     #[arg(required = true, value_name = "FILE")]
     #[serde(default)]
     pub file: Option<PathBuf>,
-    /// The whole screen, every window on it, instead of the window.
-    #[arg(long, conflicts_with = "window")]
+    #[arg(long, conflicts_with = "window", help = "The whole screen instead of the window")]
     #[serde(default)]
     pub desktop: bool,
     #[command(flatten)]
