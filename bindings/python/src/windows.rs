@@ -135,15 +135,10 @@ impl PyExpectWindow {
     }
 
     /// Waits for the new window unless the block raised (that error goes on).
-    #[pyo3(signature = (kind=None, _value=None, _traceback=None))]
-    fn __exit__(
-        &self,
-        py: Python<'_>,
-        kind: Option<&Bound<'_, PyAny>>,
-        _value: Option<&Bound<'_, PyAny>>,
-        _traceback: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<bool> {
-        if kind.is_some_and(|k| !k.is_none()) {
+    #[pyo3(signature = (*exc))]
+    fn __exit__(&self, py: Python<'_>, exc: &Bound<'_, pyo3::types::PyTuple>) -> PyResult<bool> {
+        let raised = exc.get_item(0).is_ok_and(|kind| !kind.is_none());
+        if raised {
             return Ok(false);
         }
         let before = self

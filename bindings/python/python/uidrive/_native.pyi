@@ -24,6 +24,7 @@ __all__ = [
     "App",
     "Desktop",
     "Expect",
+    "ExpectedWindow",
     "Keyboard",
     "Locator",
     "Process",
