@@ -20,8 +20,8 @@ mod memory;
 mod methods;
 mod status;
 mod tracing;
-mod windows;
 mod version;
+mod windows;
 
 pub use app::*;
 pub use desktop::*;

@@ -104,7 +104,9 @@ impl App {
         task::json(move || {
             let before = before
                 .into_iter()
-                .map(|id| window_id("waitForNewWindow: before", Some(id)).map(Option::unwrap_or_default))
+                .map(|id| {
+                    window_id("waitForNewWindow: before", Some(id)).map(Option::unwrap_or_default)
+                })
                 .collect::<uidrive_core::Result<Vec<_>>>()?;
             let timeout = millis_opt("waitForNewWindow: timeout", timeout)?
                 .unwrap_or(uidrive_core::defaults::IDLE);

@@ -102,8 +102,8 @@ impl PyApp {
     /// seconds (10 by default).
     #[pyo3(signature = (*, timeout=None))]
     fn expect_window(&self, py: Python<'_>, timeout: Option<f64>) -> PyResult<PyExpectWindow> {
-        let timeout =
-            opt_seconds(py, "expect_window timeout", timeout)?.unwrap_or(uidrive_core::defaults::IDLE);
+        let timeout = opt_seconds(py, "expect_window timeout", timeout)?
+            .unwrap_or(uidrive_core::defaults::IDLE);
         Ok(PyExpectWindow {
             app: self.inner.clone(),
             timeout,

@@ -125,51 +125,55 @@ pub fn add_states(inner: &Inner, listed: &[(u64, TopLevel)], windows: &mut [Wind
 
 /// Every app on the accessibility bus, with its windows' titles.
 pub fn apps(driver: &AtspiDriver) -> Result<AppList> {
-    driver.run_work(move |inner| async move {
-        let found = discovery::all_apps(&inner.conn).await?;
-        let link = crate::bus::Link::over_bus(inner.conn.clone());
-        let mut apps = Vec::with_capacity(found.len());
-        for app in found {
-            // An app that goes while it is read is listed without windows.
-            let titles = discovery::top_levels(&link, &app)
-                .await
-                .map(|tops| tops.into_iter().map(|t| t.title).collect())
-                .unwrap_or_default();
-            apps.push(DesktopApp {
-                name: app.name,
-                pid: app.pid,
-                toolkit: app.toolkit_name,
-                windows: titles,
-                extra: Default::default(),
-            });
-        }
-        Ok((inner, apps))
-    })
-    .map(|(inner, mut apps)| {
-        // GTK 3 leaves a window's name empty when a header bar shows its
-        // title: the X window's title is what a person reads.
-        if let Ok(x11) = inner.x11() {
-            for app in apps.iter_mut().filter(|a| a.windows.iter().any(String::is_empty)) {
-                let shown: Vec<String> = x11
-                    .shown_windows_of(&[app.pid])
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|w| w.title)
-                    .collect();
-                if shown.len() == app.windows.len() {
-                    for (title, x_title) in app.windows.iter_mut().zip(shown) {
-                        if title.is_empty() {
-                            *title = x_title;
+    driver
+        .run_work(move |inner| async move {
+            let found = discovery::all_apps(&inner.conn).await?;
+            let link = crate::bus::Link::over_bus(inner.conn.clone());
+            let mut apps = Vec::with_capacity(found.len());
+            for app in found {
+                // An app that goes while it is read is listed without windows.
+                let titles = discovery::top_levels(&link, &app)
+                    .await
+                    .map(|tops| tops.into_iter().map(|t| t.title).collect())
+                    .unwrap_or_default();
+                apps.push(DesktopApp {
+                    name: app.name,
+                    pid: app.pid,
+                    toolkit: app.toolkit_name,
+                    windows: titles,
+                    extra: Default::default(),
+                });
+            }
+            Ok((inner, apps))
+        })
+        .map(|(inner, mut apps)| {
+            // GTK 3 leaves a window's name empty when a header bar shows its
+            // title: the X window's title is what a person reads.
+            if let Ok(x11) = inner.x11() {
+                for app in apps
+                    .iter_mut()
+                    .filter(|a| a.windows.iter().any(String::is_empty))
+                {
+                    let shown: Vec<String> = x11
+                        .shown_windows_of(&[app.pid])
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|w| w.title)
+                        .collect();
+                    if shown.len() == app.windows.len() {
+                        for (title, x_title) in app.windows.iter_mut().zip(shown) {
+                            if title.is_empty() {
+                                *title = x_title;
+                            }
                         }
                     }
                 }
             }
-        }
-        AppList {
-            apps,
-            extra: Default::default(),
-        }
-    })
+            AppList {
+                apps,
+                extra: Default::default(),
+            }
+        })
 }
 
 /// The whole screen as a PNG.

@@ -204,7 +204,11 @@ mod tests {
         let frame = [1, 1, 25, 1];
         assert_eq!(frame_inset((195, 132), (388, 238), frame, 2.0), (1, 13));
         assert_eq!(frame_inset((390, 264), (388, 238), frame, 1.0), (1, 25));
-        assert_eq!(frame_inset((388, 238), (388, 238), frame, 1.0), (0, 0), "the content's box");
+        assert_eq!(
+            frame_inset((388, 238), (388, 238), frame, 1.0),
+            (0, 0),
+            "the content's box"
+        );
     }
 
     #[test]

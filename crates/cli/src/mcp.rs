@@ -783,14 +783,16 @@ mod tests {
 
     #[test]
     fn the_desktops_tools_are_offered_on_request() {
-        let names = |desktop| -> Vec<&str> {
-            offered(false, desktop).map(|e| e.name).collect::<Vec<_>>()
-        };
+        let names =
+            |desktop| -> Vec<&str> { offered(false, desktop).map(|e| e.name).collect::<Vec<_>>() };
         assert!(!names(false).contains(&"window"));
         assert!(names(true).contains(&"window"));
-        let listed = serde_json::to_string(&offered(false, true).map(tool).collect::<Vec<_>>())
-            .unwrap();
-        assert!(listed.contains("minimize"), "the window tool names its actions");
+        let listed =
+            serde_json::to_string(&offered(false, true).map(tool).collect::<Vec<_>>()).unwrap();
+        assert!(
+            listed.contains("minimize"),
+            "the window tool names its actions"
+        );
     }
 
     #[test]

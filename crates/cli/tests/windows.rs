@@ -47,7 +47,11 @@ impl Home {
     fn failed(&self, args: &[&str]) -> Value {
         let out = self.run(args);
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_ne!(out.status.code(), Some(0), "uidrive {args:?} failed: {stdout}");
+        assert_ne!(
+            out.status.code(),
+            Some(0),
+            "uidrive {args:?} failed: {stdout}"
+        );
         serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("not JSON ({e}): {stdout}"))
     }
 
@@ -95,7 +99,10 @@ fn gtk3_widget_factory_is_resized_moved_maximized_minimized_and_restored() {
     home.ok(&["open", "--headless", "--launch", "gtk3-widget-factory"]);
     let first = home.window();
     assert!(states(&first).contains(&"focused".to_string()), "{first}");
-    assert_eq!(first["zIndex"], 0, "the only window is at the bottom: {first}");
+    assert_eq!(
+        first["zIndex"], 0,
+        "the only window is at the bottom: {first}"
+    );
 
     // gtk3-widget-factory asks for at least 1366x741 (WM_NORMAL_HINTS):
     // the window manager keeps to it, and uidrive says so.
@@ -117,14 +124,23 @@ fn gtk3_widget_factory_is_resized_moved_maximized_minimized_and_restored() {
 
     home.ok(&["window", "maximize"]);
     let maximized = home.window();
-    assert!(states(&maximized).contains(&"maximized".to_string()), "{maximized}");
+    assert!(
+        states(&maximized).contains(&"maximized".to_string()),
+        "{maximized}"
+    );
     let (_, _, w, h) = bounds(&maximized);
     assert_eq!((w, h), (1920, 1200), "the whole screen (no panel on it)");
 
     home.ok(&["window", "minimize"]);
     let minimized = home.window();
-    assert!(states(&minimized).contains(&"minimized".to_string()), "{minimized}");
-    assert!(!states(&minimized).contains(&"focused".to_string()), "{minimized}");
+    assert!(
+        states(&minimized).contains(&"minimized".to_string()),
+        "{minimized}"
+    );
+    assert!(
+        !states(&minimized).contains(&"focused".to_string()),
+        "{minimized}"
+    );
     let said = home.ok(&["window", "states"]);
     assert!(
         said["data"]["window"]["states"]
@@ -156,13 +172,19 @@ fn gtk3_widget_factory_is_resized_moved_maximized_minimized_and_restored() {
         .unwrap_or_else(|| panic!("apps lists the factory: {apps}"));
     assert_eq!(factory["toolkit"], "gtk");
     assert!(factory["pid"].as_u64().unwrap() > 1);
-    assert_eq!(factory["windows"], serde_json::json!(["gtk3-widget-factory"]));
+    assert_eq!(
+        factory["windows"],
+        serde_json::json!(["gtk3-widget-factory"])
+    );
 
     // The whole screen, not just the window, and not blank.
     let file = home.dir.path().join("desktop.png");
     let shot = home.ok(&["screenshot", "--desktop", file.to_str().unwrap()]);
     assert_eq!(
-        (shot["data"]["width"].as_u64(), shot["data"]["height"].as_u64()),
+        (
+            shot["data"]["width"].as_u64(),
+            shot["data"]["height"].as_u64()
+        ),
         (Some(1920), Some(1200))
     );
     let png = std::fs::read(&file).unwrap();

@@ -446,7 +446,9 @@ impl Driver for Watched {
         &self,
         params: &crate::protocol::ManageWindowParams,
     ) -> Result<crate::protocol::WindowState> {
-        self.inner.manage_window(params).map_err(|e| self.explain(e))
+        self.inner
+            .manage_window(params)
+            .map_err(|e| self.explain(e))
     }
     fn apps(&self) -> Result<crate::protocol::AppList> {
         self.inner.apps().map_err(|e| self.explain(e))

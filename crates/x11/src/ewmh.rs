@@ -58,9 +58,15 @@ impl WindowStates {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum WmRequest {
     /// The window's content to this place on the root window.
-    Move { x: i32, y: i32 },
+    Move {
+        x: i32,
+        y: i32,
+    },
     /// The window's content to this size.
-    Resize { width: u32, height: u32 },
+    Resize {
+        width: u32,
+        height: u32,
+    },
     Minimize,
     Maximize,
     /// Neither minimized, maximized nor fullscreen.
@@ -285,10 +291,7 @@ impl X11 {
             above: net_state.contains(&a.above),
         };
         let geometry = crate::x11::geometry(&inner, window)?;
-        let z_index = stack
-            .iter()
-            .position(|w| *w == window)
-            .map(|at| at as u32);
+        let z_index = stack.iter().position(|w| *w == window).map(|at| at as u32);
         Ok(WmWindow {
             id: window,
             geometry,
@@ -425,7 +428,10 @@ impl X11 {
                 send(a.wm_change_state, [3, 0, 0, 0, 0])?;
             }
             WmRequest::Maximize => {
-                send(a.net_wm_state, [ADD, a.max_vert, a.max_horz, SOURCE_PAGER, 0])?;
+                send(
+                    a.net_wm_state,
+                    [ADD, a.max_vert, a.max_horz, SOURCE_PAGER, 0],
+                )?;
             }
             WmRequest::Restore => {
                 unmaximize(&send)?;
@@ -481,12 +487,8 @@ impl X11 {
             if wm_check_window(conn, inner.root, &a)?.is_none() {
                 return Ok(false);
             }
-            let event = ClientMessageEvent::new(
-                32,
-                window,
-                a.active,
-                [2, x11rb::CURRENT_TIME, 0, 0, 0],
-            );
+            let event =
+                ClientMessageEvent::new(32, window, a.active, [2, x11rb::CURRENT_TIME, 0, 0, 0]);
             conn.send_event(
                 false,
                 inner.root,
@@ -529,7 +531,12 @@ impl X11 {
     pub fn wm_frame_extents(&self, window: u32) -> Result<[u32; 4]> {
         let inner = self.lock();
         let a = atoms(&inner.conn)?;
-        let frame = values32(&inner.conn, window, a.frame_extents, AtomEnum::CARDINAL.into())?;
+        let frame = values32(
+            &inner.conn,
+            window,
+            a.frame_extents,
+            AtomEnum::CARDINAL.into(),
+        )?;
         Ok(<[u32; 4]>::try_from(frame).unwrap_or_default())
     }
 
@@ -537,10 +544,13 @@ impl X11 {
     pub fn is_managed(&self, window: u32) -> Result<bool> {
         let inner = self.lock();
         let a = atoms(&inner.conn)?;
-        Ok(
-            values32(&inner.conn, inner.root, a.client_list, AtomEnum::WINDOW.into())?
-                .contains(&window),
-        )
+        Ok(values32(
+            &inner.conn,
+            inner.root,
+            a.client_list,
+            AtomEnum::WINDOW.into(),
+        )?
+        .contains(&window))
     }
 }
 

@@ -26,10 +26,18 @@ pub struct WindowCmd {
     #[arg(value_parser = WINDOW_ACTIONS, help = "move X Y, resize W H, minimize, maximize, restore, focus, close, bounds, states (apps: the apps command)")]
     pub action: String,
     // move: X; resize: the width (help on the command line only: MCP's list stays short).
-    #[arg(allow_negative_numbers = true, value_name = "X|WIDTH", help = "move: X; resize: the width")]
+    #[arg(
+        allow_negative_numbers = true,
+        value_name = "X|WIDTH",
+        help = "move: X; resize: the width"
+    )]
     #[serde(default)]
     pub first: Option<i64>,
-    #[arg(allow_negative_numbers = true, value_name = "Y|HEIGHT", help = "move: Y; resize: the height")]
+    #[arg(
+        allow_negative_numbers = true,
+        value_name = "Y|HEIGHT",
+        help = "move: Y; resize: the height"
+    )]
     #[serde(default)]
     pub second: Option<i64>,
     #[command(flatten)]

@@ -327,7 +327,11 @@ pub struct Screenshot {
     #[arg(required = true, value_name = "FILE")]
     #[serde(default)]
     pub file: Option<PathBuf>,
-    #[arg(long, conflicts_with = "window", help = "The whole screen instead of the window")]
+    #[arg(
+        long,
+        conflicts_with = "window",
+        help = "The whole screen instead of the window"
+    )]
     #[serde(default)]
     pub desktop: bool,
     #[command(flatten)]

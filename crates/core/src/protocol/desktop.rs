@@ -89,10 +89,9 @@ impl ManageWindowParams {
     /// Checks that `move` has its place and `resize` its size (`invalid_request`).
     pub fn validate(&self) -> Result<()> {
         match self.op {
-            WindowOp::Move if self.x.is_none() || self.y.is_none() => Err(field_error(
-                "manageWindow.x",
-                "a move needs both x and y",
-            )),
+            WindowOp::Move if self.x.is_none() || self.y.is_none() => {
+                Err(field_error("manageWindow.x", "a move needs both x and y"))
+            }
             WindowOp::Resize => match (self.width, self.height) {
                 (Some(w), Some(h)) if w > 0 && h > 0 && w <= 32_767 && h <= 32_767 => Ok(()),
                 _ => Err(field_error(
