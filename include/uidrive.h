@@ -1681,6 +1681,17 @@ ud_status ud_tracing_start(const ud_app *app, bool screenshots, bool snapshots, 
 ud_status ud_tracing_stop(const ud_app *app, const char *path, char **out_json);
 
 /**
+ * The uidrive version, as `"0.1.0"`. A static string: do not free it.
+ */
+const char *ud_version(void);
+
+/**
+ * The ABI version of the loaded library: equal to `UD_ABI_VERSION` from the
+ * header it was built with.
+ */
+uint32_t ud_abi_version(void);
+
+/**
  * Moves the window's content to `x`, `y` on the screen through the window
  * manager: `*out_json` is its state once its place reads back so;
  * `UD_ERR_FAILED`, naming where it is, when it does not.
@@ -1823,17 +1834,6 @@ ud_status ud_app_window_ids(const ud_app *app, char **out_json);
  * string; `out_json` is NULL or valid for a write.
  */
 ud_status ud_app_wait_for_new_window(const ud_app *app, const char *before_json, int64_t timeout_ms, char **out_json);
-
-/**
- * The uidrive version, as `"0.1.0"`. A static string: do not free it.
- */
-const char *ud_version(void);
-
-/**
- * The ABI version of the loaded library: equal to `UD_ABI_VERSION` from the
- * header it was built with.
- */
-uint32_t ud_abi_version(void);
 
 #ifdef __cplusplus
 }  // extern "C"
