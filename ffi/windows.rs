@@ -288,3 +288,39 @@ pub unsafe extern "C" fn ud_app_wait_for_new_window(
         )?)
     })
 }
+
+/// A PNG of the one element the locator finds: its box cut from a capture
+/// of its window (waited for as a read is): `*out_png` holds `*out_len`
+/// bytes of a `*out_width` x `*out_height` image. `UD_ERR_NOT_ACTIONABLE`
+/// when it has no box on the screen.
+///
+/// `*out_png` is owned by the caller: free it with `ud_bytes_free`. All four
+/// out-params are zero/NULL on failure.
+///
+/// # Safety
+/// `locator` is NULL or a live locator; each out-param is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_locator_screenshot(
+    locator: *const crate::locator::ud_locator,
+    out_png: *mut *mut u8,
+    out_len: *mut usize,
+    out_width: *mut u32,
+    out_height: *mut u32,
+) -> ud_status {
+    zero(out_png);
+    zero(out_len);
+    zero(out_width);
+    zero(out_height);
+    guard::status(|| {
+        let out_png = out(out_png, "out_png")?;
+        let out_len = out(out_len, "out_len")?;
+        let out_width = out(out_width, "out_width")?;
+        let out_height = out(out_height, "out_height")?;
+        let capture = crate::locator::locator_ref(locator, "locator")?.run(|l| l.screenshot())?;
+        *out_png = owned_bytes(&capture.png);
+        *out_len = capture.png.len();
+        *out_width = capture.width;
+        *out_height = capture.height;
+        Ok(())
+    })
+}

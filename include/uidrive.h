@@ -1835,6 +1835,20 @@ ud_status ud_app_window_ids(const ud_app *app, char **out_json);
  */
 ud_status ud_app_wait_for_new_window(const ud_app *app, const char *before_json, int64_t timeout_ms, char **out_json);
 
+/**
+ * A PNG of the one element the locator finds: its box cut from a capture
+ * of its window (waited for as a read is): `*out_png` holds `*out_len`
+ * bytes of a `*out_width` x `*out_height` image. `UD_ERR_NOT_ACTIONABLE`
+ * when it has no box on the screen.
+ *
+ * `*out_png` is owned by the caller: free it with `ud_bytes_free`. All four
+ * out-params are zero/NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; each out-param is NULL or valid for a write.
+ */
+ud_status ud_locator_screenshot(const ud_locator *locator, uint8_t **out_png, size_t *out_len, uint32_t *out_width, uint32_t *out_height);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

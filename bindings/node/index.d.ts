@@ -595,6 +595,8 @@ export declare class Locator implements Finders {
   value(options?: ActionOptions): Promise<string | null>;
   states(options?: ActionOptions): Promise<State[]>;
   bounds(options?: ActionOptions): Promise<Bounds | null>;
+  /** A PNG of the one element, cut from a capture of its window (written to `path` too). */
+  screenshot(options?: { path?: string; timeout?: number }): Promise<Buffer>;
   /** Whether the one element shows: now, or with `timeout`, as soon as it does (false after it). */
   isVisible(options?: ActionOptions): Promise<boolean>;
   /** Whether no element shows: now, or with `timeout`, as soon as none does (false after it). */

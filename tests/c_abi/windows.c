@@ -85,6 +85,16 @@ int main(void) {
           "ud_capture_screen: the whole 1920x1200 screen as PNG");
     ud_bytes_free(png);
 
+    ud_locator *check_box = NULL;
+    check(ud_app_locator(app, "role=checkBox name=checkbutton >> nth=0", &check_box) == UD_OK, "a check box");
+    png = NULL;
+    width = height = 0;
+    check(ud_locator_screenshot(check_box, &png, &len, &width, &height) == UD_OK && width > 0 && width < 400 &&
+              height > 0 && height < 200 && memcmp(png, "\x89PNG", 4) == 0,
+          "ud_locator_screenshot: the check box alone");
+    ud_bytes_free(png);
+    ud_locator_free(check_box);
+
     json = NULL;
     check(ud_app_window_ids(app, &json) == UD_OK && json && json[0] == '[', "ud_app_window_ids: a JSON array");
     ud_string_free(json);

@@ -6,6 +6,7 @@
 use crate::app::App;
 use crate::convert::{millis_opt, window_id};
 use crate::task::{self, Job, Out};
+use crate::locator::Locator;
 use crate::window::Window;
 use napi::bindgen_prelude::AsyncTask;
 use napi_derive::napi;
@@ -111,6 +112,38 @@ impl App {
             let timeout = millis_opt("waitForNewWindow: timeout", timeout)?
                 .unwrap_or(uidrive_core::defaults::IDLE);
             uidrive_facade::windows::wait_for_new_window(&app, &before, timeout)
+        })
+    }
+}
+
+#[napi(object)]
+pub struct ScreenshotOptions {
+    /// Where to write the PNG too.
+    pub path: Option<String>,
+    /// Milliseconds to wait for the element, over the App's default.
+    pub timeout: Option<f64>,
+}
+
+#[napi]
+impl Locator {
+    /// A PNG of the one element, its box cut from a capture of its window
+    /// (written to `path` too when given).
+    #[napi(ts_return_type = "Promise<Buffer>")]
+    pub fn screenshot(&self, options: Option<ScreenshotOptions>) -> AsyncTask<Job> {
+        let locator = self.inner.clone();
+        let (path, timeout) = options.map(|o| (o.path, o.timeout)).unwrap_or_default();
+        task::run(move || {
+            let locator = match millis_opt("screenshot: timeout", timeout)? {
+                Some(limit) => locator.with_timeout(limit),
+                None => locator,
+            };
+            let capture = locator.screenshot()?;
+            if let Some(path) = path {
+                std::fs::write(&path, &capture.png).map_err(|e| {
+                    uidrive_core::Error::failed(format!("could not write {path}: {e}"))
+                })?;
+            }
+            Ok(Out::Bytes(capture.png))
         })
     }
 }

@@ -42,6 +42,12 @@ test('gtk3-widget-factory: resize, move, maximize, minimize, restore', async () 
 
     const png = await app.captureScreen();
     assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [1920, 1200]);
+
+    const check = app.getByRole('checkBox', { name: 'checkbutton' }).first();
+    const box = await check.bounds();
+    const shot = await check.screenshot();
+    assert.ok(Math.abs(shot.readUInt32BE(16) - box.width) <= 1, `${shot.readUInt32BE(16)} vs ${box.width}`);
+    assert.ok(Math.abs(shot.readUInt32BE(20) - box.height) <= 1);
   } finally {
     await app.close();
   }

@@ -5,7 +5,7 @@
 use crate::app::PyApp;
 use crate::convert::{opt_seconds, to_json_text, to_python};
 use crate::errors::{invalid, IntoPy};
-use crate::locator::PyWindow;
+use crate::locator::{PyLocator, PyWindow};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::sync::{Arc, Mutex};
@@ -169,5 +169,33 @@ impl PyExpectWindow {
                 "expect_window: the value is there once the `with` block has ended",
             )),
         }
+    }
+}
+
+#[pymethods]
+impl PyLocator {
+    /// A PNG of the one element, its box cut from a capture of its window;
+    /// written to ``path`` too when given. ``timeout`` in seconds.
+    #[pyo3(signature = (path=None, *, timeout=None))]
+    fn screenshot<'py>(
+        &self,
+        py: Python<'py>,
+        path: Option<std::path::PathBuf>,
+        timeout: Option<f64>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let locator = match opt_seconds(py, "timeout", timeout)? {
+            Some(limit) => self.inner.with_timeout(limit),
+            None => self.inner.clone(),
+        };
+        let capture = py.detach(move || locator.screenshot()).or_raise(py)?;
+        if let Some(path) = path {
+            std::fs::write(&path, &capture.png).map_err(|e| {
+                pyo3::exceptions::PyOSError::new_err(format!(
+                    "could not write {}: {e}",
+                    path.display()
+                ))
+            })?;
+        }
+        Ok(PyBytes::new(py, &capture.png))
     }
 }

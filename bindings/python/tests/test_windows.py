@@ -57,6 +57,15 @@ def test_widget_factory_is_resized_moved_maximized_minimized_and_restored(
     assert struct.unpack(">II", png[16:24]) == (1920, 1200)
     assert len(png) > 40_000, "a blank screen compresses to a few KiB"
 
+    # One element alone, as big as its box says.
+    check = factory.get_by_role("checkBox", name="checkbutton").first()
+    box = check.bounds()
+    assert box is not None
+    shot = check.screenshot()
+    assert shot[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = struct.unpack(">II", shot[16:24])
+    assert abs(width - box["width"]) <= 1 and abs(height - box["height"]) <= 1
+
 
 def test_the_window_an_action_opens_is_found_by_its_appearance(
     desktop: uidrive.Desktop,

@@ -199,6 +199,25 @@ fn gtk3_widget_factory_is_resized_moved_maximized_minimized_and_restored() {
         png.len()
     );
 
+    // One element alone: its box cut from the window's capture.
+    let target = "role=checkBox name=checkbutton >> nth=0";
+    let bounds = home.ok(&["get", "bounds", target]);
+    let element = home.dir.path().join("element.png");
+    let shot = home.ok(&["screenshot", target, element.to_str().unwrap()]);
+    let png = std::fs::read(&element).unwrap();
+    let ihdr = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    let size = (ihdr(16), ihdr(20));
+    assert_eq!(
+        (shot["data"]["width"].as_u64(), shot["data"]["height"].as_u64()),
+        (Some(u64::from(size.0)), Some(u64::from(size.1)))
+    );
+    let b = &bounds["data"]["bounds"];
+    let (w, h) = (b["width"].as_f64().unwrap(), b["height"].as_f64().unwrap());
+    assert!(
+        (f64::from(size.0) - w).abs() <= 1.0 && (f64::from(size.1) - h).abs() <= 1.0,
+        "the element's size {w}x{h}, captured as {size:?}: {bounds}"
+    );
+
     // Closing asks the window as its close button would; the app then ends.
     let closed = home.ok(&["window", "close"]);
     assert_eq!(closed["data"]["window"]["closed"], true, "{closed}");

@@ -323,8 +323,13 @@ impl Command for Wait {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Screenshot {
+    // On the command line `screenshot FILE` or `screenshot TARGET FILE`: one
+    // word is the file (run() sorts them out).
+    #[arg(required = true, value_name = "TARGET", help = "An element to capture alone (then FILE follows); alone: the file")]
+    #[serde(default)]
+    pub target: Option<String>,
     /// The PNG file (MCP: in allowed directories; none: the image back).
-    #[arg(required = true, value_name = "FILE")]
+    #[arg(value_name = "FILE")]
     #[serde(default)]
     pub file: Option<PathBuf>,
     #[arg(
@@ -341,11 +346,20 @@ pub struct Screenshot {
 
 impl Command for Screenshot {
     const NAME: &'static str = "screenshot";
-    const ABOUT: &'static str = "Capture the window as a PNG";
+    const ABOUT: &'static str = "Capture the window (or one element) as a PNG";
     const HINTS: Hints = READS;
 
-    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let capture = if self.desktop {
+    fn run(mut self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        if !ctx.mcp && self.file.is_none() {
+            // `screenshot FILE`: the one word is the file.
+            self.file = self.target.take().map(PathBuf::from);
+        }
+        let capture = if let Some(target) = &self.target {
+            if self.desktop {
+                return Err(CliError::usage("screenshot: an element or --desktop, not both"));
+            }
+            ctx.locator(target, self.on.window)?.screenshot()?
+        } else if self.desktop {
             ctx.app()?.capture_screen()?
         } else {
             let window = ctx.window(self.on.window);
