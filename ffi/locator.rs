@@ -103,7 +103,10 @@ impl ud_locator {
 
 /// # Safety
 /// `locator` is NULL or a live locator.
-pub(crate) unsafe fn locator_ref<'a>(locator: *const ud_locator, what: &str) -> Result<&'a ud_locator> {
+pub(crate) unsafe fn locator_ref<'a>(
+    locator: *const ud_locator,
+    what: &str,
+) -> Result<&'a ud_locator> {
     handles::get(handles::Kind::Locator, locator, what)
 }
 

@@ -5,8 +5,8 @@
 
 use crate::app::App;
 use crate::convert::{millis_opt, window_id};
-use crate::task::{self, Job, Out};
 use crate::locator::Locator;
+use crate::task::{self, Job, Out};
 use crate::window::Window;
 use napi::bindgen_prelude::AsyncTask;
 use napi_derive::napi;

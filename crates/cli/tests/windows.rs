@@ -208,7 +208,10 @@ fn gtk3_widget_factory_is_resized_moved_maximized_minimized_and_restored() {
     let ihdr = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
     let size = (ihdr(16), ihdr(20));
     assert_eq!(
-        (shot["data"]["width"].as_u64(), shot["data"]["height"].as_u64()),
+        (
+            shot["data"]["width"].as_u64(),
+            shot["data"]["height"].as_u64()
+        ),
         (Some(u64::from(size.0)), Some(u64::from(size.1)))
     );
     let b = &bounds["data"]["bounds"];

@@ -325,7 +325,11 @@ impl Command for Wait {
 pub struct Screenshot {
     // On the command line `screenshot FILE` or `screenshot TARGET FILE`: one
     // word is the file (run() sorts them out).
-    #[arg(required = true, value_name = "TARGET", help = "An element to capture alone (then FILE follows); alone: the file")]
+    #[arg(
+        required = true,
+        value_name = "TARGET",
+        help = "An element to capture alone (then FILE follows); alone: the file"
+    )]
     #[serde(default)]
     pub target: Option<String>,
     /// The PNG file (MCP: in allowed directories; none: the image back).
@@ -356,7 +360,9 @@ impl Command for Screenshot {
         }
         let capture = if let Some(target) = &self.target {
             if self.desktop {
-                return Err(CliError::usage("screenshot: an element or --desktop, not both"));
+                return Err(CliError::usage(
+                    "screenshot: an element or --desktop, not both",
+                ));
             }
             ctx.locator(target, self.on.window)?.screenshot()?
         } else if self.desktop {
