@@ -22,6 +22,7 @@ mod services;
 mod status;
 mod tracing;
 mod version;
+mod windows;
 
 pub use app::*;
 pub use desktop::*;

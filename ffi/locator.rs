@@ -92,7 +92,7 @@ impl ud_locator {
         }
     }
 
-    fn run<T>(&self, body: impl FnOnce(&Locator) -> Result<T>) -> Result<T> {
+    pub(crate) fn run<T>(&self, body: impl FnOnce(&Locator) -> Result<T>) -> Result<T> {
         let locator = self.elements()?;
         // Holding the app open for the call keeps `ud_app_close` waiting until it ends.
         // An element not found names the app's windows, as in every language.
@@ -103,7 +103,10 @@ impl ud_locator {
 
 /// # Safety
 /// `locator` is NULL or a live locator.
-unsafe fn locator_ref<'a>(locator: *const ud_locator, what: &str) -> Result<&'a ud_locator> {
+pub(crate) unsafe fn locator_ref<'a>(
+    locator: *const ud_locator,
+    what: &str,
+) -> Result<&'a ud_locator> {
     handles::get(handles::Kind::Locator, locator, what)
 }
 

@@ -27,7 +27,7 @@ pub const UD_WINDOW_DEFAULT: u64 = 0;
 /// header by cbindgen.toml (with the parentheses a negative macro needs).
 pub const UD_TIMEOUT_DEFAULT: i64 = -1;
 
-fn to_json(value: impl Serialize) -> Result<Value> {
+pub(crate) fn to_json(value: impl Serialize) -> Result<Value> {
     serde_json::to_value(value)
         .map_err(|e| Error::failed(format!("could not write the answer as JSON: {e}")))
 }
@@ -36,7 +36,7 @@ fn to_json(value: impl Serialize) -> Result<Value> {
 ///
 /// # Safety
 /// As the public functions: `app` NULL or live, `out_json` NULL or writable.
-unsafe fn json_answer(
+pub(crate) unsafe fn json_answer(
     app: *const ud_app,
     out_json: *mut *mut c_char,
     call: impl FnOnce(&App) -> Result<Value>,

@@ -1879,6 +1879,164 @@ const char *ud_version(void);
  */
 uint32_t ud_abi_version(void);
 
+/**
+ * Moves the window's content to `x`, `y` on the screen through the window
+ * manager: `*out_json` is its state once its place reads back so;
+ * `UD_ERR_FAILED`, naming where it is, when it does not.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_window_move(const ud_app *app, uint64_t window_id, int32_t x, int32_t y, char **out_json);
+
+/**
+ * Resizes the window's content to `width` x `height` (confirmed as
+ * `ud_window_move` is; an app's own smallest size is named when refused).
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_window_resize(const ud_app *app, uint64_t window_id, uint32_t width, uint32_t height, char **out_json);
+
+/**
+ * Minimizes the window (confirmed by its state).
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_window_minimize(const ud_app *app, uint64_t window_id, char **out_json);
+
+/**
+ * Maximizes the window (confirmed by its state).
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_window_maximize(const ud_app *app, uint64_t window_id, char **out_json);
+
+/**
+ * Shows the window neither minimized, maximized nor fullscreen.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_window_restore(const ud_app *app, uint64_t window_id, char **out_json);
+
+/**
+ * Raises the window and gives it the focus (confirmed by the active window).
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_window_focus(const ud_app *app, uint64_t window_id, char **out_json);
+
+/**
+ * Asks the window to close as its close button does, and waits for it to
+ * go (`"closed": true`); `UD_ERR_FAILED` when the app keeps it (it may ask
+ * first: save changes?).
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_window_close(const ud_app *app, uint64_t window_id, char **out_json);
+
+/**
+ * The window's content on the screen: `{"x", "y", "width", "height"}`.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_window_bounds(const ud_app *app, uint64_t window_id, char **out_json);
+
+/**
+ * Which of `minimized`, `maximized`, `fullscreen`, `focused`, `above`
+ * hold, as a JSON array of strings.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_window_states(const ud_app *app, uint64_t window_id, char **out_json);
+
+/**
+ * Every app on the desktop's accessibility bus: `*out_json` is
+ * `{"apps": [{"name", "pid", "toolkit", "windows": [titles]}]}`.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_apps(const ud_app *app, char **out_json);
+
+/**
+ * Captures the whole screen as a PNG: `*out_png` holds `*out_len` bytes
+ * of a `*out_width` x `*out_height` image.
+ *
+ * `*out_png` is owned by the caller: free it with `ud_bytes_free`. All four
+ * out-params are zero/NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; each out-param is NULL or valid for a write.
+ */
+ud_status ud_capture_screen(const ud_app *app, uint8_t **out_png, size_t *out_len, uint32_t *out_width, uint32_t *out_height);
+
+/**
+ * The ids of the app's windows now, as a JSON array: pass it to
+ * `ud_app_wait_for_new_window` after the action that opens a window.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_app_window_ids(const ud_app *app, char **out_json);
+
+/**
+ * Waits up to `timeout_ms` (`UD_TIMEOUT_DEFAULT`, -1: 10 000) for a window
+ * whose id is not in `before_json` (what `ud_app_window_ids` gave before
+ * the action): `*out_json` is that window as `ud_windows` lists it, found
+ * by its appearance whatever its title. `UD_ERR_TIMEOUT` when none opens.
+ *
+ * `*out_json` is owned by the caller: free it with `ud_string_free`. NULL on failure.
+ *
+ * # Safety
+ * `app` is NULL or a live handle; `before_json` is NULL or a NUL-terminated
+ * string; `out_json` is NULL or valid for a write.
+ */
+ud_status ud_app_wait_for_new_window(const ud_app *app, const char *before_json, int64_t timeout_ms, char **out_json);
+
+/**
+ * A PNG of the one element the locator finds: its box cut from a capture
+ * of its window (waited for as a read is): `*out_png` holds `*out_len`
+ * bytes of a `*out_width` x `*out_height` image. `UD_ERR_NOT_ACTIONABLE`
+ * when it has no box on the screen.
+ *
+ * `*out_png` is owned by the caller: free it with `ud_bytes_free`. All four
+ * out-params are zero/NULL on failure.
+ *
+ * # Safety
+ * `locator` is NULL or a live locator; each out-param is NULL or valid for a write.
+ */
+ud_status ud_locator_screenshot(const ud_locator *locator, uint8_t **out_png, size_t *out_len, uint32_t *out_width, uint32_t *out_height);
+
 #ifdef __cplusplus
 }  // extern "C"
 #endif  // __cplusplus

@@ -4,8 +4,8 @@
 # The benchmarks' peers are installed by scripts/install-bench-deps.sh.
 set -euo pipefail
 
-# headless desktop: X server, session bus, accessibility bus and registry
-DESKTOP=(xvfb x11-utils dbus dbus-x11 at-spi2-core)
+# headless desktop: X server, window manager, session bus, accessibility bus and registry
+DESKTOP=(xvfb openbox x11-utils dbus dbus-x11 at-spi2-core)
 # real apps the end-to-end tests drive
 TEST_APPS=(gtk-3-examples gtk-4-examples gnome-calculator zenity)
 # the Python wheel's test venv and the MCP client's venv (scripts/venv.sh)

@@ -71,6 +71,30 @@ export interface WindowInfo {
   [field: string]: unknown;
 }
 
+/** A window as the window manager shows it, once an operation's effect read back so. */
+export interface WindowState {
+  id: number;
+  /** The window's content on the screen. */
+  bounds: Bounds;
+  /** Which of `minimized`, `maximized`, `fullscreen`, `focused`, `above` hold. */
+  states: string[];
+  /** Its place in the stacking order, 0 at the bottom (front = highest). */
+  zIndex?: number;
+  /** `confirmed` (an operation), `read` (bounds, states). */
+  effect: string;
+  /** The window went (after `close`). */
+  closed?: boolean;
+}
+
+/** An app on the desktop's accessibility bus. */
+export interface DesktopApp {
+  name: string;
+  pid: number;
+  toolkit: string;
+  /** Its windows' titles. */
+  windows: string[];
+}
+
 /** One element of a window. `id` is a 64-bit number written as a string of digits. */
 export interface Node {
   id: string;
@@ -426,6 +450,14 @@ export declare class App implements Finders {
   waitForWindow(title: TextMatch, options?: { timeout?: number }): Promise<WindowInfo>;
   /** Waits for an accessibility event the app sends, of `target`'s element if given; milliseconds, 10 000 by default. */
   waitForEvent(kind: EventKind, target?: Locator | null, options?: { timeout?: number }): Promise<AccessibilityEvent>;
+  /** Runs `action` and resolves to the window it opened, found by its appearance (a new id), whatever its title. */
+  waitForWindow(action: () => unknown, options?: { timeout?: number }): Promise<WindowInfo>;
+  /** Waits for a window whose id is not in `before` (ids `windows()` gave). */
+  waitForNewWindow(before: number[], options?: { timeout?: number }): Promise<WindowInfo>;
+  /** Every app on the desktop's accessibility bus. */
+  apps(): Promise<DesktopApp[]>;
+  /** The whole screen as PNG bytes. */
+  captureScreen(): Promise<Buffer>;
   eval(script: string, options?: WindowOptions): Promise<unknown>;
   /** The protocol's `act`: the low-level door under locators. */
   act(params: ActParams): Promise<void>;
@@ -515,6 +547,18 @@ export declare class Window implements Finders {
   getByImage(path: string, options?: ImageOptions): Locator;
   getById(id: string): Locator;
   locator(selector: string): Locator;
+  /** Moves the window's content to `x`, `y` on the screen through the window manager (confirmed). */
+  move(x: number, y: number): Promise<WindowState>;
+  resize(width: number, height: number): Promise<WindowState>;
+  minimize(): Promise<WindowState>;
+  maximize(): Promise<WindowState>;
+  restore(): Promise<WindowState>;
+  /** Raises the window and gives it the focus. */
+  focus(): Promise<WindowState>;
+  /** Asks the window to close as its close button does; resolves once it went. */
+  close(): Promise<WindowState>;
+  bounds(): Promise<Bounds>;
+  states(): Promise<string[]>;
 }
 
 /**
@@ -617,6 +661,8 @@ export declare class Locator implements Finders {
   value(options?: ActionOptions): Promise<string | null>;
   states(options?: ActionOptions): Promise<State[]>;
   bounds(options?: ActionOptions): Promise<Bounds | null>;
+  /** A PNG of the one element, cut from a capture of its window (written to `path` too). */
+  screenshot(options?: { path?: string; timeout?: number }): Promise<Buffer>;
   /** Whether the one element shows: now, or with `timeout`, as soon as it does (false after it). */
   isVisible(options?: ActionOptions): Promise<boolean>;
   /** Whether no element shows: now, or with `timeout`, as soon as none does (false after it). */

@@ -14,3 +14,20 @@ try {
   }
   throw error;
 }
+
+// `app.waitForWindow(action)`: the window an async `action` opens, found by
+// its appearance (an id `windows()` did not list before) by the native
+// waitForNewWindow; given a title, it waits for a window so titled as before.
+const byTitle = module.exports.App.prototype.waitForWindow;
+Object.defineProperty(module.exports.App.prototype, 'waitForWindow', {
+  value: function waitForWindow(what, options) {
+    if (typeof what !== 'function') return byTitle.call(this, what, options);
+    return (async () => {
+      const before = (await this.windows()).map((w) => w.id);
+      await what();
+      return this.waitForNewWindow(before, options);
+    })();
+  },
+  writable: true,
+  configurable: true,
+});

@@ -164,6 +164,10 @@ step "steps.c under AddressSanitizer: ud_locator_scroll, _expand, _collapse on g
 step "desktop_services.c under AddressSanitizer: ud_clipboard_set/_get/_clear with mousepad (Ctrl+V, Ctrl+C)" \
     bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/desktop_services.c \$(pkg-config --cflags --libs uidrive) -o '$work/desktop_services' &&
              ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/desktop_services'"
+# Window management through the window manager: gtk3-widget-factory's window.
+step "windows.c under AddressSanitizer: ud_window_resize, _maximize, _restore, _bounds, _states, ud_apps, ud_capture_screen on gtk3-widget-factory" \
+    bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/windows.c \$(pkg-config --cflags --libs uidrive) -o '$work/windows' &&
+             ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/windows'"
 step "Go calculator (cgo): the same scenario, nothing left behind" \
     env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
     bash -c "cd tests/c_abi/go && go build -o '$work/go_calculator' ./calculator && timeout 300 '$work/go_calculator'"

@@ -16,6 +16,7 @@ mod services;
 mod task;
 mod tracing;
 mod window;
+mod windows;
 
 use crate::convert::{env_pairs, millis};
 use crate::task::{Job, Out};

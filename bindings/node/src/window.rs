@@ -42,7 +42,7 @@ pub fn choice(options: Option<&Object<'_>>) -> napi::Result<CoreResult<WindowCho
 
 #[napi]
 pub struct Window {
-    inner: WindowRef,
+    pub(crate) inner: WindowRef,
     app: Arc<CoreApp>,
 }
 

@@ -16,6 +16,7 @@ mod matching;
 mod process;
 mod services;
 mod tracing;
+mod windows;
 
 use pyo3::prelude::*;
 
@@ -34,6 +35,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<services::PyNotification>()?;
     m.add_class::<services::PyTrayItem>()?;
     m.add_class::<services::PyTrayMenuItem>()?;
+    m.add_class::<windows::PyExpectWindow>()?;
     m.add_function(wrap_pyfunction!(launch::connect, m)?)?;
     m.add_function(wrap_pyfunction!(launch::launch, m)?)?;
     m.add_function(wrap_pyfunction!(launch::attach, m)?)?;

@@ -51,8 +51,28 @@ pub fn x_window_for(x11: &X11, pid: u32, top: &TopLevel) -> Result<XWindow> {
         .into_iter()
         .filter(|w| w.viewable && !w.override_redirect)
         .collect();
+    // GTK 3 answers the box of the window manager's frame around its
+    // window (at its scale, if it scales), others the window's own.
+    let framed = |w: &XWindow| {
+        let Ok([left, right, above, below]) = x11.wm_frame_extents(w.id) else {
+            return false;
+        };
+        if left + right + above + below == 0 {
+            return false;
+        }
+        let outer = (
+            f64::from(w.geometry.width + left + right),
+            f64::from(w.geometry.height + above + below),
+        );
+        (1..=4).any(|k| {
+            let k = f64::from(k);
+            (outer.0 / k - f64::from(top.extents.2)).abs() <= 1.0
+                && (outer.1 / k - f64::from(top.extents.3)).abs() <= 1.0
+        })
+    };
     let size = |w: &XWindow| {
         (w.geometry.width as i32, w.geometry.height as i32) == (top.extents.2, top.extents.3)
+            || framed(w)
     };
     if let Some(at) = candidates
         .iter()

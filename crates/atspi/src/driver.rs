@@ -619,11 +619,13 @@ impl Driver for AtspiDriver {
     fn windows(&self) -> Result<WindowList> {
         self.run(CALL_LIMIT, |inner| async move {
             let list = windows::list(&inner.link, &inner.app, &inner.ids).await?;
+            let mut windows: Vec<_> = list
+                .iter()
+                .map(|(id, top)| inner.window_entry(*id, top))
+                .collect();
+            crate::manage::add_states(&inner, &list, &mut windows);
             Ok(WindowList {
-                windows: list
-                    .iter()
-                    .map(|(id, top)| inner.window_entry(*id, top))
-                    .collect(),
+                windows,
                 extra: Default::default(),
             })
         })
@@ -650,6 +652,21 @@ impl Driver for AtspiDriver {
         params.validate()?;
         self.inner.activity.mark_action(&self.inner.app.bus);
         crate::desktop::input(self, params)
+    }
+
+    fn manage_window(
+        &self,
+        params: &uidrive_core::protocol::ManageWindowParams,
+    ) -> Result<uidrive_core::protocol::WindowState> {
+        crate::manage::manage_window(self, params)
+    }
+
+    fn apps(&self) -> Result<uidrive_core::protocol::AppList> {
+        crate::manage::apps(self)
+    }
+
+    fn capture_screen(&self) -> Result<Capture> {
+        crate::manage::capture_screen(self)
     }
 
     fn menu(&self, params: &MenuParams) -> Result<()> {

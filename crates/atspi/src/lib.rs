@@ -46,6 +46,7 @@ mod java;
 mod kept;
 mod lanes;
 mod launch;
+mod manage;
 mod menu;
 mod no_tree;
 mod office;

@@ -20,7 +20,10 @@ const NO_SCALE: f64 = 0.02;
 
 /// Each window's scale, by window and AT-SPI size.
 #[derive(Default)]
-pub struct Scales(Mutex<HashMap<(String, i32, i32), f64>>);
+pub struct Scales(Mutex<HashMap<(String, i32, i32), Measured>>);
+
+/// A window's scale and its content's inset ([`crate::driver::Inner::frame_of`]).
+type Measured = (f64, (i32, i32));
 
 /// Where a window's elements are counted from, and how much they are scaled.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,7 +44,8 @@ impl Frame {
 /// The scale of a window the app answers `atspi` (width, height) for and the
 /// X server shows `x` for: the ratio of the two when both axes agree, else 1.
 /// GTK 4 is asked [`gtk4_ratio`] instead: its frame makes the axes differ.
-/// `frame` is the window's `_GTK_FRAME_EXTENTS` (left, right, top, bottom).
+/// `frame` is the window's `_GTK_FRAME_EXTENTS` (left, right, top, bottom)
+/// for GTK 4, the window manager's frame (`_NET_FRAME_EXTENTS`) for others.
 pub fn ratio(toolkit: Toolkit, atspi: (i32, i32), x: (u32, u32), frame: [u32; 4]) -> f64 {
     if atspi.0 <= 0 || atspi.1 <= 0 {
         return 1.0;
@@ -49,6 +53,17 @@ pub fn ratio(toolkit: Toolkit, atspi: (i32, i32), x: (u32, u32), frame: [u32; 4]
     if toolkit == Toolkit::Gtk4 {
         return gtk4_ratio(atspi, x, frame);
     }
+    let inside = plain_ratio(atspi, x);
+    let [left, right, top, bottom] = frame;
+    if inside != 1.0 || frame == [0; 4] {
+        return inside;
+    }
+    // GTK 3 answers the box of the window manager's frame around its window.
+    plain_ratio(atspi, (x.0 + left + right, x.1 + top + bottom))
+}
+
+/// The ratio of the two sizes when both axes agree, else 1.
+fn plain_ratio(atspi: (i32, i32), x: (u32, u32)) -> f64 {
     let across = f64::from(x.0) / f64::from(atspi.0);
     let down = f64::from(x.1) / f64::from(atspi.1);
     // Each size is rounded to whole pixels on both sides.
@@ -84,28 +99,34 @@ const MAX_GTK4_SCALE: i64 = 4;
 const MAX_GTK4_BORDER: i64 = 32;
 
 impl crate::driver::Inner {
-    /// The frame of window `top`, whose box the read answered.
     pub fn frame_of(&self, top: &TopLevel) -> Frame {
-        let origin = (top.extents.0, top.extents.1);
+        let (scale, inset) = self.measure(top);
         Frame {
-            origin,
-            scale: self.scale_of(top),
+            origin: (top.extents.0 + inset.0, top.extents.1 + inset.1),
+            scale,
         }
     }
 
-    /// The scale of window `top` ([`ratio`]); 1 where the X server is out of reach.
     pub fn scale_of(&self, top: &TopLevel) -> f64 {
+        self.measure(top).0
+    }
+
+    /// The window's scale, and where its content starts inside the box the
+    /// app answers for it (app pixels): GTK 3 answers the box of the window
+    /// manager's frame around its window, title bar included, where the
+    /// content starts below and right of that frame's edge.
+    fn measure(&self, top: &TopLevel) -> Measured {
         let (_, _, width, height) = top.extents;
         let key = (
             format!("{}{}", top.obj.0, top.obj.1.as_str()),
             width,
             height,
         );
-        if let Some(scale) = self.scales.0.lock().unwrap().get(&key) {
-            return *scale;
+        if let Some(measured) = self.scales.0.lock().unwrap().get(&key) {
+            return *measured;
         }
         let Some(shown) = self.x_window(top) else {
-            return 1.0;
+            return (1.0, (0, 0));
         };
         let frame = match self.app.toolkit {
             Toolkit::Gtk4 => self
@@ -113,20 +134,45 @@ impl crate::driver::Inner {
                 .ok()
                 .and_then(|x11| x11.frame_extents(shown.id).ok().flatten())
                 .unwrap_or_default(),
-            _ => [0; 4],
+            // The window manager's frame: GTK 3 answers its window's box with it.
+            _ => self
+                .x11()
+                .ok()
+                .and_then(|x11| x11.wm_frame_extents(shown.id).ok())
+                .unwrap_or_default(),
         };
-        let scale = ratio(
-            self.app.toolkit,
-            (width, height),
-            (shown.geometry.width, shown.geometry.height),
-            frame,
-        );
+        let x_size = (shown.geometry.width, shown.geometry.height);
+        let scale = ratio(self.app.toolkit, (width, height), x_size, frame);
+        let inset = match self.app.toolkit {
+            Toolkit::Gtk4 => (0, 0),
+            _ => frame_inset((width, height), x_size, frame, scale),
+        };
         let mut scales = self.scales.0.lock().unwrap();
         if scales.len() > 1_000 {
             scales.clear();
         }
-        scales.insert(key, scale);
-        scale
+        scales.insert(key, (scale, inset));
+        (scale, inset)
+    }
+}
+
+/// Where the content starts inside the app's box of its window, in app
+/// pixels: the frame's left and top when that box is the window manager's
+/// frame (its size is the X window's plus the frame, at `scale`), else none.
+pub fn frame_inset(atspi: (i32, i32), x: (u32, u32), frame: [u32; 4], scale: f64) -> (i32, i32) {
+    let [left, right, top, bottom] = frame.map(f64::from);
+    if frame == [0; 4] || scale <= 0.0 {
+        return (0, 0);
+    }
+    let framed = (
+        (f64::from(x.0) + left + right) / scale,
+        (f64::from(x.1) + top + bottom) / scale,
+    );
+    let near = |a: i32, b: f64| (f64::from(a) - b).abs() <= 2.0;
+    if near(atspi.0, framed.0) && near(atspi.1, framed.1) {
+        ((left / scale).round() as i32, (top / scale).round() as i32)
+    } else {
+        (0, 0)
     }
 }
 
@@ -150,6 +196,19 @@ mod tests {
         assert_eq!(ratio(other, (700, 500), (701, 499)), 1.0, "rounding");
         assert_eq!(ratio(other, (700, 500), (900, 500)), 1.0, "axes disagree");
         assert_eq!(ratio(other, (0, 0), (900, 500)), 1.0, "no box");
+        // GTK 3 at GDK_SCALE=2 under openbox answers its frame's box.
+        let framed = super::ratio(other, (195, 132), (388, 238), [1, 1, 25, 1]);
+        assert_eq!(framed, 2.0, "the frame counted in");
+        let unscaled = super::ratio(other, (390, 264), (388, 238), [1, 1, 25, 1]);
+        assert_eq!(unscaled, 1.0, "a frame alone is no scale");
+        let frame = [1, 1, 25, 1];
+        assert_eq!(frame_inset((195, 132), (388, 238), frame, 2.0), (1, 13));
+        assert_eq!(frame_inset((390, 264), (388, 238), frame, 1.0), (1, 25));
+        assert_eq!(
+            frame_inset((388, 238), (388, 238), frame, 1.0),
+            (0, 0),
+            "the content's box"
+        );
     }
 
     #[test]

@@ -27,6 +27,9 @@ pub struct McpArgs {
     /// Offer only the tools that read (windows, snapshot, wait, screenshot): observation only.
     #[arg(long, env = "UIDRIVE_MCP_READ_ONLY", value_parser = clap::builder::BoolishValueParser::new())]
     pub read_only: bool,
+    /// Offer the desktop's tools too: `window` (move, resize, minimize, maximize, restore, focus, close a window; its bounds and states; the desktop's apps).
+    #[arg(long = "desktop-tools", env = "UIDRIVE_MCP_DESKTOP_TOOLS", value_parser = clap::builder::BoolishValueParser::new())]
+    pub desktop_tools: bool,
     /// Start with this app: one listening on a protocol socket (a MyGo app, `uidrive serve`).
     #[arg(long, value_name = "PATH")]
     pub socket: Option<PathBuf>,
@@ -96,16 +99,18 @@ struct Server {
     /// so the command line and this server share its app, window and refs.
     session: Option<String>,
     read_only: bool,
+    /// Whether the desktop's tools are offered (`--desktop-tools`).
+    desktop_tools: bool,
     /// Where tools may write files.
     files: Arc<crate::files::Files>,
     /// Daemons that `open` started for a named session, to reap.
     children: Arc<Mutex<Vec<std::process::Child>>>,
 }
 
-fn offered(read_only: bool) -> impl Iterator<Item = &'static Entry> {
-    registry::COMMANDS
-        .iter()
-        .filter(move |e| e.mcp && (!read_only || e.hints.read_only))
+fn offered(read_only: bool, desktop_tools: bool) -> impl Iterator<Item = &'static Entry> {
+    registry::COMMANDS.iter().filter(move |e| {
+        e.mcp && (!read_only || e.hints.read_only) && (desktop_tools || !e.mcp_desktop)
+    })
 }
 
 fn tool(entry: &Entry) -> Tool {
@@ -304,7 +309,9 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         Ok(ListToolsResult::with_all_items(
-            offered(self.read_only).map(tool).collect(),
+            offered(self.read_only, self.desktop_tools)
+                .map(tool)
+                .collect(),
         ))
     }
 
@@ -317,6 +324,12 @@ impl ServerHandler for Server {
         let Some(entry) = registry::find_mcp(&name) else {
             return Err(McpError::invalid_params(format!("no tool `{name}`"), None));
         };
+        if entry.mcp_desktop && !self.desktop_tools {
+            return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
+                "error: unsupported: `{name}` is one of the desktop's tools, not offered in this session\nhint: start the server with `uidrive mcp --desktop-tools` (or UIDRIVE_MCP_DESKTOP_TOOLS=1)"
+            ))])
+            .into());
+        }
         if self.read_only && !entry.hints.read_only {
             return Ok(CallToolResult::error(vec![ContentBlock::text(format!(
                 "error: unsupported: `{name}` acts, and this session is observation only\nhint: use the snapshot, windows, wait or screenshot tools"
@@ -669,6 +682,7 @@ pub fn run(args: McpArgs, session: Option<String>) -> Result<(), Error> {
         ctx: ctx.clone(),
         session,
         read_only: args.read_only,
+        desktop_tools: args.desktop_tools,
         files,
         children: children.clone(),
     };
@@ -768,8 +782,22 @@ mod tests {
     }
 
     #[test]
+    fn the_desktops_tools_are_offered_on_request() {
+        let names =
+            |desktop| -> Vec<&str> { offered(false, desktop).map(|e| e.name).collect::<Vec<_>>() };
+        assert!(!names(false).contains(&"window"));
+        assert!(names(true).contains(&"window"));
+        let listed =
+            serde_json::to_string(&offered(false, true).map(tool).collect::<Vec<_>>()).unwrap();
+        assert!(
+            listed.contains("minimize"),
+            "the window tool names its actions"
+        );
+    }
+
+    #[test]
     fn tools_list_is_short_and_names_no_flags() {
-        let tools: Vec<Tool> = offered(false).map(tool).collect();
+        let tools: Vec<Tool> = offered(false, false).map(tool).collect();
         let listed = serde_json::to_string(&tools).unwrap();
         // 10 000 before the desktop's services (the `desktop` tool, `wait`'s `notification`: 430 more).
         assert!(listed.len() <= 10_500, "{} characters", listed.len());

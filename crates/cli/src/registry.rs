@@ -3,7 +3,9 @@
 //! command line and by serde from an MCP tool call, and its JSON Schema (for
 //! `tools/list`) comes from the same struct.
 
-use crate::commands::{act, batch, desktop_services, gesture, lifecycle, observe, query, terms};
+use crate::commands::{
+    act, batch, desktop, desktop_services, gesture, lifecycle, observe, query, terms,
+};
 use crate::ctx::Ctx;
 use crate::output::{CliError, Output};
 use clap::ArgMatches;
@@ -51,6 +53,9 @@ pub trait Command: clap::Args + JsonSchema + DeserializeOwned + 'static {
     const HINTS: Hints;
     /// Offered as an MCP tool.
     const MCP: bool = true;
+    /// Offered as an MCP tool only to a server started with `--desktop-tools`
+    /// (the desktop's tools stay off the default short list).
+    const MCP_DESKTOP: bool = false;
     /// Offered as a command-line command (a tool that groups several
     /// commands for MCP's short list is not).
     const CLI: bool = true;
@@ -66,6 +71,8 @@ pub struct Entry {
     pub about: &'static str,
     pub hints: Hints,
     pub mcp: bool,
+    /// Offered over MCP only with `--desktop-tools`.
+    pub mcp_desktop: bool,
     pub on_cli: bool,
     pub in_batch: bool,
     /// The clap subcommand.
@@ -84,6 +91,7 @@ const fn entry<C: Command>() -> Entry {
         about: C::ABOUT,
         hints: C::HINTS,
         mcp: C::MCP,
+        mcp_desktop: C::MCP_DESKTOP,
         on_cli: C::CLI,
         in_batch: C::IN_BATCH,
         cli: cli_of::<C>,
@@ -175,6 +183,8 @@ pub static COMMANDS: &[Entry] = &[
     entry::<act::Eval>(),
     entry::<observe::Wait>(),
     entry::<observe::Screenshot>(),
+    entry::<desktop::WindowCmd>(),
+    entry::<desktop::Apps>(),
     entry::<batch::Batch>(),
     entry::<lifecycle::Close>(),
     entry::<lifecycle::Skills>(),

@@ -450,6 +450,20 @@ impl Driver for Watched {
     ) -> Result<crate::protocol::Event> {
         self.inner.wait_event(params).map_err(|e| self.explain(e))
     }
+    fn manage_window(
+        &self,
+        params: &crate::protocol::ManageWindowParams,
+    ) -> Result<crate::protocol::WindowState> {
+        self.inner
+            .manage_window(params)
+            .map_err(|e| self.explain(e))
+    }
+    fn apps(&self) -> Result<crate::protocol::AppList> {
+        self.inner.apps().map_err(|e| self.explain(e))
+    }
+    fn capture_screen(&self) -> Result<Capture> {
+        self.inner.capture_screen().map_err(|e| self.explain(e))
+    }
     fn tree_for(
         &self,
         params: &TreeParams,

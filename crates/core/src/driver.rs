@@ -3,9 +3,9 @@
 use crate::error::{Error, ErrorCode, Result};
 use crate::protocol::wire::decode_params;
 use crate::protocol::{
-    ActParams, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId, EvalParams, Event,
-    Hello, HelloParams, IdleParams, InputParams, MenuParams, Method, NoParams, Node, Tree,
-    TreeParams, WaitEventParams, WindowList,
+    ActParams, AppList, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId,
+    EvalParams, Event, Hello, HelloParams, IdleParams, InputParams, ManageWindowParams, MenuParams,
+    Method, NoParams, Node, Tree, TreeParams, WaitEventParams, WindowList, WindowState,
 };
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -71,6 +71,30 @@ pub trait Driver: Send + Sync {
                     "wait for what the event would show instead (expect, wait_for_window)",
                 ),
         )
+    }
+    /// uidrive's addition: moves, resizes, minimizes, maximizes, restores,
+    /// focuses or closes a window through the desktop's window manager and
+    /// reads its effect back (or only reads the window's state). The
+    /// default is `unsupported`; a driver that wraps another must forward it.
+    fn manage_window(&self, params: &ManageWindowParams) -> Result<WindowState> {
+        let _ = params;
+        Err(Error::unsupported(
+            "this app's server manages no windows (`manageWindow`)",
+        ))
+    }
+    /// uidrive's addition: every app on the desktop's accessibility bus.
+    /// The default is `unsupported`; a driver that wraps another must forward it.
+    fn apps(&self) -> Result<AppList> {
+        Err(Error::unsupported(
+            "this app's server cannot list the desktop's apps (`apps`)",
+        ))
+    }
+    /// uidrive's addition: the whole screen as a PNG. The default is
+    /// `unsupported`; a driver that wraps another must forward it.
+    fn capture_screen(&self) -> Result<Capture> {
+        Err(Error::unsupported(
+            "this app's server cannot capture the screen (`captureScreen`)",
+        ))
     }
     /// uidrive's addition: a window read for picking elements out of it, as
     /// locators do. A driver may first read every element's role, label,
@@ -166,6 +190,19 @@ pub fn call_json<D: Driver + ?Sized>(
             p.validate()?;
             to_json(driver.wait_event(&p)?)
         }
+        Method::ManageWindow => {
+            let p: ManageWindowParams = decode_params(name, params)?;
+            p.validate()?;
+            to_json(driver.manage_window(&p)?)
+        }
+        Method::Apps => {
+            let _: NoParams = decode_params(name, params)?;
+            to_json(driver.apps()?)
+        }
+        Method::CaptureScreen => {
+            let _: NoParams = decode_params(name, params)?;
+            to_json(driver.capture_screen()?)
+        }
     }
 }
 
@@ -210,6 +247,15 @@ impl<D: Driver + ?Sized> Driver for std::sync::Arc<D> {
     }
     fn wait_event(&self, params: &WaitEventParams) -> Result<Event> {
         (**self).wait_event(params)
+    }
+    fn manage_window(&self, params: &ManageWindowParams) -> Result<WindowState> {
+        (**self).manage_window(params)
+    }
+    fn apps(&self) -> Result<AppList> {
+        (**self).apps()
+    }
+    fn capture_screen(&self) -> Result<Capture> {
+        (**self).capture_screen()
     }
     fn tree_for(
         &self,

@@ -424,7 +424,17 @@ impl Driver for MemoryDriver {
             // The demo has no hit test, and its tables are always read whole.
             methods: Method::ALL
                 .iter()
-                .filter(|m| !matches!(m, Method::ElementAt | Method::CellAt | Method::WaitEvent))
+                .filter(|m| {
+                    !matches!(
+                        m,
+                        Method::ElementAt
+                            | Method::CellAt
+                            | Method::ManageWindow
+                            | Method::Apps
+                            | Method::CaptureScreen
+                            | Method::WaitEvent
+                    )
+                })
                 .map(|m| m.as_str().to_string())
                 .collect(),
             actions: Action::ALL.iter().map(|a| a.as_str().to_string()).collect(),

@@ -498,6 +498,47 @@ impl Driver for SocketDriver {
         decode_result(Method::WaitEvent.as_str(), result)
     }
 
+    fn manage_window(
+        &self,
+        params: &crate::protocol::ManageWindowParams,
+    ) -> Result<crate::protocol::WindowState> {
+        params.validate()?;
+        if !self.offers(Method::ManageWindow)? {
+            return Err(Error::unsupported(
+                "the server manages no windows (`manageWindow`)",
+            ));
+        }
+        let wire = serde_json::to_value(params).map_err(|e| {
+            Error::invalid_request(format!("manageWindow: could not write params: {e}"))
+        })?;
+        // The server waits for the effect as long as it was told to.
+        let wait = Duration::from_millis(params.timeout.unwrap_or(0));
+        let result = self.request(
+            Method::ManageWindow.as_str(),
+            Some(wire),
+            self.options.timeout + wait,
+        )?;
+        decode_result(Method::ManageWindow.as_str(), result)
+    }
+
+    fn apps(&self) -> Result<crate::protocol::AppList> {
+        if !self.offers(Method::Apps)? {
+            return Err(Error::unsupported(
+                "the server cannot list the desktop's apps (`apps`)",
+            ));
+        }
+        self.call_typed(Method::Apps, &crate::protocol::NoParams {})
+    }
+
+    fn capture_screen(&self) -> Result<Capture> {
+        if !self.offers(Method::CaptureScreen)? {
+            return Err(Error::unsupported(
+                "the server cannot capture the screen (`captureScreen`)",
+            ));
+        }
+        self.call_typed(Method::CaptureScreen, &crate::protocol::NoParams {})
+    }
+
     fn eval(&self, params: &EvalParams) -> Result<Value> {
         self.call_typed::<EvalResult>(Method::Eval, params)
             .map(|r| r.value)

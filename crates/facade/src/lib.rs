@@ -18,6 +18,7 @@
 //! - [`outcome`]: the one JSON shape of an action's outcome;
 //! - [`refs`]: snapshots and the refs they hand out, resolved fail-closed;
 //! - [`services`]: the desktop's clipboard, notifications and tray;
+//! - [`windows`]: the window an action opens, found by its appearance;
 //! - [`operations`]: the list of operations every front end offers, which
 //!   the parity test holds them to.
 
@@ -35,6 +36,7 @@ pub mod reads;
 pub mod refs;
 pub mod services;
 pub mod time;
+pub mod windows;
 
 /// Installs uidrive's OCR and template matching (Tesseract, `uidrive-visual`)
 /// as core's engine for visual targets. The facade's `connect`, `launch`,

@@ -18,7 +18,7 @@ use uidrive_core::protocol::{
     ActParams, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId, EvalParams, Hello,
     IdleParams, InputParams, MenuParams, Node, Tree, TreeParams, WindowList,
 };
-use uidrive_core::protocol::{Event, WaitEventParams};
+use uidrive_core::protocol::{AppList, Event, ManageWindowParams, WaitEventParams, WindowState};
 use uidrive_core::{Driver, Error, Result};
 use uidrive_x11::{Clipboard, Selection, CLIPBOARD_TIMEOUT};
 
@@ -331,6 +331,15 @@ impl Driver for WithServices {
     }
     fn wait_event(&self, params: &WaitEventParams) -> Result<Event> {
         self.inner.wait_event(params)
+    }
+    fn manage_window(&self, params: &ManageWindowParams) -> Result<WindowState> {
+        self.inner.manage_window(params)
+    }
+    fn apps(&self) -> Result<AppList> {
+        self.inner.apps()
+    }
+    fn capture_screen(&self) -> Result<Capture> {
+        self.inner.capture_screen()
     }
     fn tree_for(
         &self,

@@ -521,7 +521,7 @@ impl Session {
                 })
             }
             "screenshot" => Ok(json!(
-                base64::engine::general_purpose::STANDARD.encode(el.screenshot()?)
+                base64::engine::general_purpose::STANDARD.encode(el.screenshot()?.png)
             )),
             "computedrole" => Ok(json!(el.node()?.role.as_str())),
             "computedlabel" => Ok(json!(el.node()?.label.unwrap_or_default())),

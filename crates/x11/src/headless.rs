@@ -1,5 +1,6 @@
-//! A private headless desktop: an Xvfb display, a D-Bus session bus and the
-//! accessibility bus with its registry, for one test worker or one CI job.
+//! A private headless desktop: an Xvfb display with a window manager
+//! (openbox), a D-Bus session bus and the accessibility bus with its
+//! registry, for one test worker or one CI job.
 //!
 //! Everything is private to the desktop (its display number, its buses, its
 //! `XDG_RUNTIME_DIR`), so several run side by side, and it is its user's
@@ -38,6 +39,10 @@ pub struct DesktopOptions {
     pub timeout: Duration,
     /// The X server program (default `Xvfb`, looked up on PATH).
     pub xvfb: PathBuf,
+    /// The window manager (default `openbox`, looked up on PATH), started
+    /// with the desktop; `None` runs none, and uidrive then gives each
+    /// window the focus as it is shown.
+    pub window_manager: Option<PathBuf>,
 }
 
 impl Default for DesktopOptions {
@@ -48,6 +53,7 @@ impl Default for DesktopOptions {
             depth: 24,
             timeout: uidrive_core::defaults::LAUNCH,
             xvfb: PathBuf::from("Xvfb"),
+            window_manager: Some(PathBuf::from("openbox")),
         }
     }
 }
@@ -59,7 +65,9 @@ pub struct Desktop {
     session_bus_address: String,
     a11y_bus_address: String,
     timeout: Duration,
-    /// Torn down in this order: registry, accessibility bus, session bus, X server.
+    /// Torn down in this order: window manager, registry, accessibility
+    /// bus, session bus, X server.
+    wm: Option<Managed>,
     registryd: Option<Managed>,
     launcher: Option<Managed>,
     session_bus: Option<Managed>,
@@ -86,6 +94,7 @@ impl Desktop {
             session_bus_address: String::new(),
             a11y_bus_address: String::new(),
             timeout: options.timeout,
+            wm: None,
             registryd: None,
             launcher: None,
             session_bus: None,
@@ -96,6 +105,15 @@ impl Desktop {
         };
         // On any error `desktop` drops here and tears down what did start.
         desktop.start_x(options)?;
+        // The window manager starts while the buses do, and is waited for last.
+        if let Some(program) = &options.window_manager {
+            desktop.start_wm(program)?;
+        } else {
+            // No window manager: focus windows as they are shown, as one would.
+            crate::focus::start(&desktop.display, &desktop.xauthority()).map_err(|e| {
+                Error::failed(format!("could not watch the windows of the display: {e}"))
+            })?;
+        }
         desktop.start_session_bus()?;
         desktop.start_a11y_bus()?;
         desktop.start_registry()?;
@@ -104,6 +122,7 @@ impl Desktop {
             &desktop.display,
             Some(&desktop.xauthority()),
         )?));
+        desktop.wait_for_wm()?;
         Ok(desktop)
     }
 
@@ -229,6 +248,7 @@ impl Desktop {
 
     fn managed(&self) -> impl Iterator<Item = &Managed> {
         [
+            &self.wm,
             &self.registryd,
             &self.launcher,
             &self.session_bus,
@@ -241,6 +261,7 @@ impl Desktop {
     fn teardown(&mut self) {
         self.clipboard.take();
         for slot in [
+            &mut self.wm,
             &mut self.registryd,
             &mut self.launcher,
             &mut self.session_bus,
@@ -321,10 +342,69 @@ impl Desktop {
         })?;
         self.display = format!(":{number}");
         write_cookie(&number.to_string())?;
-        // No window manager runs here: focus windows as they are shown, as one would.
-        crate::focus::start(&self.display, &xauthority)
-            .map_err(|e| Error::failed(format!("could not watch the windows of {name}: {e}")))?;
         Ok(())
+    }
+
+    /// Starts the window manager on the display. Its configuration is the
+    /// system's (`/etc/xdg`), not the user's: `XDG_CONFIG_HOME` and
+    /// `XDG_CACHE_HOME` point into the runtime directory.
+    fn start_wm(&mut self, program: &Path) -> Result<()> {
+        let name = program.display().to_string();
+        let mut command = Command::new(program);
+        if program.file_name().is_some_and(|n| n == "openbox") {
+            // No session manager to talk to; no autostart programs.
+            command.arg("--sm-disable");
+        }
+        command
+            .env("DISPLAY", &self.display)
+            .env("XAUTHORITY", self.xauthority())
+            .env("XDG_RUNTIME_DIR", self.runtime_dir())
+            .env("XDG_CONFIG_HOME", self.runtime_dir().join("config"))
+            .env("XDG_CACHE_HOME", self.runtime_dir().join("cache"))
+            .env("XDG_DATA_HOME", self.runtime_dir().join("data"))
+            // Its own D-Bus is none of the desktop's concern.
+            .env_remove("DBUS_SESSION_BUS_ADDRESS");
+        for removed in Desktop::env_removed() {
+            command.env_remove(removed);
+        }
+        let log = self.log("wm");
+        self.wm = Some(Managed::spawn(&name, command, &log).map_err(|e| {
+            e.with_suggestion(
+                "install openbox (scripts/install-deps.sh does), or start the desktop without a window manager (window_manager: None)",
+            )
+        })?);
+        Ok(())
+    }
+
+    /// Waits until the window manager says it manages the screen
+    /// (`_NET_SUPPORTING_WM_CHECK` on the root names its check window):
+    /// only then are windows framed, focused and stacked by it.
+    fn wait_for_wm(&mut self) -> Result<()> {
+        if self.wm.is_none() {
+            return Ok(());
+        }
+        let x = X11::connect_as(&self.display, Some(&self.xauthority()))?;
+        let timeout = self.timeout;
+        let wm = self.wm.as_mut().expect("checked above");
+        let deadline = Instant::now() + timeout;
+        loop {
+            if x.window_manager()?.is_some() {
+                return Ok(());
+            }
+            if wm.exited().is_some() {
+                return Err(wm.died("the window manager to manage the screen"));
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::timeout(format!(
+                    "{} did not manage the screen within {} ms; it wrote: {}",
+                    wm.name(),
+                    timeout.as_millis(),
+                    wm.log_tail()
+                ))
+                .with_suggestion("check that it runs under Xvfb, or give a longer timeout"));
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
     }
 
     /// A session bus of the standard session configuration (so D-Bus

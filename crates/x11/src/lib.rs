@@ -15,7 +15,10 @@
 //!   manager asks of a window (`_NET_WM_PING`, `WM_DELETE_WINDOW`).
 //! - [`Clipboard`] (`clipboard.rs`): the CLIPBOARD and PRIMARY selections,
 //!   read and held by uidrive itself (ICCCM), served to apps by a thread.
-//! - `focus.rs`: on a headless desktop, each top-level window gets the
+//! - [`X11::manage_window`] (`ewmh.rs`): move, resize, minimize, maximize,
+//!   restore, focus and close through the window manager (EWMH), each
+//!   verified by reading its effect back; states and stacking order.
+//! - `focus.rs`: on a display without a window manager, each top-level window gets the
 //!   keyboard focus when it is shown, as a window manager would give it.
 //!
 //! Linux only.
@@ -24,6 +27,7 @@ mod auth;
 mod capture;
 mod clipboard;
 mod dbus;
+mod ewmh;
 mod focus;
 mod headless;
 mod input;
@@ -34,6 +38,7 @@ mod x11;
 
 pub use capture::encode_png;
 pub use clipboard::{Clipboard, Selection, CLIPBOARD_TIMEOUT};
+pub use ewmh::{WindowStates, WmRequest, WmWindow};
 pub use headless::{Desktop, DesktopOptions};
 pub use input::WHEEL_DIPS_PER_CLICK;
 pub use wm::Ping;

@@ -13,7 +13,7 @@ use uidrive_core::{Error, Result};
 
 /// What to tell a user whose machine lacks one of the desktop's programs.
 pub(crate) const INSTALL_HINT: &str =
-    "install the desktop's packages with scripts/install-deps.sh (Debian: xvfb dbus at-spi2-core)";
+    "install the desktop's packages with scripts/install-deps.sh (Debian: xvfb openbox dbus at-spi2-core)";
 
 /// How long a process gets to exit after SIGTERM before it is killed.
 const GRACE: Duration = Duration::from_secs(3);

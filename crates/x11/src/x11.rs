@@ -289,8 +289,8 @@ impl X11 {
         geometry(&self.lock(), window)
     }
 
-    /// Raises the window and gives it the keyboard focus (nothing else will on a
-    /// display without a window manager).
+    /// Raises the window and gives it the keyboard focus: through the window
+    /// manager when one runs, else itself (nothing else will).
     pub fn focus(&self, window: u32) -> Result<()> {
         let inner = self.lock();
         let conn = &inner.conn;
@@ -306,6 +306,14 @@ impl X11 {
             )
             .with_suggestion("wait for the window to be shown before sending it keys"));
         }
+        drop(inner);
+        // Under a window manager, it is asked (as a taskbar asks): it
+        // raises the frame and keeps its own idea of the active window.
+        if self.activate(window, ACTIVATED_WITHIN)? {
+            return self.give_focus(window);
+        }
+        let inner = self.lock();
+        let conn = &inner.conn;
         conn.configure_window(
             window,
             &ConfigureWindowAux::new().stack_mode(StackMode::ABOVE),
@@ -370,6 +378,9 @@ impl X11 {
         sync(&inner.conn)
     }
 }
+
+/// How long a window manager gets to make a window active.
+const ACTIVATED_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
 
 impl std::fmt::Debug for X11 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

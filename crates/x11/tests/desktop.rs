@@ -50,6 +50,13 @@ fn a_desktop_has_a_display_a_session_bus_and_the_accessibility_bus() {
         (100, 20, false)
     );
 
+    // A window manager manages the screen from the start (EWMH).
+    assert_eq!(
+        x.window_manager().unwrap().as_deref(),
+        Some("Openbox"),
+        "openbox manages the screen"
+    );
+
     let a11y = desktop
         .a11y_bus_address()
         .expect("the accessibility bus address");
@@ -138,8 +145,8 @@ impl Traces {
         let pids = desktop.process_ids();
         assert_eq!(
             pids.len(),
-            4,
-            "Xvfb, dbus-daemon, the launcher, the registry"
+            5,
+            "the window manager, Xvfb, dbus-daemon, the launcher, the registry"
         );
         Traces {
             pids,
@@ -191,7 +198,8 @@ impl Traces {
 fn stopping_or_dropping_a_desktop_leaves_no_process_and_no_file() {
     let desktop = Desktop::start().expect("the desktop starts");
     let traces = Traces::of(&desktop);
-    assert_eq!(traces.leftovers().len(), 5, "{:?}", traces.leftovers());
+    // Its five processes and the accessibility bus the launcher started.
+    assert_eq!(traces.leftovers().len(), 6, "{:?}", traces.leftovers());
     desktop.stop();
     traces.assert_gone();
 

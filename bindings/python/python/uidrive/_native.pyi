@@ -26,6 +26,7 @@ __all__ = [
     "Clipboard",
     "Desktop",
     "Expect",
+    "ExpectedWindow",
     "Keyboard",
     "Locator",
     "Notification",
@@ -137,6 +138,13 @@ class App(_Factories):
     ) -> Event:
         """Waits for an accessibility event the app sends (of target's element, if given)."""
     def call(self, method: str, params: Mapping[str, Any] | None = None) -> Any: ...
+    def apps(self) -> list[dict[str, Any]]:
+        """Every app on the desktop's accessibility bus: name, pid, toolkit, windows."""
+    def capture_screen(self) -> bytes:
+        """The whole screen as PNG bytes."""
+    def expect_window(self, *, timeout: float | None = None) -> ExpectedWindow:
+        """``with app.expect_window() as info: ...``: ``info.value`` is the window
+        the block opened, found by its appearance (a new window id)."""
     def close(self) -> Literal["windows", "terminated", "killed", "exited", "detached"]: ...
     def __enter__(self) -> App: ...
     def __exit__(
@@ -195,6 +203,34 @@ class Window(_Factories):
     """One window of an app as a starting point for locators, found again at every use."""
 
     def locator(self, selector: str) -> Locator: ...
+    def move(self, x: int, y: int) -> dict[str, Any]:
+        """Moves the window's content to ``x``, ``y`` through the window manager;
+        its state (``bounds``, ``states``, ``zIndex``, ``effect``) once confirmed."""
+    def resize(self, width: int, height: int) -> dict[str, Any]: ...
+    def minimize(self) -> dict[str, Any]: ...
+    def maximize(self) -> dict[str, Any]: ...
+    def restore(self) -> dict[str, Any]: ...
+    def focus(self) -> dict[str, Any]: ...
+    def close(self) -> dict[str, Any]:
+        """Asks the window to close as its close button does; waits for it to go."""
+    def bounds(self) -> Bounds: ...
+    def states(self) -> list[str]:
+        """Which of minimized, maximized, fullscreen, focused, above hold."""
+
+@final
+class ExpectedWindow:
+    """``App.expect_window()``: a context manager whose ``value`` is the window
+    the ``with`` block opened."""
+
+    @property
+    def value(self) -> WindowInfo: ...
+    def __enter__(self) -> ExpectedWindow: ...
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool: ...
 
 @final
 class Locator(_Factories):
@@ -229,6 +265,10 @@ class Locator(_Factories):
     def value(self, *, timeout: float | None = None) -> str | None: ...
     def states(self, *, timeout: float | None = None) -> list[str]: ...
     def bounds(self, *, timeout: float | None = None) -> Bounds | None: ...
+    def screenshot(
+        self, path: str | os.PathLike[str] | None = None, *, timeout: float | None = None
+    ) -> bytes:
+        """A PNG of the one element, cut from a capture of its window (written to ``path`` too)."""
     def is_visible(self, *, timeout: float | None = None) -> bool: ...
     def is_hidden(self, *, timeout: float | None = None) -> bool: ...
     def is_enabled(self, *, timeout: float | None = None) -> bool: ...

@@ -56,6 +56,9 @@ class _WindowRequired(TypedDict):
 
 class WindowInfo(_WindowRequired, total=False):
     url: str
+    # What the window manager says of it (uidrive's additions to `windows`).
+    states: list[str]
+    zIndex: int
 
 
 class _NodeRequired(TypedDict):

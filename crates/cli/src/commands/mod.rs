@@ -3,6 +3,7 @@
 
 pub mod act;
 pub mod batch;
+pub mod desktop;
 pub mod desktop_services;
 pub mod gesture;
 pub mod lifecycle;

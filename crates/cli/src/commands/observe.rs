@@ -23,6 +23,16 @@ pub fn window_line(w: &Window) -> String {
         line.push_str(" hidden");
     }
     line.push_str(&format!(" {}x{}", w.bounds.width, w.bounds.height));
+    // What the window manager says of it (uidrive's additions to `windows`).
+    if let Some(states) = w.extra.get("states").and_then(|s| s.as_array()) {
+        let states: Vec<&str> = states.iter().filter_map(|s| s.as_str()).collect();
+        if !states.is_empty() {
+            line.push_str(&format!(" [{}]", states.join(", ")));
+        }
+    }
+    if let Some(z) = w.extra.get("zIndex").and_then(|z| z.as_u64()) {
+        line.push_str(&format!(" zIndex {z}"));
+    }
     line
 }
 
@@ -37,6 +47,17 @@ impl Command for Windows {
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let list = ctx.app()?.windows()?;
+        // What `wait --new-window` compares with.
+        ctx.state.windows = Some(
+            list.windows
+                .iter()
+                .map(|w| crate::session::SeenWindow {
+                    id: w.id,
+                    title: w.title.clone(),
+                    focused: w.focused,
+                })
+                .collect(),
+        );
         let text: String = list.windows.iter().map(|w| window_line(w) + "\n").collect();
         Ok(Output::new(
             if text.is_empty() {
@@ -212,6 +233,9 @@ pub struct Wait {
     #[arg(long, value_name = "REGION", num_args = 0..=1, default_missing_value = "window", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled", "event"])]
     #[serde(default)]
     pub changed: Option<String>,
+    #[arg(long = "new-window", help = "A window not listed at the last windows or snapshot (one an action opened)", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled", "event", "changed"])]
+    #[serde(default)]
+    pub new_window: bool,
     /// Milliseconds.
     #[arg(long, value_name = "MS", default_value_t = default_wait_timeout())]
     #[serde(default = "default_wait_timeout")]
@@ -261,6 +285,24 @@ impl Command for Wait {
         }
         if let Some(kind) = &self.event {
             return wait_for_event(ctx, kind, self.target.as_deref(), self.on.window, timeout);
+        }
+        if self.new_window {
+            let before: Vec<u64> = match &ctx.state.windows {
+                Some(seen) => seen.iter().map(|w| w.id).collect(),
+                None => {
+                    return Err(CliError::usage(
+                        "wait --new-window: no windows were listed yet in this session; run `windows` (or snapshot) before the action that opens one",
+                    ))
+                }
+            };
+            let _progress = Progress::start("waiting for a new window".into());
+            let app = ctx.app()?;
+            let shown = uidrive_facade::windows::wait_for_new_window(app, &before, timeout)?;
+            ctx.note_windows();
+            return Ok(Output::new(
+                format!("{}\n", window_line(&shown)),
+                json!({"window": shown}),
+            ));
         }
         if let Some(title) = &self.window_titled {
             let title = ExpectedText::parse(title)?.to_text_match(false);
@@ -379,14 +421,26 @@ impl Command for Wait {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Screenshot {
-    /// Only this element's box (a ref, a selector, a visual target such as ocr="OK"); none: the whole window.
-    #[arg(value_name = "TARGET", index = 1)]
+    // On the command line `screenshot FILE` or `screenshot TARGET FILE`: one
+    // word is the file (run() sorts them out).
+    #[arg(
+        required = true,
+        value_name = "TARGET",
+        help = "An element to capture alone (then FILE follows); alone: the file"
+    )]
     #[serde(default)]
     pub target: Option<String>,
     /// The PNG file (MCP: in allowed directories; none: the image back).
-    #[arg(required = true, value_name = "FILE", index = 2)]
+    #[arg(value_name = "FILE")]
     #[serde(default)]
     pub file: Option<PathBuf>,
+    #[arg(
+        long,
+        conflicts_with = "window",
+        help = "The whole screen instead of the window"
+    )]
+    #[serde(default)]
+    pub desktop: bool,
     #[command(flatten)]
     #[serde(flatten)]
     pub on: WindowOpt,
@@ -394,24 +448,26 @@ pub struct Screenshot {
 
 impl Command for Screenshot {
     const NAME: &'static str = "screenshot";
-    const ABOUT: &'static str = "Capture the window as a PNG";
+    const ABOUT: &'static str = "Capture the window (or one element) as a PNG";
     const HINTS: Hints = READS;
 
-    fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
-        let window = ctx.window(self.on.window);
-        let capture = match &self.target {
-            None => ctx.app()?.capture(window)?,
-            Some(target) => {
-                // The element's box, found as any target is (one match, waited for).
-                let located = ctx.locator(target, self.on.window)?;
-                let node = located.node()?;
-                let bounds = node.bounds.ok_or_else(|| {
-                    uidrive_core::Error::unsupported(format!("{target} has no box to capture"))
-                })?;
-                let app = ctx.app()?;
-                let whole = app.capture(window)?;
-                uidrive_core::visual::crop_capture(&whole, bounds)?
+    fn run(mut self, ctx: &mut Ctx) -> Result<Output, CliError> {
+        if !ctx.mcp && self.file.is_none() {
+            // `screenshot FILE`: the one word is the file.
+            self.file = self.target.take().map(PathBuf::from);
+        }
+        let capture = if let Some(target) = &self.target {
+            if self.desktop {
+                return Err(CliError::usage(
+                    "screenshot: an element or --desktop, not both",
+                ));
             }
+            ctx.locator(target, self.on.window)?.screenshot()?
+        } else if self.desktop {
+            ctx.app()?.capture_screen()?
+        } else {
+            let window = ctx.window(self.on.window);
+            ctx.app()?.capture(window)?
         };
         let mut size = format!("{}x{}", capture.width, capture.height);
         if capture.clipped {

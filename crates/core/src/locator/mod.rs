@@ -15,6 +15,7 @@ mod actions;
 mod cells;
 mod effect;
 mod ladder;
+mod manage;
 mod matching;
 mod observe;
 pub(crate) mod picture;

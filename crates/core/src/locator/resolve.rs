@@ -498,7 +498,7 @@ pub(crate) fn human(duration: Duration) -> String {
     }
 }
 
-fn list_or_none(items: impl Iterator<Item = String>) -> String {
+pub(super) fn list_or_none(items: impl Iterator<Item = String>) -> String {
     let items: Vec<String> = items.collect();
     if items.is_empty() {
         "none".into()

@@ -4,6 +4,7 @@
 //! leniently (unknown fields, roles, states and codes are kept); requests are
 //! checked before they leave, with errors that name the field.
 
+mod desktop;
 mod event;
 mod keys;
 mod names;
@@ -11,6 +12,7 @@ mod params;
 mod types;
 pub mod wire;
 
+pub use desktop::{AppList, DesktopApp, ManageWindowParams, WindowOp, WindowState};
 pub use event::{Event, EventKind, WaitEventParams};
 pub use keys::{Key, KeyChord, Modifier, NamedKey};
 pub use names::{Action, AutoComplete, Current, HasPopup, NameSource, Role, State, WindowKind};
@@ -78,6 +80,9 @@ methods! {
     ElementAt => "elementAt",
     CellAt => "cellAt",
     WaitEvent => "waitEvent",
+    ManageWindow => "manageWindow",
+    Apps => "apps",
+    CaptureScreen => "captureScreen",
 }
 
 impl Method {

@@ -731,6 +731,18 @@ impl Driver for Traced {
     ) -> Result<crate::protocol::Event> {
         self.inner.wait_event(params)
     }
+    fn manage_window(
+        &self,
+        params: &crate::protocol::ManageWindowParams,
+    ) -> Result<crate::protocol::WindowState> {
+        self.inner.manage_window(params)
+    }
+    fn apps(&self) -> Result<crate::protocol::AppList> {
+        self.inner.apps()
+    }
+    fn capture_screen(&self) -> Result<crate::protocol::Capture> {
+        self.inner.capture_screen()
+    }
     fn tree_for(
         &self,
         params: &TreeParams,

@@ -1,0 +1,190 @@
+//! The desktop around the app: its windows managed through the window
+//! manager (`manageWindow`, uidrive_x11's EWMH requests), their states and
+//! stacking in `windows`, the apps on the accessibility bus (`apps`) and
+//! the whole screen (`captureScreen`).
+
+use std::time::Duration;
+
+use uidrive_core::protocol::{
+    AppList, Bounds, Capture, DesktopApp, ManageWindowParams, Window, WindowOp, WindowState,
+};
+use uidrive_core::{Error, Result};
+use uidrive_x11::{WmRequest, WmWindow, XWindow, X11};
+
+use crate::discovery::{self, TopLevel};
+use crate::driver::{AtspiDriver, Inner};
+use crate::windows;
+
+/// The X window that shows `top`, minimized (unmapped) ones included: by
+/// title and size, else title, else the app's only window.
+fn x_window_of(x11: &X11, pid: u32, top: &TopLevel) -> Result<XWindow> {
+    if let Ok(shown) = crate::desktop::x_window_for(x11, pid, top) {
+        return Ok(shown);
+    }
+    // A minimized window is unmapped, but still the window manager's.
+    let managed = x11.stacking_order().unwrap_or_default();
+    let mut candidates: Vec<XWindow> = x11
+        .find_windows_by_pid(pid)?
+        .into_iter()
+        .filter(|w| !w.override_redirect && (w.viewable || managed.contains(&w.id)))
+        .collect();
+    if let Some(at) = candidates.iter().position(|w| w.title == top.title) {
+        return Ok(candidates.swap_remove(at));
+    }
+    if candidates.len() == 1 {
+        return Ok(candidates.remove(0));
+    }
+    Err(Error::no_window(format!(
+        "the window \"{}\" of process {pid} is not on the X display",
+        top.title
+    ))
+    .with_suggestion("list the windows again (`windows`); it may have closed"))
+}
+
+fn report(id: u64, shown: &WmWindow, effect: &str, closed: bool) -> WindowState {
+    let g = shown.geometry;
+    WindowState {
+        id,
+        bounds: Bounds::new(
+            f64::from(g.x),
+            f64::from(g.y),
+            f64::from(g.width),
+            f64::from(g.height),
+        ),
+        states: shown.states.names().iter().map(|s| s.to_string()).collect(),
+        z_index: shown.z_index,
+        effect: effect.to_string(),
+        closed,
+        extra: Default::default(),
+    }
+}
+
+pub fn manage_window(driver: &AtspiDriver, params: &ManageWindowParams) -> Result<WindowState> {
+    params.validate()?;
+    let wanted = params.window;
+    let (inner, id, top) = driver.run_work(move |inner| async move {
+        let (id, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
+        Ok((inner, id, top))
+    })?;
+    let x11 = inner.x11()?;
+    let window = x_window_of(&x11, inner.app.pid, &top).map_err(|e| driver.explain(e))?;
+    let request = match params.op {
+        WindowOp::Read => {
+            let shown = x11.wm_window(window.id)?;
+            return Ok(report(id, &shown, "read", !shown.exists));
+        }
+        WindowOp::Move => WmRequest::Move {
+            x: params.x.unwrap_or_default(),
+            y: params.y.unwrap_or_default(),
+        },
+        WindowOp::Resize => WmRequest::Resize {
+            width: params.width.unwrap_or_default(),
+            height: params.height.unwrap_or_default(),
+        },
+        WindowOp::Minimize => WmRequest::Minimize,
+        WindowOp::Maximize => WmRequest::Maximize,
+        WindowOp::Restore => WmRequest::Restore,
+        WindowOp::Focus => WmRequest::Focus,
+        WindowOp::Close => WmRequest::Close,
+    };
+    let timeout = params
+        .timeout
+        .map(Duration::from_millis)
+        .unwrap_or(uidrive_core::defaults::ACTION);
+    let shown = x11
+        .manage_window(window.id, request, timeout)
+        .map_err(|e| driver.explain(e))?;
+    inner
+        .activity
+        .acted(&inner.app.bus, Duration::from_millis(20));
+    let closed = params.op == WindowOp::Close;
+    Ok(report(id, &shown, "confirmed", closed))
+}
+
+/// Adds each window's `states` and `zIndex` (uidrive's additions to
+/// `windows`), where the X display tells them.
+pub fn add_states(inner: &Inner, listed: &[(u64, TopLevel)], windows: &mut [Window]) {
+    let Ok(x11) = inner.x11() else {
+        return;
+    };
+    for ((_, top), entry) in listed.iter().zip(windows.iter_mut()) {
+        let Ok(window) = x_window_of(&x11, inner.app.pid, top) else {
+            continue;
+        };
+        let Ok(shown) = x11.wm_window(window.id) else {
+            continue;
+        };
+        entry
+            .extra
+            .insert("states".into(), serde_json::json!(shown.states.names()));
+        if let Some(z) = shown.z_index {
+            entry.extra.insert("zIndex".into(), serde_json::json!(z));
+        }
+    }
+}
+
+/// Every app on the accessibility bus, with its windows' titles.
+pub fn apps(driver: &AtspiDriver) -> Result<AppList> {
+    driver
+        .run_work(move |inner| async move {
+            let found = discovery::all_apps(&inner.conn).await?;
+            let link = crate::bus::Link::over_bus(inner.conn.clone());
+            let mut apps = Vec::with_capacity(found.len());
+            for app in found {
+                // An app that goes while it is read is listed without windows.
+                let titles = discovery::top_levels(&link, &app)
+                    .await
+                    .map(|tops| tops.into_iter().map(|t| t.title).collect())
+                    .unwrap_or_default();
+                apps.push(DesktopApp {
+                    name: app.name,
+                    pid: app.pid,
+                    toolkit: app.toolkit_name,
+                    windows: titles,
+                    extra: Default::default(),
+                });
+            }
+            Ok((inner, apps))
+        })
+        .map(|(inner, mut apps)| {
+            // GTK 3 leaves a window's name empty when a header bar shows its
+            // title: the X window's title is what a person reads.
+            if let Ok(x11) = inner.x11() {
+                for app in apps
+                    .iter_mut()
+                    .filter(|a| a.windows.iter().any(String::is_empty))
+                {
+                    let shown: Vec<String> = x11
+                        .shown_windows_of(&[app.pid])
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|w| w.title)
+                        .collect();
+                    if shown.len() == app.windows.len() {
+                        for (title, x_title) in app.windows.iter_mut().zip(shown) {
+                            if title.is_empty() {
+                                *title = x_title;
+                            }
+                        }
+                    }
+                }
+            }
+            AppList {
+                apps,
+                extra: Default::default(),
+            }
+        })
+}
+
+/// The whole screen as a PNG.
+pub fn capture_screen(driver: &AtspiDriver) -> Result<Capture> {
+    let inner = driver.run_work(|inner| async move { Ok(inner) })?;
+    let x11 = inner.x11()?;
+    let (width, height) = x11.screen_size();
+    x11.capture_rect(uidrive_x11::Rect {
+        x: 0,
+        y: 0,
+        width,
+        height,
+    })
+}
