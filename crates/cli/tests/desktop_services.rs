@@ -71,7 +71,7 @@ fn the_clipboard_pastes_into_mousepad_and_reads_what_it_copied() {
     let text = pad.ok(&["clipboard", "get"]);
     assert_eq!(text.trim_end(), whole);
 
-    // The same through MCP's `desktop` tool, in the session.
+    // The same through MCP's `desktop` tool (one of the desktop's tools), in the session.
     let mut mcp = Mcp::attach(&pad);
     let (read, error) = mcp.tool("desktop", json!({"op": "clipboard-get"}));
     assert!(!error && read.trim_end() == whole, "{read}");
@@ -95,7 +95,7 @@ struct Mcp {
 impl Mcp {
     fn attach(session: &Session) -> Mcp {
         let mut child = Command::new(env!("CARGO_BIN_EXE_uidrive"))
-            .args(["mcp", "--attach-session", session.name])
+            .args(["mcp", "--desktop-tools", "--attach-session", session.name])
             .env("XDG_CACHE_HOME", session.home.path().join("cache"))
             .env("XDG_RUNTIME_DIR", session.home.path())
             .env_remove("UIDRIVE_SESSION")

@@ -280,7 +280,7 @@ pub struct KeyCmd {
 
 impl Command for KeyCmd {
     const NAME: &'static str = "key";
-    const ABOUT: &'static str = "Press key chords (Enter, Shift+Tab, CmdOrCtrl+Z) in order";
+    const ABOUT: &'static str = "Press key chords in order (Enter, Shift+Tab)";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -406,7 +406,7 @@ pub struct Select {
 
 impl Command for Select {
     const NAME: &'static str = "select";
-    const ABOUT: &'static str = "Choose an item of a combo box, list or tab list by its text";
+    const ABOUT: &'static str = "Choose an item of a combo box, list or tab list";
     const HINTS: Hints = SETS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {

@@ -455,6 +455,7 @@ impl Command for DesktopTool {
         "The desktop's clipboard, notifications (uidrive's headless desktop) and tray";
     const HINTS: Hints = ACTS;
     const CLI: bool = false;
+    const MCP_DESKTOP: bool = true;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
         let id = || {

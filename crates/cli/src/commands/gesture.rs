@@ -78,8 +78,7 @@ pub struct Scroll {
 
 impl Command for Scroll {
     const NAME: &'static str = "scroll";
-    const ABOUT: &'static str =
-        "Turn the mouse wheel over an element (into-view: scroll until it shows)";
+    const ABOUT: &'static str = "Turn the wheel over an element (into-view: until it shows)";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {

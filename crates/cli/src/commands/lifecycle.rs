@@ -26,7 +26,7 @@ fn default_open_timeout() -> u64 {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Open {
-    /// Connect to an app listening on this protocol socket.
+    /// Connect to this protocol socket.
     #[arg(long, value_name = "PATH")]
     #[serde(default)]
     pub socket: Option<PathBuf>,
@@ -50,7 +50,7 @@ pub struct Open {
     #[arg(long, value_name = "MS", default_value_t = default_open_timeout())]
     #[serde(default = "default_open_timeout")]
     pub timeout: u64,
-    /// Launch this command (last: the words after it are its own).
+    /// Launch this command (last: then its own words).
     #[arg(long, value_name = "CMD", num_args = 1.., allow_hyphen_values = true)]
     #[serde(default)]
     pub launch: Vec<String>,
@@ -113,8 +113,7 @@ impl Open {
 
 impl Command for Open {
     const NAME: &'static str = "open";
-    const ABOUT: &'static str =
-        "Open an app: launch a command, or attach to a pid, app name or socket";
+    const ABOUT: &'static str = "Open an app: launch, or attach to a pid, name or socket";
     const HINTS: Hints = ACTS;
     const IN_BATCH: bool = false;
 

@@ -85,7 +85,7 @@ pub struct SnapshotCmd {
     #[arg(long, value_name = "TARGET")]
     #[serde(default)]
     pub root: Option<String>,
-    /// The text lines OCR reads on the window's capture, with their boxes (apps with no tree).
+    /// OCR'd text lines with boxes (apps with no tree).
     #[arg(long, conflicts_with_all = ["interactive", "depth", "root"])]
     #[serde(default)]
     pub ocr: bool,
@@ -221,7 +221,7 @@ pub struct Wait {
     #[arg(long)]
     #[serde(default)]
     pub gone: bool,
-    /// A window whose title holds this (a dialog that opens).
+    /// A window whose title holds this.
     #[arg(long = "window-titled", value_name = "TITLE", conflicts_with_all = ["target", "text", "contains", "gone"])]
     #[serde(default)]
     pub window_titled: Option<String>,
@@ -229,7 +229,7 @@ pub struct Wait {
     #[arg(long, value_name = "KIND", value_parser = event_kinds(), conflicts_with_all = ["text", "contains", "gone", "window_titled"])]
     #[serde(default)]
     pub event: Option<String>,
-    /// Wait until the window's pixels change, then settle (two captures alike); REGION X,Y,W,H watches part of it.
+    /// Until the pixels change, then settle; X,Y,W,H: a region.
     #[arg(long, value_name = "REGION", num_args = 0..=1, default_missing_value = "window", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled", "event"])]
     #[serde(default)]
     pub changed: Option<String>,
@@ -243,7 +243,7 @@ pub struct Wait {
     #[command(flatten)]
     #[serde(flatten)]
     pub on: WindowOpt,
-    /// A notification whose summary or body holds this.
+    /// A notification holding this (summary or body).
     #[arg(long, value_name = "TEXT", conflicts_with_all = ["target", "text", "contains", "gone", "window_titled", "event", "changed"])]
     #[serde(default)]
     pub notification: Option<String>,
@@ -273,7 +273,7 @@ fn region(text: &str) -> Result<Option<uidrive_core::protocol::Bounds>, CliError
 impl Command for Wait {
     const NAME: &'static str = "wait";
     const ABOUT: &'static str =
-        "Wait for an element, text or window to show (or go), or the window to settle";
+        "Wait until something shows, goes or changes, or the window settles";
     const HINTS: Hints = READS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -430,7 +430,7 @@ pub struct Screenshot {
     )]
     #[serde(default)]
     pub target: Option<String>,
-    /// The PNG file (MCP: in allowed directories; none: the image back).
+    /// The PNG path (MCP: in allowed dirs; none: the image back).
     #[arg(value_name = "FILE")]
     #[serde(default)]
     pub file: Option<PathBuf>,

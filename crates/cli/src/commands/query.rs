@@ -29,8 +29,7 @@ pub struct Get {
 
 impl Command for Get {
     const NAME: &'static str = "get";
-    const ABOUT: &'static str =
-        "Print one field of an element, bare (a state asked: true or false)";
+    const ABOUT: &'static str = "Print an element's field, bare (states: true or false)";
     const HINTS: Hints = READS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -139,7 +138,7 @@ pub struct FindCmd {
 
 impl Command for FindCmd {
     const NAME: &'static str = "find";
-    const ABOUT: &'static str = "List the elements a selector matches, as snapshot lines with refs";
+    const ABOUT: &'static str = "List what a selector matches, as snapshot lines with refs";
     const HINTS: Hints = READS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -216,7 +215,7 @@ pub struct Verify {
 
 impl Command for Verify {
     const NAME: &'static str = "verify";
-    const ABOUT: &'static str = "Check a claim about an element: satisfied, unsatisfied or unknown";
+    const ABOUT: &'static str = "Check a claim: satisfied, unsatisfied or unknown";
     const HINTS: Hints = READS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
