@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of uidrive on a fresh Debian machine: installs what it needs,
 # then checks formatting and lints, builds the whole workspace once, and runs
-# the Rust, C, Go, Python, Node and MCP suites on that one build and the
+# the Rust, C, Go, Python, Node, MCP and WebDriver (Appium, Selenium and
+# Selenium Grid clients) suites on that one build and the
 # compatibility suite (scripts/compat: Qt 5 and 6, Firefox, Chromium,
 # LibreOffice, GTK 4/libadwaita, GTK 3, wx and Java apps, each on its own
 # desktop), the Rust tests in one lane and the others in a second. Each suite
@@ -153,7 +154,7 @@ lane() {
 }
 lane rust rust &
 rust_lane=$!
-lane suites tests/c_abi/run.sh bindings/python/test.sh bindings/node/test.sh crates/cli/tests/mcp.sh scripts/compat/run.sh &
+lane suites tests/c_abi/run.sh bindings/python/test.sh bindings/node/test.sh crates/cli/tests/mcp.sh crates/webdriver/tests/clients.sh scripts/compat/run.sh &
 suites_lane=$!
 wait "$rust_lane" "$suites_lane" || true
 for name in rust suites; do
