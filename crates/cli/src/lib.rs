@@ -261,3 +261,13 @@ fn report(outcome: Result<(), uidrive_core::Error>) -> u8 {
         }
     }
 }
+
+#[cfg(test)]
+mod well_formed {
+    /// clap checks a command's definition only when it is built: this builds
+    /// every subcommand, so a bad one fails here rather than at a user's call.
+    #[test]
+    fn every_command_is_well_formed() {
+        super::cli().debug_assert();
+    }
+}

@@ -104,10 +104,7 @@ const fn entry<C: Command>() -> Entry {
 
 fn cli_of<C: Command>() -> clap::Command {
     // `about` goes last: a flattened struct's doc comment would replace it.
-    // Missing positionals allowed: `screenshot [TARGET] FILE` takes one or two.
-    C::augment_args(clap::Command::new(C::NAME))
-        .allow_missing_positional(true)
-        .about(C::ABOUT)
+    C::augment_args(clap::Command::new(C::NAME)).about(C::ABOUT)
 }
 
 fn schema_of<C: Command>() -> Map<String, Value> {

@@ -177,7 +177,13 @@ fn open_calculator(home: &Home, session: &str) -> (u32, Vec<Proc>) {
     let daemon = home.daemon(session);
     let procs = tree(daemon);
     let names: Vec<&str> = procs.iter().map(|p| p.name.as_str()).collect();
-    for part in ["Xvfb", "dbus-daemon", "at-spi2-registr", "gnome-calculato"] {
+    for part in [
+        "Xvfb",
+        "dbus-daemon",
+        "at-spi2-registr",
+        "openbox",
+        "gnome-calculato",
+    ] {
         assert!(
             names.contains(&part),
             "no {part} under the daemon: {names:?}"

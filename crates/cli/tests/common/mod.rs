@@ -93,7 +93,13 @@ impl Session {
     /// is not a part of the desktop.
     pub fn app_pid(&self) -> u32 {
         let daemon = self.state()["target"]["daemon"].as_u64().unwrap();
-        let helpers = ["Xvfb", "dbus-daemon", "at-spi-bus-laun", "at-spi2-registr"];
+        let helpers = [
+            "Xvfb",
+            "dbus-daemon",
+            "at-spi-bus-laun",
+            "at-spi2-registr",
+            "openbox",
+        ];
         let mut found = Vec::new();
         for entry in std::fs::read_dir("/proc").unwrap().flatten() {
             let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
