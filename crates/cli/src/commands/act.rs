@@ -254,7 +254,7 @@ impl Command for Type {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct KeyCmd {
-    /// Chords, in order: Enter, Shift+Tab, CmdOrCtrl+A...
+    /// Chords in order: Enter, Shift+Tab...
     #[arg(value_name = "CHORD")]
     #[serde(default)]
     pub keys: Vec<String>,
@@ -421,7 +421,7 @@ impl Command for Select {
 #[derive(Debug, Args, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct Menu {
-    /// The labels from the menu bar down, as: File "Save As…"
+    /// Labels from the menu bar down: File "Save As…"
     #[arg(required = true, value_name = "LABEL")]
     pub path: Vec<String>,
     #[command(flatten)]
@@ -434,7 +434,7 @@ pub struct Menu {
 
 impl Command for Menu {
     const NAME: &'static str = "menu";
-    const ABOUT: &'static str = "Choose a menu bar item by the labels along its path";
+    const ABOUT: &'static str = "Choose a menu bar item by its path";
     const HINTS: Hints = ACTS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {

@@ -17,7 +17,7 @@ pub struct Batch {
     #[arg(required = true, value_name = "STEP")]
     #[serde(skip)]
     pub steps: Vec<String>,
-    /// Tool calls, as {"tool": "press", "target": "@e3"}, all checked first.
+    /// Tool calls ({"tool": "press", "target": "@e3"}), checked first.
     #[arg(skip)]
     #[serde(rename = "steps")]
     #[schemars(with = "Vec<Call>")]
@@ -56,7 +56,7 @@ enum Step {
 
 impl Command for Batch {
     const NAME: &'static str = "batch";
-    const ABOUT: &'static str = "Run steps in order until one fails, then print what changed";
+    const ABOUT: &'static str = "Run steps until one fails; print what changed";
     const HINTS: Hints = ACTS;
     const IN_BATCH: bool = false;
 

@@ -302,7 +302,7 @@ pub struct ExpandTool {
 
 impl Command for ExpandTool {
     const NAME: &'static str = "expand";
-    const ABOUT: &'static str = "Expand (or collapse) a tree row, expander or combo box";
+    const ABOUT: &'static str = "Expand (or collapse) a row, expander or combo box";
     const HINTS: Hints = SETS;
     const CLI: bool = false;
 
@@ -382,7 +382,7 @@ pub struct FocusTool {
 
 impl Command for FocusTool {
     const NAME: &'static str = "focus";
-    const ABOUT: &'static str = "Focus an element (from, to: select that part of its text)";
+    const ABOUT: &'static str = "Focus an element (from, to: select text)";
     const HINTS: Hints = SETS;
     const CLI: bool = false;
 

@@ -38,7 +38,7 @@ pub struct Open {
     #[arg(long, value_name = "NAME")]
     #[serde(default)]
     pub app: Option<String>,
-    /// Serve uidrive's demo UI, to try commands out.
+    /// uidrive's demo UI, to try commands.
     #[arg(long)]
     #[serde(default)]
     pub demo: bool,

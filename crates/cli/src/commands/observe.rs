@@ -81,7 +81,7 @@ pub struct SnapshotCmd {
     #[arg(short, long, value_name = "N")]
     #[serde(default)]
     pub depth: Option<u32>,
-    /// Only this element (a ref or selector) and what it holds.
+    /// Only this element (ref or selector) and its insides.
     #[arg(long, value_name = "TARGET")]
     #[serde(default)]
     pub root: Option<String>,
@@ -96,7 +96,7 @@ pub struct SnapshotCmd {
 
 impl Command for SnapshotCmd {
     const NAME: &'static str = "snapshot";
-    const ABOUT: &'static str = "Print the window's elements with refs (@e1) to act on";
+    const ABOUT: &'static str = "The window's elements, with refs (@e1) to act on";
     const HINTS: Hints = READS;
 
     fn run(self, ctx: &mut Ctx) -> Result<Output, CliError> {
@@ -225,7 +225,7 @@ pub struct Wait {
     #[arg(long = "window-titled", value_name = "TITLE", conflicts_with_all = ["target", "text", "contains", "gone"])]
     #[serde(default)]
     pub window_titled: Option<String>,
-    /// An event the app sends, of the target if given.
+    /// An event the app sends (of the target).
     #[arg(long, value_name = "KIND", value_parser = event_kinds(), conflicts_with_all = ["text", "contains", "gone", "window_titled"])]
     #[serde(default)]
     pub event: Option<String>,
