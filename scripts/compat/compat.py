@@ -496,7 +496,7 @@ class App:
         self.bus = self.desktop_env.get("DBUS_SESSION_BUS_ADDRESS")
         if not self.bus:
             raise StepFailed("could not find the private desktop's environment under the session's daemon")
-        helpers = {"Xvfb", "dbus-daemon", "at-spi-bus-laun", "at-spi2-registr"}
+        helpers = {"Xvfb", "dbus-daemon", "at-spi-bus-laun", "at-spi2-registr", "openbox"}
         apps = [p for p in proc_children().get(self.daemon, []) if comm(p) not in helpers]
         if len(apps) != 1:
             raise StepFailed(f"expected one app process under the daemon, found {apps}")
