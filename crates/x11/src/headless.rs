@@ -354,6 +354,15 @@ impl Desktop {
         if program.file_name().is_some_and(|n| n == "openbox") {
             // No session manager to talk to; no autostart programs.
             command.arg("--sm-disable");
+            // uidrive's own configuration, not the system's (see OPENBOX_RC).
+            let config = self.runtime_dir().join("openbox-rc.xml");
+            std::fs::write(&config, OPENBOX_RC).map_err(|e| {
+                Error::failed(format!(
+                    "could not write the window manager's configuration {}: {e}",
+                    config.display()
+                ))
+            })?;
+            command.arg("--config-file").arg(&config);
         }
         command
             .env("DISPLAY", &self.display)
@@ -673,3 +682,24 @@ fn remove_stale_runtime_dirs() {
         }
     }
 }
+
+/// Openbox's configuration on the headless desktop: new windows take the
+/// focus, the focus never follows the pointer, and no key or mouse binding,
+/// so every key and click uidrive sends reaches the app, never openbox.
+const OPENBOX_RC: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<openbox_config xmlns="http://openbox.org/3.4/rc">
+  <focus>
+    <focusNew>yes</focusNew>
+    <followMouse>no</followMouse>
+    <underMouse>no</underMouse>
+    <focusLast>yes</focusLast>
+    <raiseOnFocus>no</raiseOnFocus>
+  </focus>
+  <placement><policy>Smart</policy></placement>
+  <desktops><number>1</number></desktops>
+  <keyboard></keyboard>
+  <mouse></mouse>
+  <menu></menu>
+  <applications></applications>
+</openbox_config>
+"#;
