@@ -345,9 +345,9 @@ impl Desktop {
         Ok(())
     }
 
-    /// Starts the window manager on the display. Its configuration is the
-    /// system's (`/etc/xdg`), not the user's: `XDG_CONFIG_HOME` and
-    /// `XDG_CACHE_HOME` point into the runtime directory.
+    /// Starts the window manager on the display. Openbox gets uidrive's
+    /// configuration ([`OPENBOX_RC`]), not the system's or the user's:
+    /// `XDG_CONFIG_HOME` and `XDG_CACHE_HOME` point into the runtime directory.
     fn start_wm(&mut self, program: &Path) -> Result<()> {
         let name = program.display().to_string();
         let mut command = Command::new(program);
@@ -683,9 +683,14 @@ fn remove_stale_runtime_dirs() {
     }
 }
 
-/// Openbox's configuration on the headless desktop: new windows take the
-/// focus, the focus never follows the pointer, and no key or mouse binding,
-/// so every key and click uidrive sends reaches the app, never openbox.
+/// Openbox's configuration on the headless desktop, in place of Debian's
+/// (`/etc/xdg/openbox/rc.xml`): new windows take the focus and the focus never
+/// follows the pointer. No mouse binding: Debian's click-to-focus binding (a
+/// synchronous grab on the client, then a replay) left a GTK 3 entry deaf to
+/// the click and keys that followed a combo box's popup. No title bars:
+/// Java's AWT does not know openbox and placed its components' screen
+/// positions without the frame, so clicks by those positions missed. The
+/// only key binding is Alt+F4 (close), so every other key reaches the app.
 const OPENBOX_RC: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <openbox_config xmlns="http://openbox.org/3.4/rc">
   <focus>
@@ -697,9 +702,13 @@ const OPENBOX_RC: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   </focus>
   <placement><policy>Smart</policy></placement>
   <desktops><number>1</number></desktops>
-  <keyboard></keyboard>
+  <keyboard>
+    <keybind key="A-F4"><action name="Close"/></keybind>
+  </keyboard>
   <mouse></mouse>
   <menu></menu>
-  <applications></applications>
+  <applications>
+    <application class="*"><decor>no</decor></application>
+  </applications>
 </openbox_config>
 "#;
