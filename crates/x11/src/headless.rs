@@ -345,15 +345,24 @@ impl Desktop {
         Ok(())
     }
 
-    /// Starts the window manager on the display. Its configuration is the
-    /// system's (`/etc/xdg`), not the user's: `XDG_CONFIG_HOME` and
-    /// `XDG_CACHE_HOME` point into the runtime directory.
+    /// Starts the window manager on the display. Openbox gets uidrive's
+    /// configuration ([`OPENBOX_RC`]), not the system's or the user's:
+    /// `XDG_CONFIG_HOME` and `XDG_CACHE_HOME` point into the runtime directory.
     fn start_wm(&mut self, program: &Path) -> Result<()> {
         let name = program.display().to_string();
         let mut command = Command::new(program);
         if program.file_name().is_some_and(|n| n == "openbox") {
             // No session manager to talk to; no autostart programs.
             command.arg("--sm-disable");
+            // uidrive's own configuration, not the system's (see OPENBOX_RC).
+            let config = self.runtime_dir().join("openbox-rc.xml");
+            std::fs::write(&config, OPENBOX_RC).map_err(|e| {
+                Error::failed(format!(
+                    "could not write the window manager's configuration {}: {e}",
+                    config.display()
+                ))
+            })?;
+            command.arg("--config-file").arg(&config);
         }
         command
             .env("DISPLAY", &self.display)
@@ -673,3 +682,33 @@ fn remove_stale_runtime_dirs() {
         }
     }
 }
+
+/// Openbox's configuration on the headless desktop, in place of Debian's
+/// (`/etc/xdg/openbox/rc.xml`): new windows take the focus and the focus never
+/// follows the pointer. No mouse binding: Debian's click-to-focus binding (a
+/// synchronous grab on the client, then a replay) left a GTK 3 entry deaf to
+/// the click and keys that followed a combo box's popup. No title bars:
+/// Java's AWT does not know openbox and placed its components' screen
+/// positions without the frame, so clicks by those positions missed. The
+/// only key binding is Alt+F4 (close), so every other key reaches the app.
+const OPENBOX_RC: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<openbox_config xmlns="http://openbox.org/3.4/rc">
+  <focus>
+    <focusNew>yes</focusNew>
+    <followMouse>no</followMouse>
+    <underMouse>no</underMouse>
+    <focusLast>yes</focusLast>
+    <raiseOnFocus>no</raiseOnFocus>
+  </focus>
+  <placement><policy>Smart</policy></placement>
+  <desktops><number>1</number></desktops>
+  <keyboard>
+    <keybind key="A-F4"><action name="Close"/></keybind>
+  </keyboard>
+  <mouse></mouse>
+  <menu></menu>
+  <applications>
+    <application class="*"><decor>no</decor></application>
+  </applications>
+</openbox_config>
+"#;
