@@ -687,9 +687,11 @@ fn remove_stale_runtime_dirs() {
 /// (`/etc/xdg/openbox/rc.xml`): new windows take the focus and the focus never
 /// follows the pointer. No mouse binding: Debian's click-to-focus binding (a
 /// synchronous grab on the client, then a replay) left a GTK 3 entry deaf to
-/// the click and keys that followed a combo box's popup. No title bars:
-/// Java's AWT does not know openbox and placed its components' screen
-/// positions without the frame, so clicks by those positions missed. The
+/// the click and keys that followed a combo box's popup. No title bars and
+/// no border (openbox keeps a 1-pixel border on undecorated windows unless
+/// told not to): Java's AWT does not know openbox and placed its components'
+/// screen positions without the frame, so clicks and captures by those
+/// positions missed. The
 /// only key binding is Alt+F4 (close), so every other key reaches the app.
 const OPENBOX_RC: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <openbox_config xmlns="http://openbox.org/3.4/rc">
@@ -701,6 +703,7 @@ const OPENBOX_RC: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
     <raiseOnFocus>no</raiseOnFocus>
   </focus>
   <placement><policy>Smart</policy></placement>
+  <theme><keepBorder>no</keepBorder></theme>
   <desktops><number>1</number></desktops>
   <keyboard>
     <keybind key="A-F4"><action name="Close"/></keybind>
