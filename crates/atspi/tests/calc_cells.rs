@@ -54,7 +54,31 @@ fn launch_calc(desktop: &Desktop, profile: &std::path::Path) -> uidrive_core::Ap
         action: Duration::from_secs(30),
         expect: Duration::from_secs(30),
     });
+    settled(&app);
     app
+}
+
+/// Waits (up to 20 s) until Calc's first window keeps one box for three
+/// reads half a second apart: on a fresh profile Calc maximizes itself a
+/// moment after it shows, under the desktop's window manager, and rebuilds
+/// its grid; cells read before that are the small window's.
+fn settled(app: &uidrive_core::App) {
+    let started = std::time::Instant::now();
+    let mut last = None;
+    let mut same = 0;
+    while same < 3 && started.elapsed() < Duration::from_secs(20) {
+        let now = app
+            .windows()
+            .ok()
+            .and_then(|list| list.windows.first().map(|w| w.bounds));
+        same = if now.is_some() && now == last {
+            same + 1
+        } else {
+            0
+        };
+        last = now;
+        std::thread::sleep(Duration::from_millis(500));
+    }
 }
 
 fn once_calc_answers<T>(mut read: impl FnMut() -> uidrive_core::Result<T>) -> T {

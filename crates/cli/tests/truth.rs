@@ -424,7 +424,15 @@ fn calcs_cells_read_back_after_its_first_dialog_closes() {
     };
     let windows = calc.ok(&["windows"]);
     assert!(windows.contains("\"Tip of the Day"), "{windows}");
-    let before = cells(&calc);
+    // Calc maximizes itself a moment after it shows (on a fresh profile,
+    // under the desktop's window manager) and rebuilds its grid: the sheet
+    // is read once it shows its cells, up to 30 s.
+    let started = std::time::Instant::now();
+    let mut before = cells(&calc);
+    while before <= 100 && started.elapsed() < Duration::from_secs(30) {
+        std::thread::sleep(Duration::from_secs(1));
+        before = cells(&calc);
+    }
     assert!(before > 100, "the sheet shows its cells: {before}");
     calc.ok(&["key", "Enter", "-w", "1"]);
     for _ in 0..3 {
