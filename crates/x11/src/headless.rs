@@ -691,9 +691,7 @@ fn remove_stale_runtime_dirs() {
 /// no border (openbox keeps a 1-pixel border on undecorated windows unless
 /// told not to): Java's AWT does not know openbox and placed its components'
 /// screen positions without the frame, so clicks and captures by those
-/// positions missed. No window opens maximized (LibreOffice asks to on a
-/// fresh profile, then its grid answered stale cells from before the resize):
-/// every app opens at its own size, as without a window manager. The
+/// positions missed. The
 /// only key binding is Alt+F4 (close), so every other key reaches the app.
 const OPENBOX_RC: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <openbox_config xmlns="http://openbox.org/3.4/rc">
@@ -713,7 +711,7 @@ const OPENBOX_RC: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
   <mouse></mouse>
   <menu></menu>
   <applications>
-    <application class="*"><decor>no</decor><maximized>no</maximized></application>
+    <application class="*"><decor>no</decor></application>
   </applications>
 </openbox_config>
 "#;
