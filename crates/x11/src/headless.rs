@@ -108,6 +108,10 @@ impl Desktop {
         // The window manager starts while the buses do, and is waited for last.
         if let Some(program) = &options.window_manager {
             desktop.start_wm(program)?;
+            // What the manager may leave untold: where it put each window.
+            crate::placement::start(&desktop.display, &desktop.xauthority()).map_err(|e| {
+                Error::failed(format!("could not watch the windows of the display: {e}"))
+            })?;
         } else {
             // No window manager: focus windows as they are shown, as one would.
             crate::focus::start(&desktop.display, &desktop.xauthority()).map_err(|e| {

@@ -20,6 +20,9 @@
 //!   verified by reading its effect back; states and stacking order.
 //! - `focus.rs`: on a display without a window manager, each top-level window gets the
 //!   keyboard focus when it is shown, as a window manager would give it.
+//! - `placement.rs`: under the window manager, each app is told where its
+//!   window was put (the synthetic `ConfigureNotify` ICCCM asks for), which
+//!   openbox sometimes leaves out.
 //!
 //! Linux only.
 
@@ -32,6 +35,7 @@ mod focus;
 mod headless;
 mod input;
 mod keymap;
+mod placement;
 mod process;
 mod wm;
 mod x11;
