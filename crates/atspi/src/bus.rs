@@ -471,10 +471,14 @@ pub fn bus_error(err: zbus::Error, dest: &str, path: &str, method: &str) -> Erro
     }
 }
 
-/// GTK 4's answers for an object it no longer has: the path is unknown, or
-/// the object has lost its Accessible interface while being torn down.
+/// GTK 4's answers for an object it no longer has: the path is unknown, the
+/// object has lost its Accessible interface while being torn down, or no
+/// object is registered at the path any more (GDBus then lacks even the
+/// Properties interface there, which every object it serves has).
 fn object_gone(message: &str) -> bool {
     message.contains("does not exist")
+        || (message.contains("No such interface")
+            && message.contains("org.freedesktop.DBus.Properties"))
         || (message.contains("No such interface") && message.contains(IFACE_ACCESSIBLE) && {
             // Only the Accessible interface itself, not Accessible-something else.
             let at = message.find(IFACE_ACCESSIBLE).unwrap_or(0) + IFACE_ACCESSIBLE.len();
@@ -523,6 +527,11 @@ mod tests {
         ));
         assert!(!object_gone(
             "No such interface “org.a11y.atspi.Component” on object at path /a"
+        ));
+        // What gnome-calculator (GTK 4) answered a GetAll on a button it had
+        // just dropped, in the WebDriver clients' test.
+        assert!(object_gone(
+            "No such interface “org.freedesktop.DBus.Properties” on object at path /org/gnome/Calculator/a11y/beb66e43"
         ));
     }
 }

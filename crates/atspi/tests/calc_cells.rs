@@ -11,6 +11,11 @@ use uidrive_x11::Desktop;
 /// Calc's last row: Ctrl+Down from an empty column's first cell lands there.
 const LAST_ROW: u32 = 1_048_576;
 
+/// One Calc at a time: two starting side by side, beside the compatibility
+/// suite's own LibreOffice on a 2-core CI machine, kept calls unanswered
+/// for over 30 s.
+static ONE_CALC: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// A LibreOffice profile of the test's own that opens no Tip of the Day over
 /// the sheet: two Calcs on one profile are one (the second hands its
 /// document to the first and exits), and this file's tests run side by side.
@@ -98,6 +103,7 @@ fn once_calc_answers<T>(mut read: impl FnMut() -> uidrive_core::Result<T>) -> T 
 
 #[test]
 fn a_cell_off_screen_is_found_by_its_place() {
+    let _one = ONE_CALC.lock().unwrap_or_else(|p| p.into_inner());
     let desktop = Desktop::start().expect("a headless desktop starts");
     let profile = fresh_profile("off-screen");
     let app = launch_calc(&desktop, &profile);
@@ -174,6 +180,7 @@ fn a_cell_off_screen_is_found_by_its_place() {
 /// hit the column header.
 #[test]
 fn a_click_at_a_cells_box_lands_on_that_cell() {
+    let _one = ONE_CALC.lock().unwrap_or_else(|p| p.into_inner());
     let desktop = Desktop::start().expect("a headless desktop starts");
     let profile = fresh_profile("click");
     let app = launch_calc(&desktop, &profile);

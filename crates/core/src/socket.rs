@@ -137,9 +137,15 @@ impl SocketDriver {
         let id = Value::from(self.next_id.fetch_add(1, Ordering::Relaxed));
         let line = wire::encode_request(&id, method, params.as_ref());
         let exchange = |connection: &mut Connection| {
-            connection
-                .send(&line, deadline)
-                .and_then(|()| connection.receive(self.options.max_line_bytes, deadline))
+            match connection.send(&line, deadline) {
+                // A server that refuses a connection (too many) writes why
+                // and closes it, maybe before the request goes: the reason
+                // is still there to read.
+                Ok(()) | Err(Failure::Closed) => {
+                    connection.receive(self.options.max_line_bytes, deadline)
+                }
+                Err(e) => Err(e),
+            }
         };
         let answer = match exchange(&mut connection) {
             // A kept connection the server closed as idle (to make room when
