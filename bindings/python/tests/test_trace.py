@@ -201,7 +201,9 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
     assert top.count('data-which="before"') == 1 and top.count('data-which="after"') == 1
     assert "<img " in top
     # What the app wrote on stderr is there too, beside the failure.
-    stderr = re.search(r'<details class="output" data-stream="stderr" open>(.*?)</details>', top)
+    stderr = re.search(
+        r'<details class="output" data-stream="stderr" open[^>]*>(.*?)</details>', top
+    )
     assert stderr and "uidrive-marker-err" in stderr.group(1), top[-3000:]
 
     # A deep link lands on its step: the page drawn scrolled there is not blank.
