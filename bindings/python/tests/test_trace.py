@@ -202,7 +202,7 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
     assert "<img " in top
     # What the app wrote on stderr is there too, beside the failure.
     stderr = re.search(
-        r'<details class="output" data-stream="stderr" open[^>]*>(.*?)</details>', top
+        r'<details class="output" data-stream="stderr" open[^>]*>(.*?)</details>', top, re.S
     )
     assert stderr and "uidrive-marker-err" in stderr.group(1), top[-3000:]
 
