@@ -23,8 +23,8 @@ wheels="$CARGO_TARGET_DIR/python-wheels/$profile"
 
 step() { printf '\n== %s\n' "$*"; }
 
-step "venv (maturin, pytest, pytest-xdist, mypy, ruff)"
-venv="$(bash "$repo/scripts/venv.sh" python-test "maturin>=1.9,<2" pytest pytest-xdist mypy ruff)"
+step "venv (maturin, pytest, pytest-xdist, mypy, ruff, pyyaml)"
+venv="$(bash "$repo/scripts/venv.sh" python-test "maturin>=1.9,<2" pytest pytest-xdist mypy ruff pyyaml types-PyYAML)"
 py="$venv/bin/python"
 
 step "uidrive CLI (for the socket tests: uidrive serve --demo)"

@@ -156,23 +156,6 @@ def tab_count(app, elements):
     return len([e for e in elements if e.get("role") == "tab" and "offscreen" not in states(e)])
 
 
-def firefox_profile(work):
-    profile = os.path.join(work, "firefox")
-    os.makedirs(profile, exist_ok=True)
-    prefs = {
-        "browser.aboutwelcome.enabled": "false",
-        "browser.shell.checkDefaultBrowser": "false",
-        "datareporting.policy.dataSubmissionEnabled": "false",
-        "datareporting.policy.firstRunURL": '""',
-        "toolkit.telemetry.reportingpolicy.firstRun": "false",
-        "browser.startup.homepage_override.mstone": '"ignore"',
-        "app.update.enabled": "false",
-    }
-    with open(os.path.join(profile, "user.js"), "w") as f:
-        for key, value in prefs.items():
-            f.write(f'user_pref("{key}", {value});\n')
-
-
 def firefox(app):
     def menu():
         before = tab_count(app, app.tree())
@@ -199,14 +182,6 @@ def chromium(app):
         return f"app menu > New tab: {before} -> {before + 1} tabs"
 
     return form_steps(app, None) + [("menu", menu)]
-
-
-def chromium_argv():
-    argv = ["chromium", "--no-first-run", "--no-default-browser-check", "--password-store=basic",
-            "--user-data-dir={work}/chromium"]
-    if os.geteuid() == 0:
-        argv.append("--no-sandbox")  # Chromium refuses to run as root with its sandbox
-    return argv + [FORM]
 
 
 # --- LibreOffice (VCL gtk3) -------------------------------------------------------
@@ -717,9 +692,10 @@ APPS = {
     "kcalc": (["kcalc"], kcalc, 60000, None),
     "featherpad": (["featherpad"], featherpad, 60000, None),
     "linguist": (["/usr/lib/qt6/bin/linguist", "{here}/sample.ts"], linguist, 60000, None),
-    "firefox": (["firefox-esr", "--new-instance", "--profile", "{work}/firefox", FORM], firefox, 90000,
-                firefox_profile),
-    "chromium": (chromium_argv(), chromium, 90000, None),
+    # No profile prepared here: uidrive's launch gives each browser a fresh one with
+    # its first-run pages off (crates/facade/src/browser.rs).
+    "firefox": (["firefox-esr", FORM], firefox, 90000, None),
+    "chromium": (["chromium", FORM], chromium, 90000, None),
     "writer": (office_argv("lowriter", "lo-writer"), writer, 90000, no_office_tips("lo-writer")),
     "calc": (office_argv("localc", "lo-calc"), calc, 90000, None),
     "gnome-text-editor": (["gnome-text-editor", "--standalone"], text_editor, 60000, None),

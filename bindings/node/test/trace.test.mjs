@@ -65,8 +65,11 @@ test('passes', traced(async (t, trace) => {
   await expect(await sevenTimesSix(app)).toHaveValue('42', { exact: true });
 }));
 
+// Its output captured: a line on stderr before it becomes gnome-calculator (the same pid),
+// quoted so the marker shows only as the app prints it.
 test('fails', traced(async (t, trace) => {
-  const app = await trace(await desktop.launch(['gnome-calculator'], { timeout: 30000 }));
+  const argv = ['sh', '-c', "echo uidrive-node-'marker' >&2; exec gnome-calculator"];
+  const app = await trace(await desktop.launch(argv, { timeout: 30000, captureOutput: true }));
   await expect(await sevenTimesSix(app)).toHaveValue('43', { exact: true, timeout: 1000 });
 }));
 `;
@@ -145,6 +148,8 @@ test('a failing node:test test leaves a trace Chromium shows; a passing one leav
     const steps = [...text.matchAll(/^\s+\d+\. \+\d+ ms (\w+) /gm)].map((m) => m[1]);
     assert.deepEqual(steps, ['click', 'click', 'click', 'click', 'expect'], text);
     assert.match(text, /error assertion_failed/);
+    // The app's captured stderr went into the trace.
+    assert.match(text, /^# stderr of sh \(pid \d+\)\n {2}\| uidrive-node-marker$/m, text);
 
     const page = join(dir, 'trace.html');
     execFileSync(uidriveBin(), ['trace', 'show', trace, '--html', page], { encoding: 'utf8' });
@@ -156,6 +161,9 @@ test('a failing node:test test leaves a trace Chromium shows; a passing one leav
     const failed = dom.slice(dom.indexOf('id="step-5"'));
     assert.match(failed, /assertion_failed/);
     assert.match(failed, /class="suggestion"/);
+    // ... and shows in the failure's box at the top of the page.
+    const top = dom.slice(dom.indexOf('<section class="failure"'), dom.indexOf('<nav'));
+    assert.match(top, /<details class="output" data-stream="stderr" open[^>]*><summary>stderr of sh \(pid \d+\)<\/summary><pre>uidrive-node-marker\n/);
 
     const shot = join(dir, 'page.png');
     runChromium(browser, pathToFileURL(page).href, join(dir, 'profile-shot'), '--window-size=1280,1600', `--screenshot=${shot}`);

@@ -5,6 +5,7 @@ step with its pictures and the failing step's error and suggestion."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -139,8 +140,16 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
         assert archive.testzip() is None
         names = archive.namelist()
         pictures = sorted(n for n in names if n.endswith(".png"))
-        head = archive.read("trace.jsonl").decode().splitlines()[0]
+        events = [json.loads(line) for line in archive.read("trace.jsonl").decode().splitlines()]
+        head = json.dumps(events[0], separators=(",", ":"))
     assert names[0] == "trace.jsonl"
+    # The app's own output went into the trace too, a stream per event.
+    outputs = {e["stream"]: e for e in events if e["type"] == "output"}
+    assert set(outputs) == {"stdout", "stderr"}, outputs
+    for stream in ("out", "err"):
+        kept = outputs[f"std{stream}"]
+        assert kept["text"].startswith(f"uidrive-marker-{stream}\n"), kept
+        assert re.fullmatch(r"sh \(pid \d+\)", kept["source"]), kept
     assert '"version":1' in head
     assert len(pictures) >= 2, names
 
@@ -151,6 +160,7 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
     steps = re.findall(r"^\s+\d+\. \+\d+ ms (\w+) ", shown, re.MULTILINE)
     assert steps == ["click", "click", "click", "click", "expect"], shown
     assert "error assertion_failed" in shown and "suggestion:" in shown, shown
+    assert re.search(r"^# stderr of sh \(pid \d+\)\n  \| uidrive-marker-err$", shown, re.M), shown
 
     # As a page, rendered by a real browser.
     page = tmp_path / "trace.html"
@@ -190,6 +200,11 @@ def test_trace_of_a_failing_calculator_test_opens_in_chromium(
     assert re.search(r'<dd class="observed">[^<]*42', top), top[:3000]
     assert top.count('data-which="before"') == 1 and top.count('data-which="after"') == 1
     assert "<img " in top
+    # What the app wrote on stderr is there too, beside the failure.
+    stderr = re.search(
+        r'<details class="output" data-stream="stderr" open[^>]*>(.*?)</details>', top, re.S
+    )
+    assert stderr and "uidrive-marker-err" in stderr.group(1), top[-3000:]
 
     # A deep link lands on its step: the page drawn scrolled there is not blank.
     deep = tmp_path / "deep.png"

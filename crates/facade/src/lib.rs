@@ -24,6 +24,7 @@
 
 #![deny(missing_docs)]
 
+pub mod browser;
 pub mod desktop_entry;
 pub mod explain;
 pub mod hints;

@@ -6,6 +6,7 @@
 //! front end gets it.
 
 use crate::time;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 use uidrive_core::{App, Error, Result};
@@ -477,24 +478,35 @@ impl Desktop {
             })
     }
 
-    /// A home of its own for one app, inside the desktop's private runtime
-    /// directory (gone with the desktop): `HOME` and the XDG config, cache,
-    /// data and state directories, so the app reads and writes none of the
-    /// user's files and no other app's (a browser starts on a fresh profile).
-    /// None when the caller's `env` names any of them.
-    fn private_home(&self, asked: &[(String, String)]) -> Result<Vec<(String, String)>> {
-        if asked.iter().any(|(k, _)| HOME_VARS.contains(&k.as_str())) {
-            return Ok(Vec::new());
-        }
+    /// A directory of its own for one app, inside the desktop's private
+    /// runtime directory (gone with the desktop); None once it is stopped.
+    fn app_area(&self) -> Result<Option<PathBuf>> {
         let Some(runtime) = self.lock().as_ref().map(|d| d.runtime_dir().to_path_buf()) else {
-            return Ok(Vec::new());
+            return Ok(None);
         };
         let n = self
             .homes
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let home = runtime.join("homes").join(n.to_string());
+        let area = runtime.join("homes").join(n.to_string());
+        std::fs::create_dir_all(&area).map_err(|e| {
+            Error::failed(format!(
+                "could not make the app's home {}: {e}",
+                area.display()
+            ))
+        })?;
+        Ok(Some(area))
+    }
+
+    /// A home of its own for one app, in its area: `HOME` and the XDG
+    /// config, cache, data and state directories, so the app reads and
+    /// writes none of the user's files and no other app's. None when the
+    /// caller's `env` names any of them.
+    fn private_home(home: &Path, asked: &[(String, String)]) -> Result<Vec<(String, String)>> {
+        if asked.iter().any(|(k, _)| HOME_VARS.contains(&k.as_str())) {
+            return Ok(Vec::new());
+        }
         let dirs = [
-            ("HOME", home.clone()),
+            ("HOME", home.to_path_buf()),
             ("XDG_CONFIG_HOME", home.join(".config")),
             ("XDG_CACHE_HOME", home.join(".cache")),
             ("XDG_DATA_HOME", home.join(".local/share")),
@@ -514,22 +526,45 @@ impl Desktop {
             .collect())
     }
 
-    /// The environment an app launched here gets: the desktop's, a private
-    /// home ([`Desktop::private_home`]), then the caller's `env` on top.
-    fn app_env(&self, asked: &[(String, String)]) -> Result<Vec<(String, String)>> {
-        let home = self.private_home(asked)?;
-        Ok(merge_env(&merge_env(&self.env, &home), asked))
+    /// What an app launched here is started with: `argv` with a browser's
+    /// fresh profile in the app's area ([`crate::browser::prepare`]), and the
+    /// desktop's environment, a private home ([`Desktop::private_home`]),
+    /// then the caller's `env` on top.
+    fn prepare(
+        &self,
+        argv: &[String],
+        options: &LaunchOptions,
+    ) -> Result<(Vec<String>, LaunchOptions)> {
+        let Some(area) = self.app_area()? else {
+            return Ok((
+                argv.to_vec(),
+                LaunchOptions {
+                    env: merge_env(&self.env, &options.env),
+                    ..options.clone()
+                },
+            ));
+        };
+        let home = Desktop::private_home(&area, &options.env)?;
+        let argv = match &options.socket_env {
+            Some(_) => argv.to_vec(),
+            None => crate::browser::prepare(argv, &area.join("browser-profile"))?,
+        };
+        let env = merge_env(&merge_env(&self.env, &home), &options.env);
+        Ok((
+            argv,
+            LaunchOptions {
+                env,
+                ..options.clone()
+            },
+        ))
     }
 
-    /// [`launch`] on this desktop: its environment, a private home, then
-    /// `options.env` on top.
+    /// [`launch`] on this desktop, as [`Desktop::prepare`] makes the command
+    /// and its environment.
     pub fn launch(&self, argv: &[String], options: &LaunchOptions) -> Result<App> {
         self.check_running()?;
-        let options = LaunchOptions {
-            env: self.app_env(&options.env)?,
-            ..options.clone()
-        };
-        let app = launch(argv, &options)?;
+        let (argv, options) = self.prepare(argv, options)?;
+        let app = launch(&argv, &options)?;
         if let Some(pid) = app.pid() {
             self.remember(pid);
         }
@@ -544,11 +579,8 @@ impl Desktop {
         options: &LaunchOptions,
     ) -> Result<(App, Arc<crate::process::Process>)> {
         self.check_running()?;
-        let options = LaunchOptions {
-            env: self.app_env(&options.env)?,
-            ..options.clone()
-        };
-        let (app, process) = crate::process::launch_captured(argv, &options)?;
+        let (argv, options) = self.prepare(argv, options)?;
+        let (app, process) = crate::process::launch_captured(&argv, &options)?;
         self.remember(process.pid());
         Ok((app, process))
     }

@@ -195,6 +195,27 @@ pub fn launch_captured(argv: &[String], options: &LaunchOptions) -> Result<(App,
     )?;
     let pid = child.id();
     let app = App::with_process(launched.into_driver(), child);
+    // A trace written of this app holds what it said (core decides how much).
+    let name = std::path::Path::new(&argv[0])
+        .file_name()
+        .map_or_else(|| argv[0].clone(), |n| n.to_string_lossy().into_owned());
+    let source = format!("{name} (pid {pid})");
+    let streams: Vec<(&'static str, Arc<Mutex<Vec<u8>>>)> =
+        [("stdout", &stdout), ("stderr", &stderr)]
+            .into_iter()
+            .filter_map(|(stream, pipe)| pipe.as_ref().map(|p: &Pipe| (stream, p.bytes.clone())))
+            .collect();
+    app.tracing().set_output(Arc::new(move || {
+        streams
+            .iter()
+            .map(|(stream, bytes)| uidrive_core::trace::Output {
+                source: source.clone(),
+                stream: stream.to_string(),
+                text: String::from_utf8_lossy(&bytes.lock().unwrap_or_else(|p| p.into_inner()))
+                    .into_owned(),
+            })
+            .collect()
+    }));
     Ok((
         app,
         Arc::new(Process {

@@ -19,7 +19,7 @@
 mod view;
 pub mod zip;
 
-pub use view::{html, text, Trace, TraceStep};
+pub use view::{html, text, Trace, TraceOutput, TraceStep};
 
 use crate::driver::Driver;
 use crate::error::{Error, Result};
@@ -80,10 +80,31 @@ pub struct TraceSummary {
     pub bytes: u64,
 }
 
+/// How much of one stream a trace keeps: its last 64 KiB (the end of an
+/// app's output is what tells why it failed).
+pub const OUTPUT_KEPT: usize = 64 * 1024;
+
+/// What a launched app wrote on one of its streams, as a trace records it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Output {
+    /// Who wrote it, as `gnome-calculator (pid 4242)`.
+    pub source: String,
+    /// `stdout` or `stderr`.
+    pub stream: String,
+    /// Everything it wrote so far.
+    pub text: String,
+}
+
+/// Reads an app's output when a trace is written (the process that keeps
+/// it, captured at launch, lives outside core).
+pub type OutputSource = Arc<dyn Fn() -> Vec<Output> + Send + Sync>;
+
 /// Recording on or off for one App, shared by its locators. Cheap to clone.
 #[derive(Clone, Default)]
 pub struct Tracing {
     inner: Arc<Mutex<Option<Recorder>>>,
+    /// The app's captured output, written into every trace kept.
+    output: Arc<Mutex<Option<OutputSource>>>,
 }
 
 /// The last frame: what the window showed before the last step.
@@ -171,6 +192,13 @@ fn open_events(dir: &Path) -> Result<File> {
 impl Tracing {
     fn lock(&self) -> MutexGuard<'_, Option<Recorder>> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Where the app's captured stdout and stderr are read from: a trace
+    /// written from now on holds them (the last [`OUTPUT_KEPT`] bytes of
+    /// each), so the failure it shows comes with what the app said.
+    pub fn set_output(&self, source: OutputSource) {
+        *self.output.lock().unwrap_or_else(|p| p.into_inner()) = Some(source);
     }
 
     /// Whether a recording is on.
@@ -285,9 +313,23 @@ impl Tracing {
                 .and_then(|r| r.state.last.as_ref().and_then(|f| f.window));
             self.frame(driver, || driver.tree(&TreeParams { window }), None);
         }
-        let Some(recorder) = self.lock().take() else {
+        // Read before the lock is taken: the source may take a moment.
+        let outputs = match path {
+            Some(_) if self.is_recording() => self
+                .output
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .clone()
+                .map(|source| source())
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        };
+        let Some(mut recorder) = self.lock().take() else {
             return Ok(None);
         };
+        for output in outputs.iter().filter(|o| !o.text.is_empty()) {
+            let _ = recorder.write(&output_event(output));
+        }
         let summary = match path {
             Some(path) => Some(recorder.finish(path)?),
             None => None,
@@ -569,6 +611,29 @@ impl Tracing {
         let _ = recorder.write(&event);
         recorder.state.pending_after = Some(id);
     }
+}
+
+/// The `output` event of one stream: its last [`OUTPUT_KEPT`] bytes (cut at
+/// a line's start when one is near), and how many were left out before them.
+fn output_event(output: &Output) -> Value {
+    let text = &output.text;
+    let mut start = text.len().saturating_sub(OUTPUT_KEPT);
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    if start > 0 {
+        if let Some(newline) = text[start..].find('\n').filter(|n| *n < 1024) {
+            start += newline + 1;
+        }
+    }
+    json!({
+        "type": "output",
+        "source": output.source,
+        "stream": output.stream,
+        "text": &text[start..],
+        "bytes": text.len(),
+        "omitted": start,
+    })
 }
 
 fn error_json(e: &Error) -> Value {

@@ -157,3 +157,90 @@ fn a_suspended_trace_resumes_in_another_app() {
     assert!(!dir.exists());
     let _ = fs::remove_file(&path);
 }
+
+#[test]
+fn a_trace_keeps_the_apps_output_and_shows_it_by_the_failure() {
+    let app = app();
+    let written = Arc::new(Mutex::new(String::from("first line\n")));
+    let source = written.clone();
+    app.tracing().set_output(Arc::new(move || {
+        vec![
+            Output {
+                source: "counter (pid 7)".into(),
+                stream: "stderr".into(),
+                text: source.lock().unwrap().clone(),
+            },
+            Output {
+                source: "counter (pid 7)".into(),
+                stream: "stdout".into(),
+                text: String::new(),
+            },
+        ]
+    }));
+    app.start_tracing(TraceOptions::default()).unwrap();
+    let _ = expect(&app.get_by_key("count"))
+        .to_have_text("Count: 5")
+        .unwrap_err();
+    // Read when the trace is written, not when the source was set.
+    written
+        .lock()
+        .unwrap()
+        .push_str("Gtk-WARNING: the <widget> & the rest\n");
+    let path = temp("output.zip");
+    app.stop_tracing(Some(&path)).unwrap().unwrap();
+    let trace = Trace::read(&fs::read(&path).unwrap()).unwrap();
+    let _ = fs::remove_file(&path);
+    // An empty stream is left out.
+    assert_eq!(trace.outputs.len(), 1, "{:?}", trace.outputs);
+    let stderr = &trace.outputs[0];
+    assert_eq!(stderr.stream, "stderr");
+    assert_eq!(stderr.source, "counter (pid 7)");
+    assert_eq!(
+        stderr.text,
+        "first line\nGtk-WARNING: the <widget> & the rest\n"
+    );
+    assert_eq!(stderr.omitted, 0);
+    let page = html(&trace);
+    let failure = page.split("<main").next().unwrap();
+    assert!(
+        failure.contains("stderr of counter (pid 7)")
+            && failure.contains("Gtk-WARNING: the &lt;widget&gt; &amp; the rest"),
+        "the output is in the failure's box: {failure}"
+    );
+    assert!(text(&trace).contains("# stderr of counter (pid 7)\n  | first line\n"));
+
+    // A trace that is dropped reads nothing; one without a source has no output.
+    let quiet = self::app();
+    quiet.start_tracing(TraceOptions::default()).unwrap();
+    let path = temp("quiet.zip");
+    quiet.stop_tracing(Some(&path)).unwrap();
+    let trace = Trace::read(&fs::read(&path).unwrap()).unwrap();
+    let _ = fs::remove_file(&path);
+    assert!(trace.outputs.is_empty());
+}
+
+#[test]
+fn a_long_output_keeps_its_end() {
+    let mut text = String::new();
+    for n in 0..20_000 {
+        text.push_str(&format!("line {n} é\n"));
+    }
+    let event = output_event(&Output {
+        source: "app".into(),
+        stream: "stdout".into(),
+        text: text.clone(),
+    });
+    let kept = event["text"].as_str().unwrap();
+    assert!(kept.len() <= OUTPUT_KEPT, "{}", kept.len());
+    assert!(
+        kept.starts_with("line "),
+        "cut at a line's start: {:?}",
+        &kept[..20]
+    );
+    assert!(kept.ends_with("line 19999 é\n"));
+    assert_eq!(
+        event["omitted"].as_u64().unwrap() as usize + kept.len(),
+        text.len()
+    );
+    assert_eq!(event["bytes"].as_u64().unwrap() as usize, text.len());
+}

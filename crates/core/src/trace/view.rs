@@ -57,6 +57,19 @@ pub struct TraceStep {
     pub diff: Option<String>,
 }
 
+/// What a launched app wrote on one stream, as the trace kept it.
+#[derive(Debug, Clone, Default)]
+pub struct TraceOutput {
+    /// Who wrote it, as `gnome-calculator (pid 4242)`.
+    pub source: String,
+    /// `stdout` or `stderr`.
+    pub stream: String,
+    /// What the trace kept: the end of it.
+    pub text: String,
+    /// How many bytes before `text` were left out.
+    pub omitted: u64,
+}
+
 /// A trace read back from its zip.
 #[derive(Debug, Clone, Default)]
 pub struct Trace {
@@ -66,6 +79,8 @@ pub struct Trace {
     pub steps: Vec<TraceStep>,
     /// The pictures, by their name inside the zip.
     pub pictures: HashMap<String, Vec<u8>>,
+    /// The launched app's captured stdout and stderr, when it was captured.
+    pub outputs: Vec<TraceOutput>,
 }
 
 impl Trace {
@@ -182,6 +197,12 @@ impl Trace {
                         step.error = event.get("error").cloned();
                     }
                 }
+                Some("output") => trace.outputs.push(TraceOutput {
+                    source: text("source").unwrap_or_default(),
+                    stream: text("stream").unwrap_or_default(),
+                    text: text("text").unwrap_or_default(),
+                    omitted: num("omitted").unwrap_or(0),
+                }),
                 // Events of later versions that this one does not know are skipped.
                 _ => {}
             }
@@ -296,6 +317,43 @@ pub fn text(trace: &Trace) -> String {
                 let _ = writeln!(out, "     | {line}");
             }
         }
+    }
+    for output in &trace.outputs {
+        let _ = writeln!(out, "# {}", output_title(output));
+        for line in output.text.lines() {
+            let _ = writeln!(out, "  | {line}");
+        }
+    }
+    out
+}
+
+/// An output's heading: `stderr of gnome-calculator (pid 42)`, and what was left out.
+fn output_title(output: &TraceOutput) -> String {
+    let mut title = format!("{} of {}", output.stream, output.source);
+    if output.omitted > 0 {
+        let _ = write!(
+            title,
+            " (its last part; {} bytes before it left out)",
+            output.omitted
+        );
+    }
+    title
+}
+
+/// The app's captured output, a block per stream, stderr first (where
+/// toolkits say what went wrong).
+fn outputs_html(trace: &Trace) -> String {
+    let mut outputs: Vec<&TraceOutput> = trace.outputs.iter().collect();
+    outputs.sort_by_key(|o| o.stream != "stderr");
+    let mut out = String::new();
+    for output in outputs {
+        let _ = write!(
+            out,
+            "<details class=\"output\" data-stream=\"{}\" open><summary>{}</summary><pre>{}</pre></details>",
+            esc(&output.stream),
+            esc(&output_title(output)),
+            esc(&output.text)
+        );
     }
     out
 }
@@ -418,6 +476,8 @@ section.passed h2{color:#145a1c}
 .outline{position:absolute;border:2px solid #e0008a;box-shadow:0 0 0 2px rgba(224,0,138,.3);box-sizing:border-box}
 pre{background:#f6f8fa;padding:8px;overflow:auto;max-height:320px;font-size:12px;line-height:1.35}
 table.timing td{padding:0 12px 0 0}
+details.output summary{font-weight:600;margin-top:8px}
+details.output[data-stream=stderr] pre{background:#fff8e6}
 ";
 
 /// What an assertion's message says it last saw: `last observed X (waited ...)`.
@@ -432,12 +492,13 @@ fn last_observed(message: &str) -> Option<&str> {
 fn failure_summary(trace: &Trace) -> String {
     let Some(step) = trace.steps.iter().find(|s| s.ok == Some(false)) else {
         return format!(
-            "<section class=\"failure passed\" id=\"failure\"><h2>{}</h2></section>",
+            "<section class=\"failure passed\" id=\"failure\"><h2>{}</h2>{}</section>",
             if trace.steps.is_empty() {
                 "no steps recorded"
             } else {
                 "every step passed"
-            }
+            },
+            outputs_html(trace)
         );
     };
     let mut out = String::new();
@@ -485,7 +546,10 @@ fn failure_summary(trace: &Trace) -> String {
     if let Some(after) = &step.after {
         out.push_str(&picture(trace, after, "after", target));
     }
-    out.push_str("</div></section>");
+    // What the app said, next to the failure it may explain.
+    out.push_str("</div>");
+    out.push_str(&outputs_html(trace));
+    out.push_str("</section>");
     out
 }
 
