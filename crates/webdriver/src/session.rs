@@ -9,7 +9,7 @@ use base64::Engine;
 use serde_json::{json, Map, Value};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use uidrive_core::protocol::{InputEvent, WindowId};
+use uidrive_core::protocol::{InputEvent, ManageWindowParams, WindowId, WindowOp, WindowState};
 use uidrive_core::{
     expect, App, Error, ErrorCode, ExpectedText, Locator, RoleQuery, TextMatch, WindowRef,
 };
@@ -607,19 +607,98 @@ impl Session {
         Ok(Value::Null)
     }
 
-    /// The window's place and size on the screen.
+    /// The session's window, for the window manager's operations.
+    fn managed(&self) -> Result<WindowRef, WdError> {
+        Ok(WindowRef::new(
+            self.app.driver().clone(),
+            Some(self.window()?),
+            self.app.timeouts(),
+        ))
+    }
+
+    /// The window's place and size on the screen, as the window manager
+    /// reads them back (its content: the headless desktop draws no frame).
     pub fn window_rect(&self) -> WdResult {
-        let window = self.window()?;
-        let list = self.app.windows()?;
-        let w = list
-            .windows
+        Ok(rect_json(
+            &self
+                .managed()?
+                .manage(ManageWindowParams::new(None, WindowOp::Read))?,
+        ))
+    }
+
+    /// Set window rect: W3C first restores a maximized or minimized window,
+    /// then moves and resizes it to what the body gives (null: unchanged).
+    pub fn set_window_rect(&self, body: &Value) -> WdResult {
+        let field = |name: &str| -> Result<Option<i64>, WdError> {
+            match body.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_f64()
+                    .filter(|n| n.fract() == 0.0)
+                    .map(|n| Some(n as i64))
+                    .ok_or_else(|| {
+                        WdError::invalid_argument(format!(
+                            "`{name}` of a window rect is a whole number of pixels, or null"
+                        ))
+                    }),
+            }
+        };
+        let (x, y, width, height) = (field("x")?, field("y")?, field("width")?, field("height")?);
+        let size = |n: i64, name: &str| -> Result<u32, WdError> {
+            u32::try_from(n)
+                .ok()
+                .filter(|n| *n > 0 && *n <= 32_767)
+                .ok_or_else(|| {
+                    WdError::invalid_argument(format!(
+                        "the window's {name} is from 1 to 32767 pixels, not {n}"
+                    ))
+                })
+        };
+        let place = |n: i64, name: &str| -> Result<i32, WdError> {
+            i32::try_from(n)
+                .ok()
+                .filter(|n| (-32_768..=32_767).contains(n))
+                .ok_or_else(|| {
+                    WdError::invalid_argument(format!(
+                        "the window's {name} is from -32768 to 32767, not {n}"
+                    ))
+                })
+        };
+        let window = self.managed()?;
+        let mut now = window.manage(ManageWindowParams::new(None, WindowOp::Read))?;
+        if now
+            .states
             .iter()
-            .find(|w| w.id == window)
-            .ok_or_else(|| {
-                WdError::new(404, "no such window", format!("window {window} is gone"))
-            })?;
-        let b = w.bounds;
-        Ok(json!({"x": b.x, "y": b.y, "width": b.width, "height": b.height}))
+            .any(|s| matches!(s.as_str(), "maximized" | "minimized" | "fullscreen"))
+        {
+            now = window.restore()?;
+        }
+        if width.is_some() || height.is_some() {
+            let w = width.map_or(Ok(now.bounds.width.max(1.0) as u32), |w| size(w, "width"))?;
+            let h = height.map_or(Ok(now.bounds.height.max(1.0) as u32), |h| size(h, "height"))?;
+            now = window.resize(w, h)?;
+        }
+        if x.is_some() || y.is_some() {
+            let nx = x.map_or(Ok(now.bounds.x as i32), |x| place(x, "x"))?;
+            let ny = y.map_or(Ok(now.bounds.y as i32), |y| place(y, "y"))?;
+            now = window.move_to(nx, ny)?;
+        }
+        Ok(rect_json(&now))
+    }
+
+    /// Maximize, minimize or fullscreen window, through the window manager.
+    pub fn window_state(&self, op: &str) -> WdResult {
+        let window = self.managed()?;
+        let state = match op {
+            "maximize" => window.maximize()?,
+            "minimize" => window.minimize()?,
+            _ => {
+                return Err(WdError::unsupported(
+                    "fullscreen window: uidrive's window management moves, resizes, maximizes, minimizes and restores windows, and has no fullscreen; maximize the window instead",
+                ))
+            }
+        };
+        Ok(rect_json(&state))
     }
 
     // ---- input
@@ -639,11 +718,15 @@ impl Session {
             Ok(b.center())
         };
         let chunks = actions::plan(body, &mut input, &mut center)?;
+        // Pauses count from the start, so the time input takes to send is
+        // part of them and a glide lasts its duration, not more.
+        let mut due = Instant::now();
         for chunk in chunks {
             if !chunk.events.is_empty() {
                 self.input(window, chunk.events)?;
             }
-            std::thread::sleep(chunk.pause);
+            due += chunk.pause;
+            std::thread::sleep(due.saturating_duration_since(Instant::now()));
         }
         self.state().input = input;
         Ok(Value::Null)
@@ -764,6 +847,13 @@ impl Session {
         }
         Ok(Value::Null)
     }
+}
+
+/// A window's state as W3C's window rect.
+fn rect_json(state: &WindowState) -> Value {
+    let b = state.bounds;
+    let n = |v: f64| v.round() as i64;
+    json!({"x": n(b.x), "y": n(b.y), "width": n(b.width), "height": n(b.height)})
 }
 
 fn arg_element(args: &Value) -> Result<&str, WdError> {
