@@ -20,6 +20,7 @@ from selenium.common.exceptions import (
     InvalidSelectorException,
     NoSuchElementException,
     StaleElementReferenceException,
+    WebDriverException,
 )
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -148,6 +149,60 @@ def test_selenium_gnome_calculator():
         assert time.monotonic() - started >= 1.9
         assert display.get_dom_attribute("role") == "textField"
         assert "focusable" in display.get_property("states")
+    finally:
+        driver.quit()
+
+
+def test_selenium_window_rect():
+    """Window rect, maximize and minimize through the headless desktop's
+    window manager (openbox), read back from the X server."""
+    driver = selenium("gtk3-widget-factory")
+    try:
+        # gtk3-widget-factory's smallest size is 1366x741.
+        driver.set_window_rect(20, 30, 1400, 780)
+        assert driver.get_window_rect() == {"x": 20, "y": 30, "width": 1400, "height": 780}
+        driver.maximize_window()
+        big = driver.get_window_rect()
+        assert big["width"] > 1400 and big["height"] > 780, big
+        screen = png_size(driver.get_screenshot_as_png())
+        assert (big["width"], big["height"]) == screen, (big, screen)
+        driver.minimize_window()
+        # Setting the rect restores the minimized window first.
+        rect = driver.set_window_rect(30, 40, 1380, 760)
+        assert rect == {"x": 30, "y": 40, "width": 1380, "height": 760}, rect
+        assert driver.get_window_rect() == rect
+        driver.set_window_rect(x=50, y=60)
+        assert driver.get_window_rect() == {"x": 50, "y": 60, "width": 1380, "height": 760}
+        try:
+            driver.fullscreen_window()
+            raise AssertionError("fullscreen answered success")
+        except WebDriverException as e:
+            assert "unsupported operation" in str(e.msg) or "fullscreen" in e.msg, e.msg
+    finally:
+        driver.quit()
+
+
+def test_selenium_drag_slider():
+    """ActionChains' drag (a press, a move with a duration, a release) moves
+    a real GtkScale's knob; the value read back follows it."""
+    driver = selenium("gtk3-widget-factory")
+    try:
+        sliders = driver.find_elements(By.XPATH, '//slider[contains(@states, "horizontal") and not(contains(@states, "disabled"))]')
+        slider = [s for s in sliders if s.get_dom_attribute("max") == "100"][0]
+        shown = slider.get_dom_attribute("value")
+        before = float(shown)
+        width = slider.rect["width"]
+        started = time.monotonic()
+        ActionChains(driver, duration=400).drag_and_drop_by_offset(slider, int(width / 4), 0).perform()
+        # Two moves of 400 ms each were played out, not jumped.
+        assert time.monotonic() - started >= 0.8
+        driver.execute_script("uidrive: expect", {"elementId": slider.id, "not": True, "value": shown})
+        after = float(slider.get_dom_attribute("value"))
+        assert after > before + 10, (before, after)
+        ActionChains(driver, duration=300).drag_and_drop_by_offset(slider, -int(width / 3), 0).perform()
+        driver.execute_script("uidrive: expect", {"elementId": slider.id, "not": True, "value": str(after).removesuffix(".0")})
+        back = float(slider.get_dom_attribute("value"))
+        assert back < after - 10, (after, back)
     finally:
         driver.quit()
 
