@@ -89,6 +89,23 @@ fn element_name(role: &str) -> String {
     name
 }
 
+/// The whole desktop's source: each window's `hierarchy` (as [`xml`]
+/// makes it) inside one `desktop` element.
+pub fn desktop(windows: &[String]) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<desktop>\n");
+    for window in windows {
+        let body = window
+            .split_once("?>\n")
+            .map_or(window.as_str(), |(_, rest)| rest);
+        out.push_str(body);
+        if !body.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out.push_str("</desktop>\n");
+    out
+}
+
 /// The window's tree as XML: `<hierarchy handle=.. title=..>` holding the
 /// elements, each inside its parent.
 pub fn xml(window: Option<&Window>, tree: &Tree) -> String {

@@ -153,6 +153,50 @@ def test_selenium_gnome_calculator():
         driver.quit()
 
 
+def test_appium_root_desktop():
+    """`appium:app: Root`: a session on the whole desktop. Its windows are
+    every app's; finds look through all of them."""
+    driver = appium("Root")
+    try:
+        # A private desktop of its own, where nothing runs yet.
+        assert driver.window_handles == []
+        calc = driver.execute_script("uidrive: launch", {"app": "gnome-calculator"})
+        factory = driver.execute_script("uidrive: launch", {"app": "gtk3-widget-factory"})
+        assert calc["pid"] != factory["pid"], (calc, factory)
+        handles = driver.window_handles
+        assert len(handles) >= 2, handles
+        source = driver.page_source
+        assert source.startswith("<?xml") and "<desktop>" in source, source[:200]
+        assert 'title="Calculator"' in source and 'name="7"' in source
+        assert source.count("<hierarchy ") == len(handles), (source.count("<hierarchy "), handles)
+        # The calculator's 7, found across the desktop's windows, then clicked.
+        driver.find_element(AppiumBy.NAME, "7").click()
+        # The XPath names its window: the widget factory has entries too.
+        display = driver.find_element(
+            AppiumBy.XPATH,
+            '//hierarchy[@title="Calculator"]//textField[contains(@actions, "setValue") and not(contains(@states, "readOnly"))]',
+        )
+        expect_text(driver, display, "7")
+        # A widget factory element, found the same way.
+        assert driver.find_elements(AppiumBy.XPATH, '//slider[contains(@states, "horizontal")]') != []
+        try:
+            driver.find_element(AppiumBy.NAME, "No such button")
+            raise AssertionError("a missing name was found")
+        except NoSuchElementException as e:
+            assert "Calculator" in e.msg, e.msg
+        titles = {}
+        for handle in handles:
+            driver.switch_to.window(handle)
+            titles[driver.title] = handle
+        assert "Calculator" in titles, titles
+        driver.switch_to.window(titles["Calculator"])
+        # Once switched, the session reads that window alone.
+        assert driver.find_elements(AppiumBy.XPATH, "//slider") == []
+        assert driver.find_element(AppiumBy.NAME, "7").is_displayed()
+    finally:
+        driver.quit()
+
+
 def test_selenium_window_rect():
     """Window rect, maximize and minimize through the headless desktop's
     window manager (openbox), read back from the X server."""
