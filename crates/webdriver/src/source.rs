@@ -245,6 +245,28 @@ mod tests {
     }
 
     #[test]
+    fn the_desktops_source_holds_each_window_and_parses() {
+        let one = Tree {
+            window: 1,
+            nodes: vec![node(1, None, Role::Button, "7")],
+            ..Tree::default()
+        };
+        let two = Tree {
+            window: 2,
+            nodes: vec![node(1, None, Role::Slider, "level")],
+            ..Tree::default()
+        };
+        let source = desktop(&[xml(None, &one), xml(None, &two)]);
+        assert_eq!(source.matches("<?xml").count(), 1, "{source}");
+        assert_eq!(source.matches("<hierarchy ").count(), 2, "{source}");
+        // One well-formed document: XPath reads it whole.
+        assert_eq!(
+            xpath(&source, "/desktop/hierarchy[@handle=\"2\"]/slider", None).unwrap(),
+            vec![ElementId(1)]
+        );
+    }
+
+    #[test]
     fn the_source_nests_elements_and_xpath_finds_them_by_field() {
         let tree = Tree {
             window: 1,
