@@ -231,8 +231,10 @@ def test_selenium_drag_slider():
     a real GtkScale's knob; the value read back follows it."""
     driver = selenium("gtk3-widget-factory")
     try:
-        sliders = driver.find_elements(By.XPATH, '//slider[contains(@states, "horizontal") and not(contains(@states, "disabled"))]')
-        slider = [s for s in sliders if s.get_dom_attribute("max") == "100"][0]
+        slider = driver.find_element(
+            By.XPATH,
+            '//slider[@max="100" and contains(@states, "horizontal") and not(contains(@states, "disabled"))]',
+        )
         shown = slider.get_dom_attribute("value")
         before = float(shown)
         width = slider.rect["width"]
