@@ -72,6 +72,7 @@ pub use launch::{
     accessibility_env, java_bridge_env, java_tool_options, launch_any, launch_any_with, launch_app,
     Launched,
 };
+pub use manage::BusApps;
 pub use no_tree::{NoTree, NoTreeDriver};
 pub use ready::Readiness;
 pub use roles::protocol_role;

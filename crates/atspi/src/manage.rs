@@ -188,3 +188,78 @@ pub fn capture_screen(driver: &AtspiDriver) -> Result<Capture> {
         height,
     })
 }
+
+/// The desktop's accessibility bus with no app attached: what lists the
+/// apps for a session on the whole desktop (WebDriver's `Root`), which may
+/// start before any app does.
+pub struct BusApps {
+    conn: zbus::Connection,
+    runtime: tokio::runtime::Runtime,
+}
+
+impl BusApps {
+    /// Connects to the accessibility bus of `opts.env` (else the process's),
+    /// within `opts.timeout`.
+    pub fn connect(opts: &crate::LaunchOptions) -> Result<BusApps> {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .thread_name("uidrive-atspi-bus")
+            .enable_all()
+            .build()
+            .map_err(|e| Error::failed(format!("could not start the bus's runtime: {e}")))?;
+        let session =
+            crate::bus::env_value(&opts.env, "DBUS_SESSION_BUS_ADDRESS").ok_or_else(|| {
+                Error::disconnected(
+                    "no DBUS_SESSION_BUS_ADDRESS: there is no D-Bus session to find apps on",
+                )
+                .with_suggestion("run inside a desktop session, or start a headless desktop")
+            })?;
+        let a11y = crate::bus::env_value(&opts.env, "AT_SPI_BUS_ADDRESS");
+        let limit = opts.timeout;
+        let conn = runtime.block_on(async move {
+            tokio::time::timeout(limit, crate::bus::connect_a11y(&session, a11y.as_deref()))
+                .await
+                .map_err(|_| {
+                    Error::timeout(format!(
+                        "the accessibility bus did not answer within {} ms",
+                        limit.as_millis()
+                    ))
+                })?
+        })?;
+        Ok(BusApps { conn, runtime })
+    }
+
+    /// Every app on the bus with the titles of its windows (an app that goes
+    /// while it is read is left out), within `limit`.
+    pub fn list(&self, limit: Duration) -> Result<Vec<DesktopApp>> {
+        let conn = self.conn.clone();
+        self.runtime.block_on(async move {
+            tokio::time::timeout(limit, async move {
+                let found = discovery::all_apps(&conn).await?;
+                let link = crate::bus::Link::over_bus(conn.clone());
+                let mut apps = Vec::with_capacity(found.len());
+                for app in found {
+                    let titles = discovery::top_levels(&link, &app)
+                        .await
+                        .map(|tops| tops.into_iter().map(|t| t.title).collect())
+                        .unwrap_or_default();
+                    apps.push(DesktopApp {
+                        name: app.name,
+                        pid: app.pid,
+                        toolkit: app.toolkit_name,
+                        windows: titles,
+                        extra: Default::default(),
+                    });
+                }
+                Ok(apps)
+            })
+            .await
+            .map_err(|_| {
+                Error::timeout(format!(
+                    "the accessibility bus did not list its apps within {} ms",
+                    limit.as_millis()
+                ))
+            })?
+        })
+    }
+}

@@ -17,6 +17,7 @@
 //! - [`reads`]: `is_visible`/`is_hidden` that wait when given a timeout;
 //! - [`outcome`]: the one JSON shape of an action's outcome;
 //! - [`refs`]: snapshots and the refs they hand out, resolved fail-closed;
+//! - [`root`]: the whole desktop as one app (every app's windows);
 //! - [`services`]: the desktop's clipboard, notifications and tray;
 //! - [`windows`]: the window an action opens, found by its appearance;
 //! - [`operations`]: the list of operations every front end offers, which
@@ -35,6 +36,7 @@ pub mod platform;
 pub mod process;
 pub mod reads;
 pub mod refs;
+pub mod root;
 pub mod services;
 pub mod time;
 pub mod windows;

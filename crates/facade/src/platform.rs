@@ -605,6 +605,13 @@ impl Desktop {
         attach(target, &merge_env(&self.env, env), timeout)
     }
 
+    /// The whole desktop as one app: every window of every app on it
+    /// ([`crate::root`]).
+    pub fn root(&self) -> Result<App> {
+        self.check_running()?;
+        crate::root::root(&self.env)
+    }
+
     /// Ends every process of the desktop, the apps launched through it
     /// first, and removes its runtime directory. Stopping twice does nothing.
     pub fn stop(&self) {

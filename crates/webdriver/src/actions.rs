@@ -4,8 +4,10 @@
 //! sources. The events of the ticks between two pauses go to the app in one
 //! `input` request that holds what it leaves down (`hold`), so keys and
 //! buttons stay down across requests as WebDriver says, until a later up or
-//! release actions. A pointer move is made at once (its `duration` is not
-//! played out); a pause of a tick waits that long.
+//! release actions. A pointer move with a `duration` glides: its intermediate
+//! moves are spread over the duration, one request each, as a hand drags
+//! (toolkits see a drag, not a jump); a pause of a tick waits that long, and a
+//! tick lasts as long as its longest action.
 //!
 //! Keys: a character typed with no Ctrl, Alt or Meta held is sent as text
 //! (the driver types it whatever the keyboard layout); a character with one
@@ -46,6 +48,18 @@ pub struct Chunk {
     /// How long to wait after them.
     pub pause: Duration,
 }
+
+/// A pointer move played out over its duration.
+struct Glide {
+    from: (f64, f64),
+    to: (f64, f64),
+    took: Duration,
+}
+
+/// How often a gliding pointer moves (about a frame at 60 Hz).
+const GLIDE_STEP: Duration = Duration::from_millis(16);
+/// The most moves one glide makes, however long it lasts.
+const MAX_STEPS: u128 = 120;
 
 /// The key WebDriver's code point stands for, when it is one of its named keys.
 fn named(c: char) -> Option<Key> {
@@ -209,6 +223,7 @@ pub fn plan(
     let mut chunks = vec![Chunk::default()];
     for tick in 0..ticks {
         let mut pause = Duration::ZERO;
+        let mut glide: Option<Glide> = None;
         for (kind, actions) in &lists {
             let Some(action) = actions.get(tick) else {
                 continue;
@@ -250,13 +265,22 @@ pub fn plan(
                             )))
                         }
                     };
+                    let took = duration(action)?;
+                    if took.is_zero() {
+                        events.push(InputEvent::PointerMove {
+                            x,
+                            y,
+                            mods: modifiers(state),
+                        });
+                    } else {
+                        glide = Some(Glide {
+                            from: (state.x, state.y),
+                            to: (x, y),
+                            took,
+                        });
+                    }
                     state.x = x;
                     state.y = y;
-                    events.push(InputEvent::PointerMove {
-                        x,
-                        y,
-                        mods: modifiers(state),
-                    });
                 }
                 ("pointer", "pointerDown" | "pointerUp") => {
                     let button = button_of(action)?;
@@ -296,6 +320,24 @@ pub fn plan(
                     )))
                 }
             }
+        }
+        if let Some(g) = glide {
+            // One step per GLIDE_STEP of the duration (at most MAX_STEPS), the
+            // last on the target; the other sources' events of the tick go first.
+            let steps = (g.took.as_millis() / GLIDE_STEP.as_millis()).clamp(1, MAX_STEPS) as u32;
+            let mods = modifiers(state);
+            for step in 1..=steps {
+                let t = f64::from(step) / f64::from(steps);
+                let chunk = chunks.last_mut().expect("one chunk at least");
+                chunk.events.push(InputEvent::PointerMove {
+                    x: g.from.0 + (g.to.0 - g.from.0) * t,
+                    y: g.from.1 + (g.to.1 - g.from.1) * t,
+                    mods: mods.clone(),
+                });
+                chunk.pause = g.took / steps;
+                chunks.push(Chunk::default());
+            }
+            pause = pause.saturating_sub(g.took);
         }
         if !pause.is_zero() {
             chunks.last_mut().expect("one chunk at least").pause = pause;
@@ -468,6 +510,39 @@ mod tests {
         assert_eq!(chunks[0].events.len(), 2);
         assert_eq!((state.x, state.y), (11.0, 22.0));
         assert!(state.buttons.is_empty());
+    }
+
+    #[test]
+    fn a_move_with_a_duration_glides_in_steps_over_it() {
+        let body = json!({"actions": [{"type": "pointer", "id": "m", "actions": [
+            {"type": "pointerMove", "x": 10, "y": 10},
+            {"type": "pointerDown", "button": 0},
+            {"type": "pointerMove", "x": 100, "y": 10, "duration": 160},
+            {"type": "pointerUp", "button": 0},
+        ]}]});
+        let mut state = InputState::default();
+        let chunks = plan(&body, &mut state, &mut |_| unreachable!()).unwrap();
+        // The move and the press, then ten steps of 16 ms, then the release.
+        assert_eq!(chunks.len(), 11);
+        assert_eq!(chunks[0].events.len(), 3);
+        let xs: Vec<f64> = chunks
+            .iter()
+            .flat_map(|c| &c.events)
+            .filter_map(|e| match e {
+                InputEvent::PointerMove { x, .. } => Some(*x),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(xs.len(), 11);
+        assert!(xs.windows(2).all(|w| w[1] > w[0]), "{xs:?}");
+        assert_eq!(xs[1], 19.0);
+        assert_eq!(*xs.last().unwrap(), 100.0);
+        let total: Duration = chunks.iter().map(|c| c.pause).sum();
+        assert_eq!(total, Duration::from_millis(160));
+        assert!(matches!(
+            chunks.last().unwrap().events[..],
+            [InputEvent::PointerUp(_)]
+        ));
     }
 
     #[test]

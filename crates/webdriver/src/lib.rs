@@ -256,8 +256,8 @@ fn session_command(s: &Session, method: &str, rest: &[&str], body: &Value) -> Wd
         }
         (
             "GET",
-            ["element", id, cmd @ ("text" | "name" | "selected" | "enabled" | "displayed" | "rect"
-            | "screenshot" | "computedrole" | "computedlabel")],
+            ["element", id, cmd @ ("text" | "name" | "selected" | "enabled" | "displayed" | "rect" | "screenshot"
+            | "computedrole" | "computedlabel")],
         ) => s.element_command(id, cmd, None, body),
         ("GET", ["element", id, cmd @ ("attribute" | "property" | "css"), name]) => {
             s.element_command(id, cmd, Some(name), body)
@@ -269,11 +269,8 @@ fn session_command(s: &Session, method: &str, rest: &[&str], body: &Value) -> Wd
         ("GET", ["window", "handles"]) => s.window_handles(),
         ("POST", ["window"]) => s.switch_window(body),
         ("GET", ["window", "rect"]) => s.window_rect(),
-        ("POST", ["window", "rect" | "maximize" | "minimize" | "fullscreen"]) => {
-            Err(WdError::unsupported(
-                "moving and sizing windows is not in uidrive yet (it comes with the desktop's window management)",
-            ))
-        }
+        ("POST", ["window", "rect"]) => s.set_window_rect(body),
+        ("POST", ["window", op @ ("maximize" | "minimize" | "fullscreen")]) => s.window_state(op),
         ("DELETE", ["window"]) => Err(WdError::unsupported(
             "closing one window is not in uidrive; delete the session to close the app",
         )),

@@ -9,7 +9,7 @@ use base64::Engine;
 use serde_json::{json, Map, Value};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use uidrive_core::protocol::{InputEvent, WindowId};
+use uidrive_core::protocol::{InputEvent, ManageWindowParams, WindowId, WindowOp, WindowState};
 use uidrive_core::{
     expect, App, Error, ErrorCode, ExpectedText, Locator, RoleQuery, TextMatch, WindowRef,
 };
@@ -23,6 +23,10 @@ use crate::wire::{string_arg, WdError, WdResult};
 /// A session's app and what WebDriver keeps beside it.
 pub struct Session {
     app: App,
+    /// `appium:app: Root`: the app is the whole desktop.
+    whole_desktop: bool,
+    /// Apps started with `uidrive: launch`, closed with the session.
+    launched: Mutex<Vec<App>>,
     desktop: Option<Desktop>,
     refs: Refs,
     caps: Value,
@@ -170,14 +174,10 @@ impl Session {
                 "appium:app is missing: give a command line (gnome-calculator), a .desktop id or Root",
             )
         })?;
-        if app == "Root" {
-            return Err(WdError::new(
-                500,
-                "session not created",
-                "appium:app Root (the whole desktop) is not supported yet: uidrive drives one app per session",
-            ));
-        }
-        let mut argv = if uidrive_facade::desktop_entry::is_desktop_id(app) {
+        let whole_desktop = app == "Root";
+        let mut argv = if whole_desktop {
+            Vec::new()
+        } else if uidrive_facade::desktop_entry::is_desktop_id(app) {
             uidrive_facade::desktop_entry::argv(app).map_err(not_created)?
         } else {
             app.split_whitespace().map(String::from).collect()
@@ -186,6 +186,11 @@ impl Session {
             caps.get("appium:appArguments").unwrap_or(&Value::Null),
             "appium:appArguments",
         )?);
+        if whole_desktop && !argv.is_empty() {
+            return Err(session_not_created(
+                "appium:appArguments with appium:app Root: the whole desktop launches nothing; start apps with `uidrive: launch`",
+            ));
+        }
         let headless = match caps.get("appium:headless") {
             None | Some(Value::Null) => true,
             Some(Value::Bool(b)) => *b,
@@ -205,14 +210,22 @@ impl Session {
             timeout: Some(uidrive_facade::time::LAUNCH),
             ..LaunchOptions::default()
         };
-        let (desktop, app_handle) = if headless {
-            let desktop =
-                uidrive_facade::headless(&HeadlessOptions::default()).map_err(not_created)?;
-            let launched = desktop.launch(&argv, &options).map_err(not_created)?;
-            (Some(desktop), launched)
-        } else {
-            let launched = uidrive_facade::launch(&argv, &options).map_err(not_created)?;
-            (None, launched)
+        let (desktop, app_handle) = match (headless, whole_desktop) {
+            (true, _) => {
+                let desktop =
+                    uidrive_facade::headless(&HeadlessOptions::default()).map_err(not_created)?;
+                let app = if whole_desktop {
+                    desktop.root()
+                } else {
+                    desktop.launch(&argv, &options)
+                };
+                (Some(desktop), app.map_err(not_created)?)
+            }
+            (false, true) => (None, uidrive_facade::root::root(&[]).map_err(not_created)?),
+            (false, false) => (
+                None,
+                uidrive_facade::launch(&argv, &options).map_err(not_created)?,
+            ),
         };
         let mut answer = caps.clone();
         answer.insert("platformName".into(), json!("linux"));
@@ -226,6 +239,8 @@ impl Session {
         }
         Ok(Session {
             app: app_handle,
+            whole_desktop,
+            launched: Mutex::default(),
             desktop,
             refs: Refs::new(),
             caps: Value::Object(answer),
@@ -240,6 +255,11 @@ impl Session {
 
     /// Ends the app and its desktop.
     pub fn close(&self) -> Result<(), Error> {
+        let launched =
+            std::mem::take(&mut *self.launched.lock().unwrap_or_else(|p| p.into_inner()));
+        for app in launched {
+            let _ = uidrive_facade::close(&app);
+        }
         let closed = uidrive_facade::close(&self.app);
         if let Some(desktop) = &self.desktop {
             desktop.stop();
@@ -309,6 +329,9 @@ impl Session {
     pub fn find(&self, from: Option<&str>, body: &Value, many: bool) -> WdResult {
         let using = string_arg(body, "using")?;
         let value = string_arg(body, "value")?;
+        if from.is_none() && self.whole_desktop && self.state().window.is_none() {
+            return self.find_desktop(using, value, many);
+        }
         let scope = match from {
             Some(id) => Scope::Element(self.element(id)?),
             None => Scope::Window(self.root()),
@@ -328,6 +351,88 @@ impl Session {
             _ => locate(scope, using, value)?,
         };
         self.find_locator(&locator, many)
+    }
+
+    /// Find in a Root session before it switched to a window: every
+    /// window of every app, in the desktop's order, for as long as the
+    /// implicit wait.
+    fn find_desktop(&self, using: &str, value: &str, many: bool) -> WdResult {
+        let deadline = Instant::now() + self.state().implicit;
+        let (using, value) = match css(using, value) {
+            Some((u, v)) => (u, v),
+            None if using == "css selector" => {
+                return Err(WdError::new(
+                    400,
+                    "invalid selector",
+                    format!("the CSS selector `{value}`: uidrive takes `[name=\"..\"]`, `[id=\"..\"]`, `.role` and `role` only; use xpath or -uidrive selector"),
+                ))
+            }
+            None => (using, value.to_string()),
+        };
+        loop {
+            let list = self.app.windows()?;
+            let mut found = Vec::new();
+            for w in &list.windows {
+                let nodes = if using == "xpath" {
+                    // A window that closed meanwhile has nothing to find.
+                    let Ok(tree) = self.app.tree(Some(w.id)) else {
+                        continue;
+                    };
+                    let xml = source::xml(Some(w), &tree);
+                    source::xpath(&xml, &value, None)?
+                        .iter()
+                        .filter_map(|id| tree.node(*id).cloned())
+                        .collect::<Vec<_>>()
+                } else {
+                    let window =
+                        WindowRef::new(self.app.driver().clone(), Some(w.id), self.app.timeouts());
+                    let locator = locate(Scope::Window(window), using, &value)?;
+                    match locator.matching() {
+                        Ok((Some(_), nodes)) => nodes,
+                        _ => continue,
+                    }
+                };
+                let take = if many { nodes.len() } else { 1 };
+                found.extend(
+                    self.refs
+                        .refs_of(w.id, &nodes[..take.min(nodes.len())])
+                        .iter()
+                        .map(|r| element_json(r)),
+                );
+                if !many && !found.is_empty() {
+                    break;
+                }
+            }
+            if many && !found.is_empty() {
+                return Ok(Value::Array(found));
+            }
+            if let Some(first) = found.into_iter().next() {
+                return Ok(first);
+            }
+            if Instant::now() >= deadline {
+                if many {
+                    return Ok(json!([]));
+                }
+                let titles: Vec<String> = list
+                    .windows
+                    .iter()
+                    .map(|w| format!("{:?}", w.title))
+                    .collect();
+                return Err(WdError::from(
+                    Error::new(
+                        ErrorCode::NoElement,
+                        format!(
+                            "no window of the desktop has an element by {using} `{value}`; its windows: {}",
+                            if titles.is_empty() { "none".to_string() } else { titles.join(", ") }
+                        ),
+                    )
+                    .with_suggestion("read the page source to see every window's elements, or set an implicit wait for one that comes later"),
+                ));
+            }
+            std::thread::sleep(
+                Duration::from_millis(100).min(deadline.saturating_duration_since(Instant::now())),
+            );
+        }
     }
 
     fn find_locator(&self, locator: &Locator, many: bool) -> WdResult {
@@ -538,6 +643,17 @@ impl Session {
 
     /// The window's tree as XML.
     pub fn source(&self) -> WdResult {
+        if self.whole_desktop && self.state().window.is_none() {
+            let list = self.app.windows()?;
+            let mut parts = Vec::new();
+            for w in &list.windows {
+                // A window that closed meanwhile is left out.
+                if let Ok(tree) = self.app.tree(Some(w.id)) {
+                    parts.push(source::xml(Some(w), &tree));
+                }
+            }
+            return Ok(json!(source::desktop(&parts)));
+        }
         let window = self.window()?;
         let tree = self.app.tree(Some(window))?;
         let list = self.app.windows()?;
@@ -607,19 +723,98 @@ impl Session {
         Ok(Value::Null)
     }
 
-    /// The window's place and size on the screen.
+    /// The session's window, for the window manager's operations.
+    fn managed(&self) -> Result<WindowRef, WdError> {
+        Ok(WindowRef::new(
+            self.app.driver().clone(),
+            Some(self.window()?),
+            self.app.timeouts(),
+        ))
+    }
+
+    /// The window's place and size on the screen, as the window manager
+    /// reads them back (its content: the headless desktop draws no frame).
     pub fn window_rect(&self) -> WdResult {
-        let window = self.window()?;
-        let list = self.app.windows()?;
-        let w = list
-            .windows
+        Ok(rect_json(
+            &self
+                .managed()?
+                .manage(ManageWindowParams::new(None, WindowOp::Read))?,
+        ))
+    }
+
+    /// Set window rect: W3C first restores a maximized or minimized window,
+    /// then moves and resizes it to what the body gives (null: unchanged).
+    pub fn set_window_rect(&self, body: &Value) -> WdResult {
+        let field = |name: &str| -> Result<Option<i64>, WdError> {
+            match body.get(name) {
+                None | Some(Value::Null) => Ok(None),
+                Some(v) => v
+                    .as_f64()
+                    .filter(|n| n.fract() == 0.0)
+                    .map(|n| Some(n as i64))
+                    .ok_or_else(|| {
+                        WdError::invalid_argument(format!(
+                            "`{name}` of a window rect is a whole number of pixels, or null"
+                        ))
+                    }),
+            }
+        };
+        let (x, y, width, height) = (field("x")?, field("y")?, field("width")?, field("height")?);
+        let size = |n: i64, name: &str| -> Result<u32, WdError> {
+            u32::try_from(n)
+                .ok()
+                .filter(|n| *n > 0 && *n <= 32_767)
+                .ok_or_else(|| {
+                    WdError::invalid_argument(format!(
+                        "the window's {name} is from 1 to 32767 pixels, not {n}"
+                    ))
+                })
+        };
+        let place = |n: i64, name: &str| -> Result<i32, WdError> {
+            i32::try_from(n)
+                .ok()
+                .filter(|n| (-32_768..=32_767).contains(n))
+                .ok_or_else(|| {
+                    WdError::invalid_argument(format!(
+                        "the window's {name} is from -32768 to 32767, not {n}"
+                    ))
+                })
+        };
+        let window = self.managed()?;
+        let mut now = window.manage(ManageWindowParams::new(None, WindowOp::Read))?;
+        if now
+            .states
             .iter()
-            .find(|w| w.id == window)
-            .ok_or_else(|| {
-                WdError::new(404, "no such window", format!("window {window} is gone"))
-            })?;
-        let b = w.bounds;
-        Ok(json!({"x": b.x, "y": b.y, "width": b.width, "height": b.height}))
+            .any(|s| matches!(s.as_str(), "maximized" | "minimized" | "fullscreen"))
+        {
+            now = window.restore()?;
+        }
+        if width.is_some() || height.is_some() {
+            let w = width.map_or(Ok(now.bounds.width.max(1.0) as u32), |w| size(w, "width"))?;
+            let h = height.map_or(Ok(now.bounds.height.max(1.0) as u32), |h| size(h, "height"))?;
+            now = window.resize(w, h)?;
+        }
+        if x.is_some() || y.is_some() {
+            let nx = x.map_or(Ok(now.bounds.x as i32), |x| place(x, "x"))?;
+            let ny = y.map_or(Ok(now.bounds.y as i32), |y| place(y, "y"))?;
+            now = window.move_to(nx, ny)?;
+        }
+        Ok(rect_json(&now))
+    }
+
+    /// Maximize, minimize or fullscreen window, through the window manager.
+    pub fn window_state(&self, op: &str) -> WdResult {
+        let window = self.managed()?;
+        let state = match op {
+            "maximize" => window.maximize()?,
+            "minimize" => window.minimize()?,
+            _ => {
+                return Err(WdError::unsupported(
+                    "fullscreen window: uidrive's window management moves, resizes, maximizes, minimizes and restores windows, and has no fullscreen; maximize the window instead",
+                ))
+            }
+        };
+        Ok(rect_json(&state))
     }
 
     // ---- input
@@ -639,11 +834,15 @@ impl Session {
             Ok(b.center())
         };
         let chunks = actions::plan(body, &mut input, &mut center)?;
+        // Pauses count from the start, so the time input takes to send is
+        // part of them and a glide lasts its duration, not more.
+        let mut due = Instant::now();
         for chunk in chunks {
             if !chunk.events.is_empty() {
                 self.input(window, chunk.events)?;
             }
-            std::thread::sleep(chunk.pause);
+            due += chunk.pause;
+            std::thread::sleep(due.saturating_duration_since(Instant::now()));
         }
         self.state().input = input;
         Ok(Value::Null)
@@ -672,7 +871,7 @@ impl Session {
 
     // ---- extensions
 
-    /// Execute script: `uidrive: menu`, `uidrive: select`, `uidrive: expect`
+    /// Execute script: `uidrive: menu`, `uidrive: select`, `uidrive: expect`, `uidrive: launch`
     /// (also spelled `mobile: ...`).
     pub fn execute(&self, body: &Value) -> WdResult {
         let script = string_arg(body, "script")?.trim();
@@ -717,10 +916,41 @@ impl Session {
                 Ok(uidrive_facade::outcome::to_json(&outcome)?)
             }
             "expect" => self.expect(&args),
+            "launch" => self.launch(&args),
             other => Err(WdError::unsupported(format!(
-                "`uidrive: {other}`: the extensions are menu, select and expect"
+                "`uidrive: {other}`: the extensions are menu, select, expect and launch"
             ))),
         }
+    }
+
+    /// `uidrive: launch` {app, arguments?}: starts another app on the
+    /// session's desktop (its own private one, or the display), closed with
+    /// the session; answers its pid. A Root session's windows then hold it.
+    fn launch(&self, args: &Value) -> WdResult {
+        let app = string_arg(args, "app")?;
+        let mut argv: Vec<String> = if uidrive_facade::desktop_entry::is_desktop_id(app) {
+            uidrive_facade::desktop_entry::argv(app)?
+        } else {
+            app.split_whitespace().map(String::from).collect()
+        };
+        argv.extend(words(
+            args.get("arguments").unwrap_or(&Value::Null),
+            "arguments",
+        )?);
+        let options = LaunchOptions {
+            timeout: Some(uidrive_facade::time::LAUNCH),
+            ..LaunchOptions::default()
+        };
+        let launched = match &self.desktop {
+            Some(d) => d.launch(&argv, &options)?,
+            None => uidrive_facade::launch(&argv, &options)?,
+        };
+        let pid = launched.pid();
+        self.launched
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(launched);
+        Ok(json!({ "pid": pid }))
     }
 
     fn expect(&self, args: &Value) -> WdResult {
@@ -764,6 +994,13 @@ impl Session {
         }
         Ok(Value::Null)
     }
+}
+
+/// A window's state as W3C's window rect.
+fn rect_json(state: &WindowState) -> Value {
+    let b = state.bounds;
+    let n = |v: f64| v.round() as i64;
+    json!({"x": n(b.x), "y": n(b.y), "width": n(b.width), "height": n(b.height)})
 }
 
 fn arg_element(args: &Value) -> Result<&str, WdError> {

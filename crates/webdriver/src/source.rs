@@ -89,6 +89,23 @@ fn element_name(role: &str) -> String {
     name
 }
 
+/// The whole desktop's source: each window's `hierarchy` (as [`xml`]
+/// makes it) inside one `desktop` element.
+pub fn desktop(windows: &[String]) -> String {
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<desktop>\n");
+    for window in windows {
+        let body = window
+            .split_once("?>\n")
+            .map_or(window.as_str(), |(_, rest)| rest);
+        out.push_str(body);
+        if !body.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    out.push_str("</desktop>\n");
+    out
+}
+
 /// The window's tree as XML: `<hierarchy handle=.. title=..>` holding the
 /// elements, each inside its parent.
 pub fn xml(window: Option<&Window>, tree: &Tree) -> String {
@@ -225,6 +242,28 @@ mod tests {
             label: Some(label.into()),
             ..Node::default()
         }
+    }
+
+    #[test]
+    fn the_desktops_source_holds_each_window_and_parses() {
+        let one = Tree {
+            window: 1,
+            nodes: vec![node(1, None, Role::Button, "7")],
+            ..Tree::default()
+        };
+        let two = Tree {
+            window: 2,
+            nodes: vec![node(1, None, Role::Slider, "level")],
+            ..Tree::default()
+        };
+        let source = desktop(&[xml(None, &one), xml(None, &two)]);
+        assert_eq!(source.matches("<?xml").count(), 1, "{source}");
+        assert_eq!(source.matches("<hierarchy ").count(), 2, "{source}");
+        // One well-formed document: XPath reads it whole.
+        assert_eq!(
+            xpath(&source, "/desktop/hierarchy[@handle=\"2\"]/slider", None).unwrap(),
+            vec![ElementId(1)]
+        );
     }
 
     #[test]

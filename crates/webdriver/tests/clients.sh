@@ -4,7 +4,8 @@
 #   1. the Appium Python client and Selenium's Python bindings (PyPI), and
 #      Selenium's Node bindings (npm), each drive gnome-calculator and kcalc
 #      (Qt) through one `uidrive webdriver` endpoint (every session on a
-#      private headless desktop of its own);
+#      private headless desktop of its own), gtk3-widget-factory's window
+#      rect and scale (a drag), and a Root session on a whole desktop;
 #   2. a Selenium Grid 4 hub and two Grid nodes that relay to two
 #      `uidrive webdriver` endpoints take two sessions at once, and each lands
 #      on a node of its own.
@@ -18,7 +19,8 @@
 #   bash crates/webdriver/tests/clients.sh [python|node|grid]...   (default: all three)
 #
 # Needs: Rust, Python 3, Node 20+ with npm, Java 11+ (default-jre), and the
-# apps of scripts/install-deps.sh (gnome-calculator, kcalc, Xvfb, AT-SPI).
+# apps of scripts/install-deps.sh (gnome-calculator, kcalc, gtk3-widget-factory,
+# Xvfb, openbox, AT-SPI).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../.." && pwd)"

@@ -70,3 +70,41 @@ test("selenium-webdriver drives kcalc (Qt)", async () => {
     await driver.quit();
   }
 });
+
+test("selenium-webdriver sets gtk3-widget-factory's window rect and drags its scale", async () => {
+  const driver = await session("gtk3-widget-factory");
+  try {
+    const win = driver.manage().window();
+    // gtk3-widget-factory's smallest size is 1366x741.
+    await win.setRect({ x: 10, y: 20, width: 1390, height: 770 });
+    assert.deepEqual(await win.getRect(), { x: 10, y: 20, width: 1390, height: 770 });
+    await win.maximize();
+    const big = await win.getRect();
+    assert.ok(big.width > 1390 && big.height > 770, JSON.stringify(big));
+    await win.minimize();
+    await win.setRect({ x: 10, y: 20, width: 1390, height: 770 });
+    assert.deepEqual(await win.getRect(), { x: 10, y: 20, width: 1390, height: 770 });
+    await assert.rejects(win.fullscreen(), error.UnsupportedOperationError);
+
+    const sliders = await driver.findElements(
+      By.xpath('//slider[@max="100" and contains(@states, "horizontal") and not(contains(@states, "disabled"))]'),
+    );
+    const slider = sliders[0];
+    const shown = await slider.getDomAttribute("value");
+    const { width } = await slider.getRect();
+    const started = Date.now();
+    await driver
+      .actions()
+      .move({ origin: slider })
+      .press()
+      .move({ origin: "pointer", x: Math.round(width / 4), y: 0, duration: 500 })
+      .release()
+      .perform();
+    assert.ok(Date.now() - started >= 500, "the move with a duration was played out");
+    await driver.executeScript("uidrive: expect", { elementId: await slider.getId(), not: true, value: shown });
+    const after = Number(await slider.getDomAttribute("value"));
+    assert.ok(after > Number(shown) + 10, `${shown} -> ${after}`);
+  } finally {
+    await driver.quit();
+  }
+});

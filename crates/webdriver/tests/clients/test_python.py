@@ -20,6 +20,7 @@ from selenium.common.exceptions import (
     InvalidSelectorException,
     NoSuchElementException,
     StaleElementReferenceException,
+    WebDriverException,
 )
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -148,6 +149,106 @@ def test_selenium_gnome_calculator():
         assert time.monotonic() - started >= 1.9
         assert display.get_dom_attribute("role") == "textField"
         assert "focusable" in display.get_property("states")
+    finally:
+        driver.quit()
+
+
+def test_appium_root_desktop():
+    """`appium:app: Root`: a session on the whole desktop. Its windows are
+    every app's; finds look through all of them."""
+    driver = appium("Root")
+    try:
+        # A private desktop of its own, where nothing runs yet.
+        assert driver.window_handles == []
+        calc = driver.execute_script("uidrive: launch", {"app": "gnome-calculator"})
+        factory = driver.execute_script("uidrive: launch", {"app": "gtk3-widget-factory"})
+        assert calc["pid"] != factory["pid"], (calc, factory)
+        handles = driver.window_handles
+        assert len(handles) >= 2, handles
+        source = driver.page_source
+        assert source.startswith("<?xml") and "<desktop>" in source, source[:200]
+        assert 'title="Calculator"' in source and 'name="7"' in source
+        assert source.count("<hierarchy ") == len(handles), (source.count("<hierarchy "), handles)
+        # The calculator's 7, found across the desktop's windows, then clicked.
+        driver.find_element(AppiumBy.NAME, "7").click()
+        # The XPath names its window: the widget factory has entries too.
+        display = driver.find_element(
+            AppiumBy.XPATH,
+            '//hierarchy[@title="Calculator"]//textField[contains(@actions, "setValue") and not(contains(@states, "readOnly"))]',
+        )
+        expect_text(driver, display, "7")
+        # A widget factory element, found the same way.
+        assert driver.find_elements(AppiumBy.XPATH, '//slider[contains(@states, "horizontal")]') != []
+        try:
+            driver.find_element(AppiumBy.NAME, "No such button")
+            raise AssertionError("a missing name was found")
+        except NoSuchElementException as e:
+            assert "Calculator" in e.msg, e.msg
+        titles = {}
+        for handle in handles:
+            driver.switch_to.window(handle)
+            titles[driver.title] = handle
+        assert "Calculator" in titles, titles
+        driver.switch_to.window(titles["Calculator"])
+        # Once switched, the session reads that window alone.
+        assert driver.find_elements(AppiumBy.XPATH, "//slider") == []
+        assert driver.find_element(AppiumBy.NAME, "7").is_displayed()
+    finally:
+        driver.quit()
+
+
+def test_selenium_window_rect():
+    """Window rect, maximize and minimize through the headless desktop's
+    window manager (openbox), read back from the X server."""
+    driver = selenium("gtk3-widget-factory")
+    try:
+        # gtk3-widget-factory's smallest size is 1366x741.
+        driver.set_window_rect(20, 30, 1400, 780)
+        assert driver.get_window_rect() == {"x": 20, "y": 30, "width": 1400, "height": 780}
+        driver.maximize_window()
+        big = driver.get_window_rect()
+        assert big["width"] > 1400 and big["height"] > 780, big
+        screen = png_size(driver.get_screenshot_as_png())
+        assert (big["width"], big["height"]) == screen, (big, screen)
+        driver.minimize_window()
+        # Setting the rect restores the minimized window first.
+        rect = driver.set_window_rect(30, 40, 1380, 760)
+        assert rect == {"x": 30, "y": 40, "width": 1380, "height": 760}, rect
+        assert driver.get_window_rect() == rect
+        driver.set_window_rect(x=50, y=60)
+        assert driver.get_window_rect() == {"x": 50, "y": 60, "width": 1380, "height": 760}
+        try:
+            driver.fullscreen_window()
+            raise AssertionError("fullscreen answered success")
+        except WebDriverException as e:
+            assert "unsupported operation" in str(e.msg) or "fullscreen" in e.msg, e.msg
+    finally:
+        driver.quit()
+
+
+def test_selenium_drag_slider():
+    """ActionChains' drag (a press, a move with a duration, a release) moves
+    a real GtkScale's knob; the value read back follows it."""
+    driver = selenium("gtk3-widget-factory")
+    try:
+        slider = driver.find_element(
+            By.XPATH,
+            '//slider[@max="100" and contains(@states, "horizontal") and not(contains(@states, "disabled"))]',
+        )
+        shown = slider.get_dom_attribute("value")
+        before = float(shown)
+        width = slider.rect["width"]
+        started = time.monotonic()
+        ActionChains(driver, duration=400).drag_and_drop_by_offset(slider, int(width / 4), 0).perform()
+        # Two moves of 400 ms each were played out, not jumped.
+        assert time.monotonic() - started >= 0.8
+        driver.execute_script("uidrive: expect", {"elementId": slider.id, "not": True, "value": shown})
+        after = float(slider.get_dom_attribute("value"))
+        assert after > before + 10, (before, after)
+        ActionChains(driver, duration=300).drag_and_drop_by_offset(slider, -int(width / 3), 0).perform()
+        driver.execute_script("uidrive: expect", {"elementId": slider.id, "not": True, "value": str(after).removesuffix(".0")})
+        back = float(slider.get_dom_attribute("value"))
+        assert back < after - 10, (after, back)
     finally:
         driver.quit()
 
