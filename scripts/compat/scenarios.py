@@ -273,7 +273,9 @@ def calc(app):
     def menu():
         if not name_box(app.tree(1)):
             raise StepFailed("no Name Box before hiding the formula bar")
-        app.cli("menu", "View", "Formula Bar")
+        # Calc reads its window in seconds when the machine is busy (both of
+        # the test command's lanes run LibreOffice): its menus get 30 s.
+        app.cli("menu", "View", "Formula Bar", "--action-timeout", "30000")
         app.wait_for("the Name Box gone with the formula bar", lambda els: not name_box(els), window=1)
         return "View > Formula Bar hides the formula bar (its Name Box leaves the tree)"
 
