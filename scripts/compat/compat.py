@@ -363,21 +363,32 @@ class App:
                 unexposed.append(f"{line}; pyatspi: {len(there)} element(s) within it, none with a name "
                                  f"or text ({', '.join(sorted({e['role'] for e in there}))})")
             elif there is not None:
-                untrue.append((node, f"{line}; pyatspi reads there: " + (", ".join(
+                untrue.append((node, box, f"{line}; pyatspi reads there: " + (", ".join(
                     repr(e["name"] or e["text"]) for e in there if e["name"] or e["text"])[:200] or "no element")))
             else:
-                untrue.append((node, line))
-        # A live app (gnome-system-monitor's memory and CPU columns) changes its text between
-        # the read and the capture: an element whose label or value reads otherwise on a fresh
-        # read changed, and is said apart rather than counted untrue.
+                untrue.append((node, box, line))
+        # A live app (gnome-system-monitor's memory and CPU columns, its rows re-sorted as
+        # processes come and go) changes its text between the read and the capture: an element
+        # whose label or value reads otherwise on a fresh read, or whose box shows other pixels
+        # on a second capture, changed, and is said apart rather than counted untrue.
         if untrue:
             fresh = {n["id"]: n for n in self.tree(main["id"])}
-            changed = [(n, line) for n, line in untrue
-                       if n["id"] in fresh and (fresh[n["id"]].get("label"), fresh[n["id"]].get("value"))
-                       != (n.get("label"), n.get("value"))]
+            again_path = os.path.join(WORK, f"{self.name}-values-again.png")
+            self.witness("shot", again_path)
+            again = Image.open(again_path).convert("RGB")
+
+            def live(node, box):
+                if node["id"] in fresh and (fresh[node["id"]].get("label"), fresh[node["id"]].get("value")) \
+                        != (node.get("label"), node.get("value")):
+                    return True
+                x, y, w, h = (int(v) for v in box)  # on the screen, as the captures are
+                crop = (x, y, x + w, y + h)
+                return image.crop(crop).tobytes() != again.crop(crop).tobytes()
+
+            changed = [line for n, box, line in untrue if live(n, box)]
             if changed:
-                detail += f"; {len(changed)} changed while read (a live app), e.g. " + changed[0][1]
-            untrue = [line for n, line in untrue if (n, line) not in changed]
+                detail += f"; {len(changed)} changed while read (a live app), e.g. " + changed[0]
+            untrue = [line for n, box, line in untrue if line not in changed]
         if unexposed:
             detail += (f"; {len(unexposed)} show what OCR reads as text where no element the app exposes "
                        f"has a name or text: " + "; ".join(unexposed[:3]))
