@@ -100,11 +100,46 @@ const MAX_GTK4_BORDER: i64 = 32;
 
 impl crate::driver::Inner {
     pub fn frame_of(&self, top: &TopLevel) -> Frame {
+        if let Some(origin) = self.unboxed_origin(top) {
+            return Frame { origin, scale: 1.0 };
+        }
         let (scale, inset) = self.measure(top);
         Frame {
             origin: (top.extents.0 + inset.0, top.extents.1 + inset.1),
             scale,
         }
+    }
+
+    /// The content's place on screen, from the X server, for a window the
+    /// app gives no box (Java's ATK bridge answers -1 for a frame's extents
+    /// while its components' screen positions are right: Java reads the
+    /// window manager's `_NET_FRAME_EXTENTS` and counts the title bar in).
+    fn unboxed_origin(&self, top: &TopLevel) -> Option<(i32, i32)> {
+        let (_, _, width, height) = top.extents;
+        if width > 0 && height > 0 {
+            return None;
+        }
+        let shown = self.x_window(top)?;
+        Some((shown.geometry.x, shown.geometry.y))
+    }
+
+    /// What to add to a point in the window's content to have it in the
+    /// app's own window coordinates (AT-SPI's `WINDOW_COORDS`): Java counts
+    /// them from the corner of the window manager's frame, title bar included.
+    pub fn window_coords_shift(&self, top: &TopLevel) -> (i32, i32) {
+        let (_, _, width, height) = top.extents;
+        if width > 0 && height > 0 || !crate::java::is_java(&self.app) {
+            return (0, 0);
+        }
+        let Some(shown) = self.x_window(top) else {
+            return (0, 0);
+        };
+        let [left, _, above, _] = self
+            .x11()
+            .ok()
+            .and_then(|x11| x11.wm_frame_extents(shown.id).ok())
+            .unwrap_or_default();
+        (left as i32, above as i32)
     }
 
     pub fn scale_of(&self, top: &TopLevel) -> f64 {
