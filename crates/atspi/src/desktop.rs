@@ -539,8 +539,7 @@ pub async fn element_at(
     if crate::qt::is_qt(&inner.app) {
         return crate::qt::deepest_at(inner, &top.obj, x, y).await;
     }
-    let (dx, dy) = inner.window_coords_shift(top);
-    crate::visible::deepest_at(&inner.link, inner.app.toolkit, &top.obj, x + dx, y + dy).await
+    crate::visible::deepest_at(&inner.link, inner.app.toolkit, &top.obj, x, y).await
 }
 
 #[cfg(test)]

@@ -123,25 +123,6 @@ impl crate::driver::Inner {
         Some((shown.geometry.x, shown.geometry.y))
     }
 
-    /// What to add to a point in the window's content to have it in the
-    /// app's own window coordinates (AT-SPI's `WINDOW_COORDS`): Java counts
-    /// them from the corner of the window manager's frame, title bar included.
-    pub fn window_coords_shift(&self, top: &TopLevel) -> (i32, i32) {
-        let (_, _, width, height) = top.extents;
-        if width > 0 && height > 0 || !crate::java::is_java(&self.app) {
-            return (0, 0);
-        }
-        let Some(shown) = self.x_window(top) else {
-            return (0, 0);
-        };
-        let [left, _, above, _] = self
-            .x11()
-            .ok()
-            .and_then(|x11| x11.wm_frame_extents(shown.id).ok())
-            .unwrap_or_default();
-        (left as i32, above as i32)
-    }
-
     pub fn scale_of(&self, top: &TopLevel) -> f64 {
         self.measure(top).0
     }
