@@ -151,7 +151,17 @@ int main(int argc, char **argv) {
         check(open && quit && disabled && open < quit && quit < disabled,
               "the menu reads Open Window, Quit, Disabled in order");
         check(strstr(json, "\"separator\":true") != NULL, "and its separator");
-        check(disabled && strstr(disabled, "\"enabled\":false") != NULL, "Disabled is not enabled");
+        /* The entry's own object: from its '{' to its '}' (no nesting in an entry). */
+        int off = 0;
+        if (disabled) {
+            const char *start = disabled, *end = strchr(disabled, '}');
+            while (start > json && *start != '{') {
+                start--;
+            }
+            const char *flag = strstr(start, "\"enabled\":false");
+            off = end && flag && flag < end;
+        }
+        check(off, "Disabled is not enabled");
     }
     ud_string_free(json);
     check(ud_tray_click(desktop, "uidrive-test-tray", "Open Window") == UD_OK, "ud_tray_click(Open Window)");
