@@ -164,6 +164,10 @@ step "steps.c under AddressSanitizer: ud_locator_scroll, _expand, _collapse on g
 step "desktop_services.c under AddressSanitizer: ud_clipboard_set/_get/_clear with mousepad (Ctrl+V, Ctrl+C)" \
     bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/desktop_services.c \$(pkg-config --cflags --libs uidrive) -o '$work/desktop_services' &&
              ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/desktop_services'"
+# The tray: the small StatusNotifierItem of tests/apps listed, activated, its menu read and clicked.
+step "tray.c under AddressSanitizer: ud_desktop_tray, ud_tray_activate, ud_tray_menu, ud_tray_click on tests/apps/tray_item.py" \
+    bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/tray.c \$(pkg-config --cflags --libs uidrive) -o '$work/tray' &&
+             ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/tray' '$root'"
 # Window management through the window manager: gtk3-widget-factory's window.
 step "windows.c under AddressSanitizer: ud_window_resize, _maximize, _restore, _bounds, _states, ud_apps, ud_capture_screen on gtk3-widget-factory" \
     bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/windows.c \$(pkg-config --cflags --libs uidrive) -o '$work/windows' &&

@@ -1,11 +1,17 @@
 // The headless desktop's services from Node, on real programs: text set on
 // the clipboard pastes into mousepad and what mousepad copies reads back;
-// `notify-send -A` is listed and its action invoked (notify-send prints it).
+// `notify-send -A` is listed and its action invoked (notify-send prints it);
+// a tray item (tests/apps/tray_item.py) is listed, activated and its menu clicked.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { headless, expect } from 'uidrive';
 
+const REPO = join(dirname(fileURLToPath(import.meta.url)), '../../..');
 let desktop;
 
 before(async () => {
@@ -67,4 +73,45 @@ test('notify-send is listed, its action invoked, and gone after', async () => {
   assert.equal(await ended, 0);
   assert.equal(printed.trim(), 'open');
   assert.ok(!(await desktop.notifications()).some((n) => n.id === note.id));
+});
+
+test('a tray item is listed, activated and its menu clicked', async () => {
+  // The same small StatusNotifierItem the Python test uses; it logs what is done to it.
+  const dir = mkdtempSync(join(tmpdir(), 'uidrive-tray-'));
+  const log = join(dir, 'tray.log');
+  const env = { ...process.env, ...desktop.env };
+  delete env.WAYLAND_DISPLAY;
+  const app = spawn('/usr/bin/python3', [join(REPO, 'tests/apps/tray_item.py'), log], {
+    env,
+    stdio: 'inherit',
+  });
+  const lines = () => (existsSync(log) ? readFileSync(log, 'utf8').split('\n') : []);
+  const seen = async (line) => (await until(() => lines().includes(line), true)) === true;
+  try {
+    assert.ok(await seen('registered'), 'the item registered with the watcher');
+    const items = (await desktop.tray()).filter((i) => i.id === 'uidrive-test-tray');
+    assert.equal(items.length, 1);
+    const [item] = items;
+    assert.deepEqual([item.title, item.tooltip, item.status], [
+      'uidrive test tray',
+      'Test tray\nAll is well',
+      'Active',
+    ]);
+    await item.activate();
+    assert.ok(await seen('activate 0 0'), 'the item was activated');
+    const menu = await item.menu();
+    assert.deepEqual(
+      menu.map((e) => e.label),
+      ['Open Window', '', 'Quit', 'Disabled'],
+    );
+    assert.deepEqual(
+      menu.map((e) => e.enabled),
+      [true, true, true, false],
+    );
+    await menu.find((e) => e.label === 'Open Window').click();
+    assert.ok(await seen('clicked 1 _Open Window'), 'the menu entry was clicked');
+  } finally {
+    app.kill();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -226,6 +226,19 @@ pub fn content_bounds(inner: &Inner, top: &TopLevel, window: &XWindow) -> Bounds
     )
 }
 
+/// The whole window round `content` (X window `id`'s), as a person sees it:
+/// with the window manager's frame (`_NET_FRAME_EXTENTS`: title bar,
+/// borders), the protocol's `bounds` of a window.
+pub fn framed(x11: &X11, id: u32, content: Bounds) -> Bounds {
+    let [left, right, above, below] = x11.wm_frame_extents(id).unwrap_or_default().map(f64::from);
+    Bounds::new(
+        content.x - left,
+        content.y - above,
+        content.width + left + right,
+        content.height + above + below,
+    )
+}
+
 /// A popover's surface is at most this much bigger than the popover on
 /// each axis (its CSS margin, for a tail or a shadow).
 const MAX_POPOVER_MARGIN: i32 = 64;

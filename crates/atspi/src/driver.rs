@@ -420,7 +420,12 @@ impl Inner {
             ),
             None => top.extents,
         };
-        let bounds = Bounds::new(f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+        let content = Bounds::new(f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+        // `bounds` is the whole window as a person sees it, frame included.
+        let bounds = match (&shown_as, self.x11()) {
+            (Some(w), Ok(x11)) => crate::desktop::framed(&x11, w.id, content),
+            _ => content,
+        };
         // GTK 3 leaves a window's accessible name empty when a header bar shows the title.
         let title = match (&shown_as, top.title.is_empty()) {
             (Some(w), true) => w.title.clone(),
@@ -435,7 +440,7 @@ impl Inner {
             content_bounds: shown_as
                 .as_ref()
                 .map(|w| crate::desktop::content_bounds(self, top, w))
-                .unwrap_or(bounds),
+                .unwrap_or(content),
             focused: top.states.has(crate::states::st::ACTIVE),
             visible: top.states.is_shown(self.app.toolkit.sets_showing()),
             extra: Default::default(),

@@ -43,19 +43,32 @@ fn x_window_of(x11: &X11, pid: u32, top: &TopLevel) -> Result<XWindow> {
 
 fn report(id: u64, shown: &WmWindow, effect: &str, closed: bool) -> WindowState {
     let g = shown.geometry;
+    let content = Bounds::new(
+        f64::from(g.x),
+        f64::from(g.y),
+        f64::from(g.width),
+        f64::from(g.height),
+    );
+    // The whole window as a person sees it: the window manager's frame round the content.
+    let [left, right, above, below] = shown.frame.map(f64::from);
+    let frame = Bounds::new(
+        content.x - left,
+        content.y - above,
+        content.width + left + right,
+        content.height + above + below,
+    );
+    let mut extra = serde_json::Map::new();
+    if shown.exists {
+        extra.insert("frame".into(), serde_json::json!(frame));
+    }
     WindowState {
         id,
-        bounds: Bounds::new(
-            f64::from(g.x),
-            f64::from(g.y),
-            f64::from(g.width),
-            f64::from(g.height),
-        ),
+        bounds: content,
         states: shown.states.names().iter().map(|s| s.to_string()).collect(),
         z_index: shown.z_index,
         effect: effect.to_string(),
         closed,
-        extra: Default::default(),
+        extra,
     }
 }
 

@@ -270,7 +270,7 @@ impl NoTreeDriver {
 
     fn entry(&self, id: WindowId, w: &XWindow, focused: u32) -> Window {
         let g = w.geometry;
-        let bounds = Bounds::new(
+        let content = Bounds::new(
             f64::from(g.x),
             f64::from(g.y),
             f64::from(g.width),
@@ -281,8 +281,8 @@ impl NoTreeDriver {
             title: w.title.clone(),
             kind: WindowKind::Content,
             url: None,
-            bounds,
-            content_bounds: bounds,
+            bounds: crate::desktop::framed(&self.x11, w.id, content),
+            content_bounds: content,
             focused: self.x11.is_inside(focused, w.id).unwrap_or(false),
             visible: w.viewable,
             extra: Default::default(),

@@ -100,11 +100,27 @@ const MAX_GTK4_BORDER: i64 = 32;
 
 impl crate::driver::Inner {
     pub fn frame_of(&self, top: &TopLevel) -> Frame {
+        if let Some(origin) = self.unboxed_origin(top) {
+            return Frame { origin, scale: 1.0 };
+        }
         let (scale, inset) = self.measure(top);
         Frame {
             origin: (top.extents.0 + inset.0, top.extents.1 + inset.1),
             scale,
         }
+    }
+
+    /// The content's place on screen, from the X server, for a window the
+    /// app gives no box (Java's ATK bridge answers -1 for a frame's extents
+    /// while its components' screen positions are right: Java reads the
+    /// window manager's `_NET_FRAME_EXTENTS` and counts the title bar in).
+    fn unboxed_origin(&self, top: &TopLevel) -> Option<(i32, i32)> {
+        let (_, _, width, height) = top.extents;
+        if width > 0 && height > 0 {
+            return None;
+        }
+        let shown = self.x_window(top)?;
+        Some((shown.geometry.x, shown.geometry.y))
     }
 
     pub fn scale_of(&self, top: &TopLevel) -> f64 {

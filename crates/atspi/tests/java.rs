@@ -8,7 +8,7 @@ mod common;
 use common::{options, DEADLINE};
 use std::process::Command;
 use std::time::{Duration, Instant};
-use uidrive_core::protocol::{InputEvent, Role, Tree, TreeParams};
+use uidrive_core::protocol::{CaptureParams, InputEvent, Role, Tree, TreeParams};
 use uidrive_core::{App, Driver};
 use uidrive_x11::Desktop;
 
@@ -71,6 +71,43 @@ fn a_swing_form_reads_and_acts_with_the_bridge_launching_turned_on() {
         .filter_map(|n| n.label.as_deref())
         .collect();
     assert_eq!(fruit, ["Apple", "Banana", "Cherry", "Damson"]);
+    // Openbox frames the window with a title bar: `bounds` is the whole
+    // window, `contentBounds` the app's window inside it, where elements'
+    // bounds, clicks, the hit test and captures count from.
+    let listed = app.driver().windows().unwrap().windows;
+    let main = listed.iter().find(|w| w.title == "Swing form").unwrap();
+    let (outer, content) = (main.bounds, main.content_bounds);
+    assert!(
+        outer.x < content.x
+            && outer.y + 10.0 < content.y
+            && outer.x + outer.width > content.x + content.width
+            && outer.y + outer.height > content.y + content.height,
+        "a frame with a title bar round the content: {main:?}"
+    );
+    let shot = app
+        .driver()
+        .capture(&CaptureParams {
+            window: Some(main.id),
+        })
+        .unwrap();
+    assert_eq!(
+        (f64::from(shot.width), f64::from(shot.height)),
+        (content.width, content.height),
+        "the capture is the content"
+    );
+    let combo_node = form
+        .nodes
+        .iter()
+        .find(|n| n.role == Role::ComboBox)
+        .expect("the combo box");
+    // Under the menu bar (21 pixels), at the content's left edge: where
+    // Swing lays it out, counted from the content, not from the title bar.
+    let combo_box = combo_node.bounds.expect("the combo box has a box");
+    assert_eq!(
+        (combo_box.x, combo_box.y),
+        (0.0, 21.0),
+        "the combo box's place in the content: {combo_node:?}"
+    );
     // The combo box ends on the option chosen (the app's label says so).
     let combo = app.get_by_role(Role::ComboBox, uidrive_core::RoleQuery::any());
     combo.select_option("Blue").expect("Blue is chosen");

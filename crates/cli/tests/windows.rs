@@ -83,14 +83,26 @@ fn states(window: &Value) -> Vec<String> {
         .collect()
 }
 
-fn bounds(window: &Value) -> (i64, i64, i64, i64) {
-    let b = &window["bounds"];
+/// A box of `windows`: `bounds` (the whole window, its title bar and
+/// borders included) or `contentBounds` (the app's content, which `window
+/// move` places and `window resize` sizes).
+fn rect(b: &Value) -> (i64, i64, i64, i64) {
     (
         b["x"].as_i64().unwrap(),
         b["y"].as_i64().unwrap(),
         b["width"].as_i64().unwrap(),
         b["height"].as_i64().unwrap(),
     )
+}
+
+/// The window's content. gtk3-widget-factory draws its own title bar (a
+/// header bar: client-side decorations), so openbox draws no frame round
+/// it, and the whole window is its content (tests/java.rs in uidrive-atspi
+/// checks a window openbox frames).
+fn bounds(window: &Value) -> (i64, i64, i64, i64) {
+    let content = rect(&window["contentBounds"]);
+    assert_eq!(rect(&window["bounds"]), content, "no frame: {window}");
+    content
 }
 
 #[test]
@@ -115,6 +127,11 @@ fn gtk3_widget_factory_is_resized_moved_maximized_minimized_and_restored() {
 
     let resized = home.ok(&["window", "resize", "1500", "900"]);
     assert_eq!(resized["data"]["window"]["effect"], "confirmed");
+    assert_eq!(
+        rect(&resized["data"]["window"]["frame"]),
+        rect(&resized["data"]["window"]["bounds"]),
+        "the whole window is its content (a header bar, no frame): {resized}"
+    );
     let (_, _, w, h) = bounds(&home.window());
     assert_eq!((w, h), (1500, 900), "windows reads the new size back");
 

@@ -691,11 +691,12 @@ fn remove_stale_runtime_dirs() {
 /// (`/etc/xdg/openbox/rc.xml`): new windows take the focus and the focus never
 /// follows the pointer. No mouse binding: Debian's click-to-focus binding (a
 /// synchronous grab on the client, then a replay) left a GTK 3 entry deaf to
-/// the click and keys that followed a combo box's popup. No title bars and
-/// no border (openbox keeps a 1-pixel border on undecorated windows unless
-/// told not to): Java's AWT does not know openbox and placed its components'
-/// screen positions without the frame, so clicks and captures by those
-/// positions missed. The
+/// the click and keys that followed a combo box's popup; the frame's own
+/// bindings stay (they grab nothing on the app's window): the title bar
+/// focuses, raises and moves, its buttons close, maximize and minimize, the
+/// edges resize. Windows have title
+/// bars and borders, as on a person's desktop (uidrive counts the frame,
+/// `_NET_FRAME_EXTENTS`, wherever a toolkit answers positions with it). The
 /// only key binding is Alt+F4 (close), so every other key reaches the app.
 const OPENBOX_RC: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 <openbox_config xmlns="http://openbox.org/3.4/rc">
@@ -707,15 +708,31 @@ const OPENBOX_RC: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
     <raiseOnFocus>no</raiseOnFocus>
   </focus>
   <placement><policy>Smart</policy></placement>
-  <theme><keepBorder>no</keepBorder></theme>
   <desktops><number>1</number></desktops>
   <keyboard>
     <keybind key="A-F4"><action name="Close"/></keybind>
   </keyboard>
-  <mouse></mouse>
+  <mouse>
+    <context name="Titlebar">
+      <mousebind button="Left" action="Press"><action name="Focus"/><action name="Raise"/></mousebind>
+      <mousebind button="Left" action="Drag"><action name="Move"/></mousebind>
+      <mousebind button="Left" action="DoubleClick"><action name="ToggleMaximize"/></mousebind>
+    </context>
+    <context name="Top Bottom Left Right TLCorner TRCorner BLCorner BRCorner">
+      <mousebind button="Left" action="Press"><action name="Focus"/><action name="Raise"/></mousebind>
+      <mousebind button="Left" action="Drag"><action name="Resize"/></mousebind>
+    </context>
+    <context name="Close">
+      <mousebind button="Left" action="Click"><action name="Close"/></mousebind>
+    </context>
+    <context name="Maximize">
+      <mousebind button="Left" action="Click"><action name="ToggleMaximize"/></mousebind>
+    </context>
+    <context name="Iconify">
+      <mousebind button="Left" action="Click"><action name="Iconify"/></mousebind>
+    </context>
+  </mouse>
   <menu></menu>
-  <applications>
-    <application class="*"><decor>no</decor></application>
-  </applications>
+  <applications></applications>
 </openbox_config>
 "#;

@@ -120,7 +120,9 @@ impl ManageWindowParams {
 pub struct WindowState {
     /// The window's id, as `windows` lists it.
     pub id: WindowId,
-    /// The window's content on the screen, as `windows` gives its bounds.
+    /// The window's content on the screen (what `move` places and `resize`
+    /// sizes), as `windows` gives its `contentBounds`; the whole window,
+    /// the window manager's frame included, is in `extra` as `frame`.
     pub bounds: Bounds,
     /// Which of `minimized`, `maximized`, `fullscreen`, `focused`, `above` hold.
     pub states: Vec<String>,
