@@ -35,6 +35,7 @@ mod actions;
 mod awake;
 mod bus;
 mod desktop;
+mod display;
 mod discovery;
 mod driver;
 mod events;
