@@ -69,7 +69,13 @@ impl OnWayland {
             }
             assert!(
                 started.elapsed() < DEADLINE,
-                "{what}: not so after {DEADLINE:?}"
+                "{what}: not so after {DEADLINE:?}; it shows {:?}",
+                tree.nodes
+                    .iter()
+                    .filter(|n| n.label.is_some() || n.value.is_some())
+                    .map(|n| (n.role.to_string(), n.label.clone(), n.value.clone()))
+                    .take(60)
+                    .collect::<Vec<_>>()
             );
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -219,4 +225,94 @@ fn mousepad_on_wayland_types_clicks_and_captures() {
             "process {pid} of the Wayland desktop still runs"
         );
     }
+}
+
+#[test]
+fn mousepad_menu_select_all_on_wayland() {
+    let app = launch(&["mousepad"]);
+    let tree = app.wait_for("the editor shows", |t| text_field(t).is_some());
+    let (x, y) = centre(text_field(&tree).unwrap());
+    app.input(vec![
+        InputEvent::Click(PointerButton::at(x, y)),
+        InputEvent::Text {
+            text: "select me".into(),
+        },
+    ]);
+    app.wait_for("the typed text reads back", |t| {
+        text_field(t).and_then(|n| n.value.as_deref()) == Some("select me")
+    });
+    app.driver
+        .menu(&serde_json::from_value(serde_json::json!({"path": ["Edit", "Select All"]})).unwrap())
+        .unwrap_or_else(|e| panic!("menu Edit > Select All: {e} ({})", e.suggestion));
+    // Everything selected: one typed letter replaces it all.
+    app.input(vec![InputEvent::Text { text: "x".into() }]);
+    app.wait_for("the selection was replaced", |t| {
+        text_field(t).and_then(|n| n.value.as_deref()) == Some("x")
+    });
+}
+
+#[test]
+fn gnome_text_editor_on_wayland_new_tab_by_a_real_click() {
+    let app = launch(&["gnome-text-editor"]);
+    let editor = |t: &Tree| t.nodes.iter().find(|n| n.role == Role::TextField).cloned();
+    let is_new_tab =
+        |n: &Node| n.role == Role::Button && n.label.as_deref().is_some_and(|l| l.starts_with("New tab"));
+    // Each tab of its tab bar has a Close Tab button.
+    let tabs = |t: &Tree| {
+        t.nodes
+            .iter()
+            .filter(|n| n.role == Role::Button && n.label.as_deref() == Some("Close Tab"))
+            .count()
+    };
+    let tree = app.wait_for("the editor shows", |t| {
+        editor(t).is_some() && t.nodes.iter().any(is_new_tab)
+    });
+    let before = tabs(&tree);
+    let new_tab = tree.nodes.iter().find(|n| is_new_tab(n)).unwrap();
+    let (x, y) = centre(new_tab);
+    app.input(vec![InputEvent::Click(PointerButton::at(x, y))]);
+    app.wait_for("a new tab opened by the click", |t| tabs(t) == before + 1);
+
+    // Typed text reads back in the editor (GTK 4 through the virtual keyboard).
+    let tree = app.tree();
+    let (x, y) = centre(&editor(&tree).unwrap());
+    app.input(vec![
+        InputEvent::Click(PointerButton::at(x, y)),
+        InputEvent::Text {
+            text: "GTK 4 on Wayland".into(),
+        },
+    ]);
+    app.wait_for("the typed text reads back", |t| {
+        t.nodes
+            .iter()
+            .any(|n| n.role == Role::TextField && n.value.as_deref() == Some("GTK 4 on Wayland"))
+    });
+    let capture = app
+        .driver
+        .capture(&CaptureParams::default())
+        .expect("a capture through screencopy");
+    let (_, _, seen) = colours(&capture.png, 16);
+    assert!(seen >= 3, "the capture shows only {seen} colours");
+}
+
+#[test]
+fn kcalc_on_wayland_computes_42_from_typed_keys() {
+    let app = launch(&["kcalc"]);
+    let environ = app.environ();
+    assert!(environ.iter().any(|v| v == "QT_QPA_PLATFORM=wayland"));
+    app.wait_for("kcalc shows its keys", |t| {
+        t.nodes.iter().filter(|n| n.role == Role::Button).count() > 10
+    });
+    app.input(vec![
+        InputEvent::Text { text: "6*7".into() },
+        InputEvent::Key {
+            key: "Enter".parse().unwrap(),
+        },
+    ]);
+    app.wait_for("kcalc shows 42", |t| {
+        t.nodes.iter().any(|n| {
+            n.role != Role::Button
+                && (n.label.as_deref() == Some("42") || n.value.as_deref() == Some("42"))
+        })
+    });
 }
