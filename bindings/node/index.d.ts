@@ -244,6 +244,8 @@ export interface HeadlessOptions {
   height?: number;
   /** Milliseconds each start-up step may take. */
   timeout?: number;
+  /** `"x11"` (Xvfb, the default) or `"wayland"` (sway, headless, no X server). */
+  backend?: string;
 }
 
 export interface WindowOptions {
