@@ -168,12 +168,7 @@ impl DisplayBackend for WaylandBackend {
             Toolkit::Gtk4 => (cx, cy),
             _ => view.surface,
         };
-        let bounds = Bounds::new(
-            f64::from(cx),
-            f64::from(cy),
-            f64::from(cw),
-            f64::from(ch),
-        );
+        let bounds = Bounds::new(f64::from(cx), f64::from(cy), f64::from(cw), f64::from(ch));
         let (right, bottom) = (cx + cw as i32, cy + ch as i32);
         Ok(Placed {
             origin: (f64::from(origin.0), f64::from(origin.1)),

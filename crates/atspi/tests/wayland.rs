@@ -160,9 +160,7 @@ fn mousepad_on_wayland_types_clicks_and_captures() {
     let (x, y) = centre(field);
     app.input(vec![InputEvent::Click(PointerButton::at(x, y))]);
     let typed = "Hello Wayland, ñ € ✓";
-    app.input(vec![InputEvent::Text {
-        text: typed.into(),
-    }]);
+    app.input(vec![InputEvent::Text { text: typed.into() }]);
     let tree = app.wait_for("the typed text reads back", |t| {
         text_field(t).and_then(|n| n.value.as_deref()) == Some(typed)
     });
@@ -184,12 +182,13 @@ fn mousepad_on_wayland_types_clicks_and_captures() {
     assert!(y < 100.0, "Edit is in the menu bar: {edit:?}");
     let select_all_shown = |t: &Tree| {
         t.nodes.iter().any(|n| {
-            n.role == Role::MenuItem
-                && n.label.as_deref() == Some("Select All")
-                && common::shown(n)
+            n.role == Role::MenuItem && n.label.as_deref() == Some("Select All") && common::shown(n)
         })
     };
-    assert!(!select_all_shown(&app.tree()), "the Edit menu is closed before the click");
+    assert!(
+        !select_all_shown(&app.tree()),
+        "the Edit menu is closed before the click"
+    );
     app.input(vec![InputEvent::Click(PointerButton::at(x, y))]);
     app.wait_for("the Edit menu opened by the click", select_all_shown);
     app.input(vec![InputEvent::Key {
@@ -255,8 +254,9 @@ fn mousepad_menu_select_all_on_wayland() {
 fn gnome_text_editor_on_wayland_new_tab_by_a_real_click() {
     let app = launch(&["gnome-text-editor"]);
     let editor = |t: &Tree| t.nodes.iter().find(|n| n.role == Role::TextField).cloned();
-    let is_new_tab =
-        |n: &Node| n.role == Role::Button && n.label.as_deref().is_some_and(|l| l.starts_with("New tab"));
+    let is_new_tab = |n: &Node| {
+        n.role == Role::Button && n.label.as_deref().is_some_and(|l| l.starts_with("New tab"))
+    };
     // Each tab of its tab bar has a Close Tab button.
     let tabs = |t: &Tree| {
         t.nodes

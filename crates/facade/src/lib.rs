@@ -47,6 +47,6 @@ pub fn install_vision() {
 }
 
 pub use platform::{
-    attach, close, close_within, connect, headless, launch, AttachTarget, Backend, Closed,
-    Desktop, HeadlessOptions, LaunchOptions, CLOSE_GRACE,
+    attach, close, close_within, connect, headless, launch, AttachTarget, Backend, Closed, Desktop,
+    HeadlessOptions, LaunchOptions, CLOSE_GRACE,
 };

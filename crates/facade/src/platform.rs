@@ -285,7 +285,9 @@ fn ask_windows_to_close(pid: u32) -> usize {
             let socket = std::path::Path::new(&socket);
             group_and_descendants(pid)
                 .into_iter()
-                .filter(|p| uidrive_wayland::sway::command(socket, &format!("[pid={p}] kill")).is_ok())
+                .filter(|p| {
+                    uidrive_wayland::sway::command(socket, &format!("[pid={p}] kill")).is_ok()
+                })
                 .count()
         });
     };

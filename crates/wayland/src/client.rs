@@ -98,19 +98,19 @@ impl Wayland {
         let path = match (Path::new(display).is_absolute(), runtime_dir) {
             (true, _) => Path::new(display).to_path_buf(),
             (false, Some(dir)) => dir.join(display),
-            (false, None) => {
-                return Err(Error::unsupported(format!(
-                    "the Wayland display {display:?} is a name but no XDG_RUNTIME_DIR says where it is"
-                ))
-                .with_suggestion("pass the app's XDG_RUNTIME_DIR with its WAYLAND_DISPLAY"))
-            }
+            (false, None) => return Err(Error::unsupported(format!(
+                "the Wayland display {display:?} is a name but no XDG_RUNTIME_DIR says where it is"
+            ))
+            .with_suggestion("pass the app's XDG_RUNTIME_DIR with its WAYLAND_DISPLAY")),
         };
         let stream = UnixStream::connect(&path).map_err(|e| {
             Error::failed(format!(
                 "cannot connect to the Wayland display {}: {e}",
                 path.display()
             ))
-            .with_suggestion("check that the compositor runs (uidrive's headless Wayland desktop starts one)")
+            .with_suggestion(
+                "check that the compositor runs (uidrive's headless Wayland desktop starts one)",
+            )
         })?;
         let conn = Connection::from_socket(stream).map_err(|e| wl_error("to connect", e))?;
         let (globals, mut queue) =
@@ -220,15 +220,16 @@ impl Link {
             .roundtrip(&mut self.state)
             .map(|_| ())
             .map_err(|e| wl_error("to answer", e))?;
-        self.conn.flush().map_err(|e| wl_error("to take requests", e))
+        self.conn
+            .flush()
+            .map_err(|e| wl_error("to take requests", e))
     }
 
     fn upload_keymap(&mut self) -> Result<()> {
         let text = self.keymap.text();
         let fd = memfd_with("uidrive-keymap", text.as_bytes())?;
         // XKB_V1 = 1; the size counts the terminating NUL.
-        self.keyboard
-            .keymap(1, fd.as_fd(), text.len() as u32 + 1);
+        self.keyboard.keymap(1, fd.as_fd(), text.len() as u32 + 1);
         Ok(())
     }
 
@@ -498,15 +499,7 @@ impl Link {
         let size = stride as usize * h as usize;
         let fd = memfd_with("uidrive-capture", &vec![0u8; size])?;
         let pool = self.shm.create_pool(fd.as_fd(), size as i32, &qh, ());
-        let buffer = pool.create_buffer(
-            0,
-            w as i32,
-            h as i32,
-            stride as i32,
-            format,
-            &qh,
-            (),
-        );
+        let buffer = pool.create_buffer(0, w as i32, h as i32, stride as i32, format, &qh, ());
         frame.copy(&buffer);
         let done = loop {
             if self.state.frame.ready {
@@ -554,7 +547,9 @@ impl Link {
 
     /// Reads and handles the compositor's events until `deadline`.
     fn dispatch_until(&mut self, deadline: Instant, what: &str) -> Result<()> {
-        self.conn.flush().map_err(|e| wl_error("to take requests", e))?;
+        self.conn
+            .flush()
+            .map_err(|e| wl_error("to take requests", e))?;
         self.queue
             .dispatch_pending(&mut self.state)
             .map_err(|e| wl_error("to answer", e))?;
@@ -586,7 +581,9 @@ impl Link {
 }
 
 fn lost_key(sym: u32) -> Error {
-    Error::failed(format!("the keysym 0x{sym:x} is on no key of uidrive's keymap"))
+    Error::failed(format!(
+        "the keysym 0x{sym:x} is on no key of uidrive's keymap"
+    ))
 }
 
 fn button_code(p: &PointerButton) -> u32 {
@@ -693,9 +690,7 @@ impl Dispatch<ZwlrScreencopyFrameV1, ()> for State {
             } => state.frame.format = Some((format, width, height, stride)),
             Event::Flags {
                 flags: WEnum::Value(flags),
-            } => {
-                state.frame.y_invert = flags.contains(zwlr_screencopy_frame_v1::Flags::YInvert)
-            }
+            } => state.frame.y_invert = flags.contains(zwlr_screencopy_frame_v1::Flags::YInvert),
             Event::Ready { .. } => state.frame.ready = true,
             Event::Failed => state.frame.failed = true,
             _ => {}

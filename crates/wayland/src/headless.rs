@@ -233,9 +233,10 @@ impl WaylandDesktop {
         };
         let config = dir.join("sway-config");
         std::fs::write(&config, sway_config(options.width, options.height))
-            .and_then(|()| if root { chown(&config, NOBODY) } else { Ok(()) }.map_err(
-                |e| std::io::Error::other(e.message),
-            ))
+            .and_then(|()| {
+                if root { chown(&config, NOBODY) } else { Ok(()) }
+                    .map_err(|e| std::io::Error::other(e.message))
+            })
             .map_err(|e| Error::failed(format!("cannot write sway's configuration: {e}")))?;
         let name = options.sway.display().to_string();
         let mut command = Command::new(&options.sway);
@@ -268,9 +269,10 @@ impl WaylandDesktop {
             }
         }
         let log = self.runtime_dir().join("sway.log");
-        let sway = self.sway.insert(Managed::spawn(&name, command, &log).map_err(|e| {
-            e.with_suggestion("install sway (scripts/install-deps.sh does)")
-        })?);
+        let sway = self.sway.insert(
+            Managed::spawn(&name, command, &log)
+                .map_err(|e| e.with_suggestion("install sway (scripts/install-deps.sh does)"))?,
+        );
         let deadline = Instant::now() + options.timeout;
         loop {
             let found = std::fs::read_dir(&dir).ok().map(|entries| {

@@ -51,7 +51,9 @@ fn ipc(socket: &Path, kind: u32, payload: &str) -> Result<Value> {
     let mut header = [0u8; 14];
     stream.read_exact(&mut header).map_err(fail)?;
     if &header[..6] != MAGIC {
-        return Err(Error::failed("sway's IPC answered something that is not i3-ipc"));
+        return Err(Error::failed(
+            "sway's IPC answered something that is not i3-ipc",
+        ));
     }
     let len = u32::from_le_bytes(header[6..10].try_into().expect("4 bytes")) as usize;
     let mut body = vec![0u8; len];

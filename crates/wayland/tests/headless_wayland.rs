@@ -7,7 +7,13 @@ use uidrive_wayland::{sway, WaylandDesktop};
 
 fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| !s.rsplit(')').next().unwrap_or("").trim_start().starts_with('Z'))
+        .map(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
         .unwrap_or(false)
 }
 
@@ -15,13 +21,18 @@ fn alive(pid: u32) -> bool {
 fn a_wayland_desktop_runs_an_app_natively_and_ends_everything() {
     let started = Instant::now();
     let desktop = WaylandDesktop::start().expect("the headless Wayland desktop starts");
-    eprintln!("headless Wayland desktop started in {:?}", started.elapsed());
+    eprintln!(
+        "headless Wayland desktop started in {:?}",
+        started.elapsed()
+    );
     let pids = desktop.process_ids();
     assert_eq!(pids.len(), 4, "sway and three bus processes: {desktop:?}");
     assert!(desktop.wayland_display().is_absolute());
     let env = desktop.env();
     assert!(env.iter().all(|(k, _)| k != "DISPLAY"), "{env:?}");
-    assert!(env.iter().any(|(k, v)| k == "GDK_BACKEND" && v == "wayland"));
+    assert!(env
+        .iter()
+        .any(|(k, v)| k == "GDK_BACKEND" && v == "wayland"));
 
     let mut app = desktop
         .command("mousepad")
@@ -34,7 +45,10 @@ fn a_wayland_desktop_runs_an_app_natively_and_ends_everything() {
         if let Some(v) = views.into_iter().find(|v| v.pid == app.id()) {
             break v;
         }
-        assert!(Instant::now() < deadline, "mousepad showed no window on sway");
+        assert!(
+            Instant::now() < deadline,
+            "mousepad showed no window on sway"
+        );
         std::thread::sleep(Duration::from_millis(50));
     };
     // Its environment: the Wayland display, no X display.
@@ -54,7 +68,10 @@ fn a_wayland_desktop_runs_an_app_natively_and_ends_everything() {
         if colours > 2 {
             break capture;
         }
-        assert!(Instant::now() < deadline, "the capture stayed blank ({colours} colours)");
+        assert!(
+            Instant::now() < deadline,
+            "the capture stayed blank ({colours} colours)"
+        );
         std::thread::sleep(Duration::from_millis(100));
     };
     assert_eq!((capture.width, capture.height), (w, h));

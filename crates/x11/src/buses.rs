@@ -292,4 +292,3 @@ fn service_program(kind: &str, name: &str, known: &[&str]) -> PathBuf {
         .find(|p| p.is_file())
         .unwrap_or_else(|| PathBuf::from(known[0]))
 }
-

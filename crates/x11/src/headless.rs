@@ -108,12 +108,9 @@ impl Desktop {
         }
         let base = desktop.base_env();
         let runtime_dir = desktop.runtime_dir().to_path_buf();
-        desktop.buses.start(
-            &runtime_dir,
-            &base,
-            Desktop::env_removed(),
-            options.timeout,
-        )?;
+        desktop
+            .buses
+            .start(&runtime_dir, &base, Desktop::env_removed(), options.timeout)?;
         desktop.publish_a11y_bus()?;
         desktop.clipboard = Some(std::sync::Arc::new(crate::Clipboard::connect(
             &desktop.display,
