@@ -35,8 +35,22 @@ impl Drop for OnWayland {
 fn launch(argv: &[&str]) -> OnWayland {
     let desktop = WaylandDesktop::start().expect("the headless Wayland desktop starts");
     let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
+    // A home of its own in the desktop's runtime directory: no session or
+    // draft of an earlier run is restored.
+    let home = desktop.runtime_dir().join("home");
+    let mut env = desktop.env();
+    for (name, dir) in [
+        ("HOME", home.clone()),
+        ("XDG_CONFIG_HOME", home.join(".config")),
+        ("XDG_CACHE_HOME", home.join(".cache")),
+        ("XDG_DATA_HOME", home.join(".local/share")),
+        ("XDG_STATE_HOME", home.join(".local/state")),
+    ] {
+        std::fs::create_dir_all(&dir).unwrap();
+        env.push((name.to_string(), dir.display().to_string()));
+    }
     let options = LaunchOptions {
-        env: desktop.env(),
+        env,
         timeout: Duration::from_secs(60),
     };
     let (driver, child) = AtspiDriver::launch(&argv, &options)

@@ -98,10 +98,12 @@ impl Wayland {
         let path = match (Path::new(display).is_absolute(), runtime_dir) {
             (true, _) => Path::new(display).to_path_buf(),
             (false, Some(dir)) => dir.join(display),
-            (false, None) => return Err(Error::unsupported(format!(
+            (false, None) => {
+                return Err(Error::unsupported(format!(
                 "the Wayland display {display:?} is a name but no XDG_RUNTIME_DIR says where it is"
             ))
-            .with_suggestion("pass the app's XDG_RUNTIME_DIR with its WAYLAND_DISPLAY")),
+                .with_suggestion("pass the app's XDG_RUNTIME_DIR with its WAYLAND_DISPLAY"))
+            }
         };
         let stream = UnixStream::connect(&path).map_err(|e| {
             Error::failed(format!(
