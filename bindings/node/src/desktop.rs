@@ -26,7 +26,7 @@ pub struct Desktop {
 
 #[napi]
 impl Desktop {
-    /// The X display, as `:N`.
+    /// The X display, as `:N`; on the Wayland backend, the compositor's socket (an absolute path).
     #[napi(getter)]
     pub fn display(&self) -> String {
         self.inner.display().to_string()

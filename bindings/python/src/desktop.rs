@@ -54,7 +54,7 @@ impl Drop for PyDesktop {
 
 #[pymethods]
 impl PyDesktop {
-    /// The X display, as ``":N"``.
+    /// The X display, as ``":N"``; on the Wayland backend, the compositor's socket (an absolute path).
     #[getter]
     fn display(&self) -> &str {
         self.desktop.display()
