@@ -7,7 +7,6 @@ import os
 import struct
 
 import pytest
-
 import uidrive
 
 
