@@ -51,6 +51,7 @@ pub unsafe extern "C" fn ud_desktop_start(
             width: Some(width),
             height: Some(height),
             timeout: Some(Duration::from_millis(timeout_ms.into())),
+            backend: None,
         })?;
         *out_desktop = handles::register(handles::Kind::Desktop, ud_desktop { desktop });
         Ok(())

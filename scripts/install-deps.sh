@@ -6,6 +6,9 @@ set -euo pipefail
 
 # headless desktop: X server, window manager, session bus, accessibility bus and registry
 DESKTOP=(xvfb openbox x11-utils dbus dbus-x11 at-spi2-core)
+# the headless Wayland desktop (crates/wayland): sway on wlroots' headless backend, and Qt 5's
+# Wayland platform plugin (kcalc as a native Wayland client in crates/atspi/tests/wayland.rs)
+WAYLAND=(sway qtwayland5)
 # real apps the end-to-end tests drive
 TEST_APPS=(gtk-3-examples gtk-4-examples gnome-calculator zenity)
 # the Python wheel's test venv and the MCP client's venv (scripts/venv.sh)
@@ -46,7 +49,7 @@ HIDDEN_STATE_APPS=(evince nautilus dbus-bin)
 # notify-send, and D-Bus from Debian's python3 for the test tray item
 DESKTOP_SERVICES=(libnotify-bin python3-dbus python3-gi)
 
-PKGS=("${DESKTOP[@]}" "${DESKTOP_SERVICES[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}" "${COMPAT_VALUES[@]}" "${FRESH_READ_APPS[@]}" "${MORE_COMPAT_APPS[@]}" "${HIDDEN_STATE_APPS[@]}")
+PKGS=("${DESKTOP[@]}" "${WAYLAND[@]}" "${DESKTOP_SERVICES[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}" "${COMPAT_VALUES[@]}" "${FRESH_READ_APPS[@]}" "${MORE_COMPAT_APPS[@]}" "${HIDDEN_STATE_APPS[@]}")
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -244,6 +244,8 @@ export interface HeadlessOptions {
   height?: number;
   /** Milliseconds each start-up step may take. */
   timeout?: number;
+  /** `"x11"` (Xvfb, the default) or `"wayland"` (sway, headless, no X server). */
+  backend?: string;
 }
 
 export interface WindowOptions {
@@ -728,7 +730,7 @@ export declare class Tracing {
 /** A private headless desktop: an X display, a session bus and the accessibility bus. */
 export declare class Desktop {
   private constructor();
-  /** The X display, as `:3`. */
+  /** The X display, as `:3`; on the Wayland backend, the compositor's socket (an absolute path). */
   readonly display: string;
   /** What an app needs to show up on this desktop, with accessibility on. */
   readonly env: Record<string, string>;

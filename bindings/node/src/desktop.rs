@@ -15,6 +15,8 @@ pub struct HeadlessOptions {
     pub height: Option<u32>,
     /// Milliseconds each start-up step may take (30 s by default).
     pub timeout: Option<f64>,
+    /// `"x11"` (Xvfb, the default) or `"wayland"` (sway, headless, no X server).
+    pub backend: Option<String>,
 }
 
 #[napi]
@@ -24,7 +26,7 @@ pub struct Desktop {
 
 #[napi]
 impl Desktop {
-    /// The X display, as `:N`.
+    /// The X display, as `:N`; on the Wayland backend, the compositor's socket (an absolute path).
     #[napi(getter)]
     pub fn display(&self) -> String {
         self.inner.display().to_string()
@@ -94,6 +96,11 @@ pub fn headless(options: Option<HeadlessOptions>) -> AsyncTask<Job> {
             start.width = o.width;
             start.height = o.height;
             start.timeout = crate::convert::millis_opt("headless: timeout", o.timeout)?;
+            start.backend = o
+                .backend
+                .as_deref()
+                .map(uidrive_facade::Backend::parse)
+                .transpose()?;
         }
         let desktop = uidrive_facade::headless(&start)?;
         Ok(Out::Desktop(Desktop {

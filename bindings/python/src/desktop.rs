@@ -8,7 +8,7 @@ use crate::launch::{attach_target, env_pairs};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use std::sync::Arc;
-use uidrive_facade::{Desktop, HeadlessOptions, LaunchOptions};
+use uidrive_facade::{Backend, Desktop, HeadlessOptions, LaunchOptions};
 
 /// A running private desktop. Launch apps on it with ``launch()``, or give
 /// them its ``env``; ``close()`` (or leaving the ``with`` block) ends every
@@ -20,17 +20,19 @@ pub struct PyDesktop {
 
 /// Starts a private headless desktop; use it as a context manager.
 #[pyfunction]
-#[pyo3(signature = (*, width=None, height=None, timeout=None))]
+#[pyo3(signature = (*, width=None, height=None, timeout=None, backend=None))]
 pub fn headless(
     py: Python<'_>,
     width: Option<u32>,
     height: Option<u32>,
     timeout: Option<f64>,
+    backend: Option<&str>,
 ) -> PyResult<PyDesktop> {
     let options = HeadlessOptions {
         width,
         height,
         timeout: opt_timeout_ms(py, "timeout", timeout)?,
+        backend: backend.map(Backend::parse).transpose().or_raise(py)?,
     };
     let desktop = py
         .detach(move || uidrive_facade::headless(&options))
@@ -52,7 +54,7 @@ impl Drop for PyDesktop {
 
 #[pymethods]
 impl PyDesktop {
-    /// The X display, as ``":N"``.
+    /// The X display, as ``":N"``; on the Wayland backend, the compositor's socket (an absolute path).
     #[getter]
     fn display(&self) -> &str {
         self.desktop.display()

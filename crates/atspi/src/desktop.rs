@@ -99,7 +99,12 @@ pub fn x_window_for(x11: &X11, pid: u32, top: &TopLevel) -> Result<XWindow> {
 }
 
 impl Inner {
+    /// The X connection; on the Wayland backend, `unsupported` (what needs
+    /// it is X11's alone yet).
     pub fn x11(&self) -> Result<Arc<X11>> {
+        if self.on_wayland() {
+            return Err(crate::display::x11_only());
+        }
         self.xlink.get(
             crate::bus::env_value(&self.env, "DISPLAY").as_deref(),
             crate::bus::env_value(&self.env, "XAUTHORITY").as_deref(),
@@ -122,18 +127,14 @@ pub fn input(driver: &AtspiDriver, params: &InputParams) -> Result<()> {
 }
 
 fn send_input(inner: &Inner, top: &TopLevel, params: &InputParams) -> Result<()> {
-    let x11 = inner.x11()?;
-    let window = x_window_for(&x11, inner.app.pid, top)?;
+    let display = inner.display()?;
+    crate::stats::note(|| format!("input through {}", display.name()));
+    let placed = display.place(inner, top)?;
     if params.has_keyboard_events() {
         // No window manager gives the focus on a bare X server: give it first.
-        x11.focus(window.id)?;
+        display.focus(&placed)?;
     }
-    let (dx, dy) = content_inset(&x11, &inner.app, top, &window, inner.scale_of(top));
-    let origin = (
-        f64::from(window.geometry.x + dx),
-        f64::from(window.geometry.y + dy),
-    );
-    x11.send_input(origin, &params.events, params.hold)
+    display.send_input(placed.origin, &params.events, params.hold)
 }
 
 pub fn capture(driver: &AtspiDriver, params: &CaptureParams) -> Result<Capture> {
@@ -144,18 +145,9 @@ pub fn capture(driver: &AtspiDriver, params: &CaptureParams) -> Result<Capture> 
     })?;
     // The window's content (less GTK 4's frame), where elements' bounds
     // count from, so a capture's pixels line up with them.
-    let captured = inner.x11().and_then(|x11| {
-        let window = x_window_for(&x11, inner.app.pid, &top)?;
-        let content = content_bounds(&inner, &top, &window);
-        if content.x == f64::from(window.geometry.x) && content.y == f64::from(window.geometry.y) {
-            return x11.capture_window(window.id);
-        }
-        x11.capture_rect(uidrive_x11::Rect {
-            x: content.x as i32,
-            y: content.y as i32,
-            width: content.width as u32,
-            height: content.height as u32,
-        })
+    let captured = inner.display().and_then(|display| {
+        let placed = display.place(&inner, &top)?;
+        display.capture(&placed)
     });
     captured.map_err(|e| driver.explain(e))
 }

@@ -76,6 +76,8 @@ pub(crate) struct Inner {
     pub activity: Arc<Activity>,
     pub env: Vec<(String, String)>,
     pub xlink: crate::desktop::XLink,
+    /// The Wayland connection, for an app on a Wayland display.
+    pub wlink: crate::display::WaylandLink,
     /// The elements of earlier reads, so `act` can read one alone.
     pub known: tree::Known,
     /// What a read keeps for the next (the app's cache answer while it
@@ -197,6 +199,7 @@ impl AtspiDriver {
                 activity,
                 env: opts.env.clone(),
                 xlink: Default::default(),
+                wlink: Default::default(),
                 known: Default::default(),
                 kept: Default::default(),
                 lanes,
@@ -410,6 +413,9 @@ where
 impl Inner {
     /// Where the window's content is on screen, and the window as the protocol lists it.
     pub fn window_entry(&self, id: u64, top: &discovery::TopLevel) -> Window {
+        if self.on_wayland() {
+            return self.wayland_window_entry(id, top);
+        }
         let shown_as = self.x_window(top);
         let (x, y, w, h) = match &shown_as {
             Some(w) => (
@@ -441,6 +447,29 @@ impl Inner {
                 .as_ref()
                 .map(|w| crate::desktop::content_bounds(self, top, w))
                 .unwrap_or(content),
+            focused: top.states.has(crate::states::st::ACTIVE),
+            visible: top.states.is_shown(self.app.toolkit.sets_showing()),
+            extra: Default::default(),
+        }
+    }
+
+    /// [`Inner::window_entry`] on Wayland: where the compositor shows the
+    /// window, else (no compositor to ask) what AT-SPI reports.
+    fn wayland_window_entry(&self, id: u64, top: &discovery::TopLevel) -> Window {
+        let placed = self.display().and_then(|d| d.place(self, top)).ok();
+        let (x, y, w, h) = top.extents;
+        let reported = Bounds::new(f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+        let title = match (&placed, top.title.is_empty()) {
+            (Some(p), true) => p.title.clone(),
+            _ => top.title.clone(),
+        };
+        Window {
+            id,
+            title,
+            kind: WindowKind::Content,
+            url: None,
+            bounds: placed.as_ref().map(|p| p.bounds).unwrap_or(reported),
+            content_bounds: placed.as_ref().map(|p| p.capture).unwrap_or(reported),
             focused: top.states.has(crate::states::st::ACTIVE),
             visible: top.states.is_shown(self.app.toolkit.sets_showing()),
             extra: Default::default(),

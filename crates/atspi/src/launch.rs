@@ -324,6 +324,8 @@ pub fn launch_any_with(
         .split_first()
         .ok_or_else(|| Error::invalid_request("launch needs a command line; argv is empty"))?;
     let own_desktop = opts.env.iter().any(|(k, _)| k == "DISPLAY");
+    // uidrive's headless Wayland desktop (or any Wayland display without X).
+    let own_wayland = !own_desktop && crate::display::on_wayland(&opts.env);
     let dir = binary_dir(program, crate::bus::env_value(&opts.env, "PATH").as_deref());
     let family = family(program, dir.as_deref());
     let (extra_args, extra_env) = extras(family, args, |name| {
@@ -341,6 +343,12 @@ pub fn launch_any_with(
         }
         // Qt 6 given the address never registers; the desktop publishes the bus anyway.
         command.env_remove("AT_SPI_BUS_ADDRESS");
+    }
+    if own_wayland {
+        // A native Wayland client: no X display to fall back to.
+        for name in uidrive_wayland::WaylandDesktop::env_removed() {
+            command.env_remove(name);
+        }
     }
     let passed = opts
         .env

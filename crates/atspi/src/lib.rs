@@ -36,6 +36,7 @@ mod awake;
 mod bus;
 mod desktop;
 mod discovery;
+mod display;
 mod driver;
 mod events;
 mod exec;

@@ -50,6 +50,6 @@ pub fn install_vision() {
 }
 
 pub use platform::{
-    attach, close, close_within, connect, headless, launch, AttachTarget, Closed, Desktop,
+    attach, close, close_within, connect, headless, launch, AttachTarget, Backend, Closed, Desktop,
     HeadlessOptions, LaunchOptions, CLOSE_GRACE,
 };

@@ -281,7 +281,16 @@ pub(crate) fn end(pid: u32, grace: Duration, alive: impl Fn() -> bool) -> Closed
 /// close, on the display the process runs on; how many took the request.
 fn ask_windows_to_close(pid: u32) -> usize {
     let Some(display) = env_of(pid, "DISPLAY") else {
-        return 0;
+        // On sway, the compositor asks (xdg_toplevel's close).
+        return env_of(pid, "SWAYSOCK").map_or(0, |socket| {
+            let socket = std::path::Path::new(&socket);
+            group_and_descendants(pid)
+                .into_iter()
+                .filter(|p| {
+                    uidrive_wayland::sway::command(socket, &format!("[pid={p}] kill")).is_ok()
+                })
+                .count()
+        });
     };
     // A headless desktop's display takes the cookie its apps are given.
     let xauthority = env_of(pid, "XAUTHORITY");
@@ -372,6 +381,63 @@ pub struct HeadlessOptions {
     pub height: Option<u32>,
     /// How long each start-up step may take.
     pub timeout: Option<Duration>,
+    /// What shows the windows: X11 (Xvfb and openbox, the default) or
+    /// Wayland (sway, headless).
+    pub backend: Option<Backend>,
+}
+
+/// The display a headless desktop runs its apps on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Backend {
+    /// An X server (Xvfb) with a window manager (openbox).
+    #[default]
+    X11,
+    /// A Wayland compositor (sway on wlroots' headless backend), no X server.
+    Wayland,
+}
+
+impl Backend {
+    /// `"x11"` or `"wayland"`, as every front end spells it.
+    pub fn parse(name: &str) -> Result<Backend> {
+        match name {
+            "x11" => Ok(Backend::X11),
+            "wayland" => Ok(Backend::Wayland),
+            other => Err(Error::invalid_request(format!(
+                "backend: {other:?} is no display backend; there are \"x11\" and \"wayland\""
+            ))
+            .with_suggestion("pass backend=\"x11\" (the default) or backend=\"wayland\"")),
+        }
+    }
+
+    /// Its name, as [`Backend::parse`] takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::X11 => "x11",
+            Backend::Wayland => "wayland",
+        }
+    }
+}
+
+/// The desktop that runs: an X one or a Wayland one.
+enum Started {
+    X11(uidrive_x11::Desktop),
+    Wayland(uidrive_wayland::WaylandDesktop),
+}
+
+impl Started {
+    fn runtime_dir(&self) -> &std::path::Path {
+        match self {
+            Started::X11(d) => d.runtime_dir(),
+            Started::Wayland(d) => d.runtime_dir(),
+        }
+    }
+
+    fn stop(self) {
+        match self {
+            Started::X11(d) => d.stop(),
+            Started::Wayland(d) => d.stop(),
+        }
+    }
 }
 
 /// A private headless desktop (an X server, a session bus, the
@@ -379,8 +445,9 @@ pub struct HeadlessOptions {
 /// [`Desktop::stop`] (or dropping it) ends what it started — the apps
 /// launched through it included — and removes its runtime directory.
 pub struct Desktop {
-    inner: Mutex<Option<uidrive_x11::Desktop>>,
+    inner: Mutex<Option<Started>>,
     display: String,
+    backend: Backend,
     env: Vec<(String, String)>,
     /// Apps launched through [`Desktop::launch`]: (pid, start time), so a
     /// pid the system gave to another process since is never signalled.
@@ -414,13 +481,40 @@ pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
     if let Some(timeout) = options.timeout.filter(|t| !t.is_zero()) {
         start.timeout = timeout;
     }
+    if options.backend == Some(Backend::Wayland) {
+        return headless_wayland(&start);
+    }
     let desktop = uidrive_x11::Desktop::start_with(&start)?;
     let bus = uidrive_atspi::DesktopServices::start(desktop.session_bus_address(), start.timeout)?;
     let services = crate::services::Services::headless(desktop.clipboard(), Arc::new(bus));
     Ok(Desktop {
         display: desktop.display().to_string(),
+        backend: Backend::X11,
         env: desktop.env(),
-        inner: Mutex::new(Some(desktop)),
+        inner: Mutex::new(Some(Started::X11(desktop))),
+        launched: Mutex::default(),
+        services: Mutex::new(Some(services)),
+        homes: std::sync::atomic::AtomicUsize::new(0),
+    })
+}
+
+/// [`headless`] on Wayland: sway, its buses, and the notification server
+/// and tray watcher on its session bus; no clipboard (the X selections are
+/// X11's; the Wayland one is not offered yet).
+fn headless_wayland(start: &uidrive_x11::DesktopOptions) -> Result<Desktop> {
+    let desktop = uidrive_wayland::WaylandDesktop::start_with(&uidrive_wayland::WaylandOptions {
+        width: start.width,
+        height: start.height,
+        timeout: start.timeout,
+        ..Default::default()
+    })?;
+    let bus = uidrive_atspi::DesktopServices::start(desktop.session_bus_address(), start.timeout)?;
+    let services = crate::services::Services::headless_wayland(Arc::new(bus));
+    Ok(Desktop {
+        display: desktop.wayland_display().display().to_string(),
+        backend: Backend::Wayland,
+        env: desktop.env(),
+        inner: Mutex::new(Some(Started::Wayland(desktop))),
         launched: Mutex::default(),
         services: Mutex::new(Some(services)),
         homes: std::sync::atomic::AtomicUsize::new(0),
@@ -428,13 +522,19 @@ pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
 }
 
 impl Desktop {
-    fn lock(&self) -> MutexGuard<'_, Option<uidrive_x11::Desktop>> {
+    fn lock(&self) -> MutexGuard<'_, Option<Started>> {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The X display, as `:N`.
+    /// The display: the X display as `:N`, or the Wayland compositor's
+    /// socket (an absolute path) on the Wayland backend.
     pub fn display(&self) -> &str {
         &self.display
+    }
+
+    /// What shows the desktop's windows.
+    pub fn backend(&self) -> Backend {
+        self.backend
     }
 
     /// What an app needs to show on this desktop, with accessibility on.

@@ -42,6 +42,19 @@ impl Services {
         }
     }
 
+    /// A headless Wayland desktop's: the notification server and tray
+    /// watcher; the clipboard answers `unsupported` (the X selections are
+    /// X11's, and the Wayland data device is not served yet).
+    pub(crate) fn headless_wayland(bus: Arc<DesktopServices>) -> Self {
+        Services {
+            clipboard: Err(Error::unsupported(
+                "the clipboard is not offered on the Wayland backend (sway) yet: uidrive serves the X selections only",
+            )
+            .with_suggestion("use the X11 headless desktop (the default) for clipboard operations")),
+            bus: Some(bus),
+        }
+    }
+
     /// A person's desktop (`DISPLAY`, `XAUTHORITY` of this process): its
     /// clipboard only; its own notification server and tray own their names.
     pub fn session() -> Services {

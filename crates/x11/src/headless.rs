@@ -18,13 +18,9 @@ use std::time::{Duration, Instant};
 
 use uidrive_core::{Error, Result};
 
-use crate::dbus;
-use crate::process::{Managed, ReadyPipe, INSTALL_HINT};
+use crate::buses::Buses;
+use crate::process::{Managed, ReadyPipe};
 use crate::x11::X11;
-
-const A11Y_BUS_NAME: &str = "org.a11y.Bus";
-const A11Y_BUS_PATH: &str = "/org/a11y/bus";
-const REGISTRY_NAME: &str = "org.a11y.atspi.Registry";
 
 /// How to start a [`Desktop`]. `Default` is what [`Desktop::start`] uses.
 #[derive(Debug, Clone)]
@@ -62,15 +58,11 @@ impl Default for DesktopOptions {
 /// process it started and removes its runtime directory.
 pub struct Desktop {
     display: String,
-    session_bus_address: String,
-    a11y_bus_address: String,
     timeout: Duration,
-    /// Torn down in this order: window manager, registry, accessibility
-    /// bus, session bus, X server.
+    /// Torn down in this order: window manager, the buses (registry,
+    /// accessibility bus, session bus), X server.
     wm: Option<Managed>,
-    registryd: Option<Managed>,
-    launcher: Option<Managed>,
-    session_bus: Option<Managed>,
+    buses: Buses,
     xvfb: Option<Managed>,
     runtime_dir: Option<tempfile::TempDir>,
     /// uidrive's own clipboard on the display (ended first: it is a client of the X server).
@@ -91,13 +83,9 @@ impl Desktop {
         let (runtime_dir, alive) = private_runtime_dir()?;
         let mut desktop = Desktop {
             display: String::new(),
-            session_bus_address: String::new(),
-            a11y_bus_address: String::new(),
             timeout: options.timeout,
             wm: None,
-            registryd: None,
-            launcher: None,
-            session_bus: None,
+            buses: Buses::default(),
             xvfb: None,
             runtime_dir: Some(runtime_dir),
             clipboard: None,
@@ -118,9 +106,11 @@ impl Desktop {
                 Error::failed(format!("could not watch the windows of the display: {e}"))
             })?;
         }
-        desktop.start_session_bus()?;
-        desktop.start_a11y_bus()?;
-        desktop.start_registry()?;
+        let base = desktop.base_env();
+        let runtime_dir = desktop.runtime_dir().to_path_buf();
+        desktop
+            .buses
+            .start(&runtime_dir, &base, Desktop::env_removed(), options.timeout)?;
         desktop.publish_a11y_bus()?;
         desktop.clipboard = Some(std::sync::Arc::new(crate::Clipboard::connect(
             &desktop.display,
@@ -154,24 +144,12 @@ impl Desktop {
 
     /// The private session bus, as `unix:path=...`.
     pub fn session_bus_address(&self) -> &str {
-        &self.session_bus_address
+        self.buses.session_bus_address()
     }
 
     /// The accessibility bus, asked again of `org.a11y.Bus` on the session bus.
     pub fn a11y_bus_address(&self) -> Result<String> {
-        let reply = dbus::call(
-            &self.session_bus_address,
-            A11Y_BUS_NAME,
-            A11Y_BUS_PATH,
-            "org.a11y.Bus.GetAddress",
-            &[],
-            self.timeout,
-        )?;
-        if reply.is_empty() {
-            return Err(Error::failed("org.a11y.Bus answered an empty address")
-                .with_suggestion(INSTALL_HINT));
-        }
-        Ok(reply)
+        self.buses.ask_a11y_bus_address(self.timeout)
     }
 
     /// The desktop's private `XDG_RUNTIME_DIR` (mode 0700).
@@ -191,6 +169,12 @@ impl Desktop {
     /// The environment an app needs to show up on this desktop, with
     /// accessibility switched on for every toolkit.
     pub fn env(&self) -> Vec<(String, String)> {
+        self.buses.env_with(self.base_env())
+    }
+
+    /// What every program of the desktop gets before the buses' addresses:
+    /// the display, the runtime directory, the toolkits' settings.
+    fn base_env(&self) -> Vec<(String, String)> {
         let mut env = vec![
             ("DISPLAY".to_string(), self.display.clone()),
             (
@@ -198,21 +182,10 @@ impl Desktop {
                 self.xauthority().display().to_string(),
             ),
             (
-                "DBUS_SESSION_BUS_ADDRESS".to_string(),
-                self.session_bus_address.clone(),
-            ),
-            (
                 "XDG_RUNTIME_DIR".to_string(),
                 self.runtime_dir().display().to_string(),
             ),
         ];
-        if !self.a11y_bus_address.is_empty() {
-            // libatspi and Qt connect to this directly, without asking the session bus.
-            env.push((
-                "AT_SPI_BUS_ADDRESS".to_string(),
-                self.a11y_bus_address.clone(),
-            ));
-        }
         env.extend(
             Desktop::toolkit_env()
                 .iter()
@@ -251,29 +224,20 @@ impl Desktop {
     }
 
     fn managed(&self) -> impl Iterator<Item = &Managed> {
-        [
-            &self.wm,
-            &self.registryd,
-            &self.launcher,
-            &self.session_bus,
-            &self.xvfb,
-        ]
-        .into_iter()
-        .flatten()
+        self.wm
+            .iter()
+            .chain(self.buses.managed())
+            .chain(self.xvfb.iter())
     }
 
     fn teardown(&mut self) {
         self.clipboard.take();
-        for slot in [
-            &mut self.wm,
-            &mut self.registryd,
-            &mut self.launcher,
-            &mut self.session_bus,
-            &mut self.xvfb,
-        ] {
-            if let Some(mut process) = slot.take() {
-                process.terminate();
-            }
+        if let Some(mut wm) = self.wm.take() {
+            wm.terminate();
+        }
+        self.buses.stop();
+        if let Some(mut xvfb) = self.xvfb.take() {
+            xvfb.terminate();
         }
         if let Some(dir) = self.runtime_dir.take() {
             let _ = dir.close();
@@ -420,112 +384,11 @@ impl Desktop {
         }
     }
 
-    /// A session bus of the standard session configuration (so D-Bus
-    /// activation works) listening in the private runtime directory.
-    fn start_session_bus(&mut self) -> Result<()> {
-        let mut pipe = ReadyPipe::new()?;
-        let socket = self.runtime_dir().join("bus");
-        let mut command = Command::new("dbus-daemon");
-        command
-            .args(["--session", "--nofork", "--nopidfile"])
-            .arg(format!("--address=unix:path={}", socket.display()))
-            .arg(format!("--print-address={}", pipe.child_fd()))
-            // Services the bus starts get the desktop's environment.
-            .envs(self.env())
-            .env_remove("DBUS_SESSION_BUS_ADDRESS");
-        for name in Desktop::env_removed() {
-            command.env_remove(name);
-        }
-        pipe.pass_to(&mut command);
-        let mut bus = Managed::spawn("dbus-daemon", command, &self.log("dbus-session"))?;
-        pipe.close_write();
-        let line = pipe.read_line(
-            Instant::now() + self.timeout,
-            "dbus-daemon to print its address",
-        );
-        let result = match line {
-            Ok(Some(address)) if !address.is_empty() => Ok(address),
-            Ok(_) => Err(bus.died("its address")),
-            Err(e) => Err(Error::timeout(format!(
-                "{}; dbus-daemon wrote: {}",
-                e.message,
-                bus.log_tail()
-            ))
-            .with_suggestion(INSTALL_HINT)),
-        };
-        self.session_bus = Some(bus);
-        self.session_bus_address = result?;
-        Ok(())
-    }
-
-    /// Starts at-spi-bus-launcher ourselves (rather than through D-Bus
-    /// activation, which would make it an orphan nobody reaps), with
-    /// accessibility on, and reads the accessibility bus address.
-    fn start_a11y_bus(&mut self) -> Result<()> {
-        let program = service_program("services", A11Y_BUS_NAME, LAUNCHER_PATHS);
-        let mut command = self.command(&program);
-        command.args(["--launch-immediately", "--a11y=1", "--screen-reader=1"]);
-        // SIGTERM when this process ends: the launcher then ends the bus it
-        // started, which SIGKILL would leave running.
-        self.launcher = Some(Managed::spawn_ending_on(
-            "at-spi-bus-launcher",
-            command,
-            &self.log("at-spi-bus-launcher"),
-            uidrive_core::children::SIGTERM,
-        )?);
-        let launcher = self.launcher.as_mut().expect("just set");
-        dbus::wait_for_name(
-            &self.session_bus_address,
-            A11Y_BUS_NAME,
-            Instant::now() + self.timeout,
-            || match launcher.exited() {
-                Some(_) => Err(launcher.died("org.a11y.Bus on the session bus")),
-                None => Ok(()),
-            },
-        )
-        .map_err(|e| e.with_suggestion(INSTALL_HINT))?;
-        for property in ["IsEnabled", "ScreenReaderEnabled"] {
-            dbus::set_bool_property(
-                &self.session_bus_address,
-                A11Y_BUS_NAME,
-                A11Y_BUS_PATH,
-                "org.a11y.Status",
-                property,
-                true,
-                self.timeout,
-            )?;
-        }
-        self.a11y_bus_address = self.a11y_bus_address()?;
-        Ok(())
-    }
-
-    /// Starts at-spi2-registryd on the accessibility bus and waits for its name.
-    fn start_registry(&mut self) -> Result<()> {
-        let program = service_program("accessibility-services", REGISTRY_NAME, REGISTRYD_PATHS);
-        let command = self.command(&program);
-        self.registryd = Some(Managed::spawn(
-            "at-spi2-registryd",
-            command,
-            &self.log("at-spi2-registryd"),
-        )?);
-        let registryd = self.registryd.as_mut().expect("just set");
-        dbus::wait_for_name(
-            &self.a11y_bus_address,
-            REGISTRY_NAME,
-            Instant::now() + self.timeout,
-            || match registryd.exited() {
-                Some(_) => Err(registryd.died("org.a11y.atspi.Registry on the accessibility bus")),
-                None => Ok(()),
-            },
-        )
-        .map_err(|e| e.with_suggestion(INSTALL_HINT))
-    }
-
     /// Writes the accessibility bus address on the root window (`AT_SPI_BUS`),
     /// where libatspi looks before it asks the session bus.
     fn publish_a11y_bus(&mut self) -> Result<()> {
         let x = self.x11()?;
-        x.set_at_spi_bus(&self.a11y_bus_address)
+        x.set_at_spi_bus(self.buses.a11y_bus_address())
     }
 }
 
@@ -539,8 +402,8 @@ impl std::fmt::Debug for Desktop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Desktop")
             .field("display", &self.display)
-            .field("session_bus_address", &self.session_bus_address)
-            .field("a11y_bus_address", &self.a11y_bus_address)
+            .field("session_bus_address", &self.buses.session_bus_address())
+            .field("a11y_bus_address", &self.buses.a11y_bus_address())
             .field("runtime_dir", &self.runtime_dir())
             .field(
                 "processes",
@@ -581,56 +444,13 @@ const TOOLKIT_ENV: &[(&str, &str)] = &[
     ("GSK_RENDERER", "cairo"),
 ];
 
-const LAUNCHER_PATHS: &[&str] = &[
-    "/usr/libexec/at-spi-bus-launcher",
-    "/usr/lib/at-spi2-core/at-spi-bus-launcher",
-    "/usr/lib/at-spi2/at-spi-bus-launcher",
-    "/usr/lib/at-spi-bus-launcher",
-];
-
-const REGISTRYD_PATHS: &[&str] = &[
-    "/usr/libexec/at-spi2-registryd",
-    "/usr/lib/at-spi2-core/at-spi2-registryd",
-    "/usr/lib/at-spi2/at-spi2-registryd",
-    "/usr/lib/at-spi2-registryd",
-];
-
-/// The program a D-Bus service file names (`dbus-1/<kind>/<name>.service`,
-/// `Exec=` without its arguments), else the first known path that exists.
-fn service_program(kind: &str, name: &str, known: &[&str]) -> PathBuf {
-    let data_dirs = std::env::var("XDG_DATA_DIRS")
-        .ok()
-        .filter(|d| !d.is_empty())
-        .unwrap_or_else(|| "/usr/local/share:/usr/share".to_string());
-    for dir in data_dirs.split(':') {
-        let file = Path::new(dir).join(format!("dbus-1/{kind}/{name}.service"));
-        let Ok(text) = std::fs::read_to_string(&file) else {
-            continue;
-        };
-        let exec = text
-            .lines()
-            .find_map(|line| line.trim().strip_prefix("Exec="))
-            .and_then(|cmd| cmd.split_whitespace().next());
-        if let Some(program) = exec {
-            if Path::new(program).is_file() {
-                return PathBuf::from(program);
-            }
-        }
-    }
-    known
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.is_file())
-        .unwrap_or_else(|| PathBuf::from(known[0]))
-}
-
 const RUNTIME_PREFIX: &str = "uidrive-desktop-";
 /// The file in a runtime directory its desktop holds locked while it runs.
 const ALIVE: &str = ".alive";
 
 /// A fresh temporary directory only this user can enter, and its lock,
 /// taken before the lock file gets its name (so no sweeper sees it unlocked).
-fn private_runtime_dir() -> Result<(tempfile::TempDir, std::fs::File)> {
+pub fn private_runtime_dir() -> Result<(tempfile::TempDir, std::fs::File)> {
     use std::os::unix::fs::PermissionsExt;
     let dir = tempfile::Builder::new()
         .prefix(RUNTIME_PREFIX)
@@ -664,7 +484,7 @@ fn lock(file: &std::fs::File, try_only: bool) -> std::io::Result<()> {
 /// Removes the runtime directories of this user's desktops whose process
 /// was killed (nothing holds their lock): their processes ended with it
 /// (they are tied to it), but the directory, its logs and sockets stayed.
-fn remove_stale_runtime_dirs() {
+pub fn remove_stale_runtime_dirs() {
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
         return;

@@ -248,7 +248,7 @@ const XK_SUPER_R: u32 = 0xffec;
 /// use the Unicode keysym range (`0x0100_0000 + code point`), which GTK, Qt
 /// and xkbcommon all understand. Control characters other than newline, tab
 /// and backspace have no keysym.
-pub(crate) fn char_keysym(c: char) -> Option<u32> {
+pub fn char_keysym(c: char) -> Option<u32> {
     let code = c as u32;
     Some(match c {
         '\n' | '\r' => 0xff0d,
@@ -262,7 +262,7 @@ pub(crate) fn char_keysym(c: char) -> Option<u32> {
 
 /// The keysym of a chord's key. A letter names its key, so `Ctrl+Z` and
 /// `Ctrl+z` both press the Z key without Shift.
-pub(crate) fn key_keysym(key: Key) -> Option<u32> {
+pub fn key_keysym(key: Key) -> Option<u32> {
     match key {
         Key::Named(named) => Some(named_keysym(named)),
         Key::Char(c) if c.is_ascii_uppercase() => char_keysym(c.to_ascii_lowercase()),
@@ -270,7 +270,7 @@ pub(crate) fn key_keysym(key: Key) -> Option<u32> {
     }
 }
 
-pub(crate) fn named_keysym(key: NamedKey) -> u32 {
+pub fn named_keysym(key: NamedKey) -> u32 {
     match key {
         NamedKey::Enter => 0xff0d,
         NamedKey::Tab => 0xff09,

@@ -27,6 +27,7 @@
 //! Linux only.
 
 mod auth;
+pub mod buses;
 mod capture;
 mod clipboard;
 mod dbus;
@@ -36,14 +37,15 @@ mod headless;
 mod input;
 mod keymap;
 mod placement;
-mod process;
+pub mod process;
 mod wm;
 mod x11;
 
 pub use capture::encode_png;
 pub use clipboard::{Clipboard, Selection, CLIPBOARD_TIMEOUT};
 pub use ewmh::{WindowStates, WmRequest, WmWindow};
-pub use headless::{Desktop, DesktopOptions};
+pub use headless::{private_runtime_dir, remove_stale_runtime_dirs, Desktop, DesktopOptions};
 pub use input::WHEEL_DIPS_PER_CLICK;
+pub use keymap::{char_keysym, key_keysym};
 pub use wm::Ping;
 pub use x11::{Rect, XWindow, X11};

@@ -12,14 +12,14 @@ use std::time::{Duration, Instant};
 use uidrive_core::{Error, Result};
 
 /// What to tell a user whose machine lacks one of the desktop's programs.
-pub(crate) const INSTALL_HINT: &str =
+pub const INSTALL_HINT: &str =
     "install the desktop's packages with scripts/install-deps.sh (Debian: xvfb openbox dbus at-spi2-core)";
 
 /// How long a process gets to exit after SIGTERM before it is killed.
 const GRACE: Duration = Duration::from_secs(3);
 
 /// A process this crate started, leader of its own process group.
-pub(crate) struct Managed {
+pub struct Managed {
     name: String,
     child: Child,
     log: PathBuf,
@@ -29,12 +29,12 @@ impl Managed {
     /// Starts `command` in a new process group with stdout and stderr going
     /// to `log`, tied to this process: the kernel kills it when this process
     /// ends, even by SIGKILL, so a killed uidrive leaves no desktop behind.
-    pub(crate) fn spawn(name: &str, command: Command, log: &Path) -> Result<Managed> {
+    pub fn spawn(name: &str, command: Command, log: &Path) -> Result<Managed> {
         Managed::spawn_ending_on(name, command, log, uidrive_core::children::SIGKILL)
     }
 
     /// [`Managed::spawn`] with the signal the process gets when this one ends.
-    pub(crate) fn spawn_ending_on(
+    pub fn spawn_ending_on(
         name: &str,
         mut command: Command,
         log: &Path,
@@ -60,16 +60,16 @@ impl Managed {
         })
     }
 
-    pub(crate) fn pid(&self) -> u32 {
+    pub fn pid(&self) -> u32 {
         self.child.id()
     }
 
-    pub(crate) fn name(&self) -> &str {
+    pub fn name(&self) -> &str {
         &self.name
     }
 
     /// `Some(description)` once the process has exited.
-    pub(crate) fn exited(&mut self) -> Option<String> {
+    pub fn exited(&mut self) -> Option<String> {
         match self.child.try_wait() {
             Ok(Some(status)) => Some(status.to_string()),
             Ok(None) => None,
@@ -78,7 +78,7 @@ impl Managed {
     }
 
     /// The last lines the process wrote, for error messages.
-    pub(crate) fn log_tail(&self) -> String {
+    pub fn log_tail(&self) -> String {
         let text = std::fs::read_to_string(&self.log).unwrap_or_default();
         let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
         let tail = lines[lines.len().saturating_sub(6)..].join(" | ");
@@ -90,7 +90,7 @@ impl Managed {
     }
 
     /// An error saying the process died while we waited for it.
-    pub(crate) fn died(&mut self, waiting_for: &str) -> Error {
+    pub fn died(&mut self, waiting_for: &str) -> Error {
         let status = self.exited().unwrap_or_else(|| "still running".into());
         Error::failed(format!(
             "{} exited ({status}) while waiting for {waiting_for}; its output: {}",
@@ -102,7 +102,7 @@ impl Managed {
 
     /// Ends the process group: members leaf first (each is reaped by its parent,
     /// which is still alive), then the leader, which we reap ourselves.
-    pub(crate) fn terminate(&mut self) {
+    pub fn terminate(&mut self) {
         let group = self.child.id() as i32;
         let leader = group;
         for level in group_levels(group, leader) {
@@ -142,13 +142,13 @@ fn spawn_error(name: &str, e: &io::Error) -> Error {
 /// A pipe whose write end a child inherits under a known descriptor number, for
 /// programs that announce readiness on a descriptor (`Xvfb -displayfd`,
 /// `dbus-daemon --print-address=N`).
-pub(crate) struct ReadyPipe {
+pub struct ReadyPipe {
     read: OwnedFd,
     write: Option<OwnedFd>,
 }
 
 impl ReadyPipe {
-    pub(crate) fn new() -> Result<ReadyPipe> {
+    pub fn new() -> Result<ReadyPipe> {
         let mut fds = [0 as RawFd; 2];
         // SAFETY: pipe2 writes two descriptors into the array we pass.
         let rc = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
@@ -167,13 +167,13 @@ impl ReadyPipe {
     }
 
     /// The descriptor number the child writes to.
-    pub(crate) fn child_fd(&self) -> RawFd {
+    pub fn child_fd(&self) -> RawFd {
         self.write.as_ref().map(|w| w.as_raw_fd()).unwrap_or(-1)
     }
 
     /// Lets `command`'s child inherit the write end (it is close-on-exec in this
     /// process, so children other threads start at the same time never get it).
-    pub(crate) fn pass_to(&self, command: &mut Command) {
+    pub fn pass_to(&self, command: &mut Command) {
         let fd = self.child_fd();
         // SAFETY: the closure only calls fcntl, which is async-signal-safe.
         unsafe {
@@ -188,14 +188,14 @@ impl ReadyPipe {
 
     /// Closes this process's copy of the write end, so that the read end sees
     /// end-of-file when the child dies.
-    pub(crate) fn close_write(&mut self) {
+    pub fn close_write(&mut self) {
         self.write = None;
     }
 
     /// Reads the first line the child writes. `Ok(None)` on end-of-file (the
     /// child closed the pipe, usually by dying); `Err` with code `timeout` when
     /// nothing came before `deadline`.
-    pub(crate) fn read_line(&self, deadline: Instant, what: &str) -> Result<Option<String>> {
+    pub fn read_line(&self, deadline: Instant, what: &str) -> Result<Option<String>> {
         let fd = self.read.as_raw_fd();
         let mut line = Vec::new();
         loop {
@@ -279,13 +279,13 @@ pub(crate) struct Poll {
 }
 
 impl Poll {
-    pub(crate) fn new() -> Poll {
+    pub fn new() -> Poll {
         Poll {
             next: Duration::from_millis(1),
         }
     }
 
-    pub(crate) fn sleep(&mut self) {
+    pub fn sleep(&mut self) {
         std::thread::sleep(self.next);
         self.next = (self.next * 2).min(Duration::from_millis(10));
     }

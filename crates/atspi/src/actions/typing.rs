@@ -249,11 +249,10 @@ pub async fn insert_text(target: &Target<'_>, text: &str) -> Result<()> {
 /// Sends real key (or any) input to the window `top`, giving its X window the
 /// focus first (no window manager does so on a bare X server).
 pub async fn send_keys(inner: &Inner, top: &TopLevel, events: Vec<InputEvent>) -> Result<()> {
-    let x11 = inner.x11()?;
-    let shown = crate::desktop::x_window_for(&x11, inner.app.pid, top)?;
-    x11.focus(shown.id)?;
-    let origin = (f64::from(shown.geometry.x), f64::from(shown.geometry.y));
-    x11.send(origin, &events)?;
+    let display = inner.display()?;
+    let placed = display.place(inner, top)?;
+    display.focus(&placed)?;
+    display.send_input(placed.origin, &events, false)?;
     inner
         .activity
         .acted(&inner.app.bus, Duration::from_millis(20));

@@ -1,0 +1,258 @@
+//! The display an app shows on, behind one trait: where a window is on the
+//! screen, giving it the keyboard focus, real input and captures. X11
+//! (XTest, XGetImage, the X server's window tree) and Wayland (a wlroots
+//! compositor's virtual pointer and keyboard, screencopy, sway's window
+//! tree) implement it; the AT-SPI side is the same on both.
+//!
+//! Which one an app is on follows its environment: `DISPLAY` means X11
+//! (an app under Xwayland too), `WAYLAND_DISPLAY` without `DISPLAY` means
+//! Wayland. What only X11 offers yet (window management, the clipboard,
+//! GTK 4 popover placement, pings) answers `unsupported` naming the
+//! Wayland backend ([`Inner::x11`]).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use uidrive_core::protocol::{Bounds, Capture, InputEvent};
+use uidrive_core::{Error, Result};
+use uidrive_wayland::sway::{self, View};
+use uidrive_wayland::Wayland;
+use uidrive_x11::{XWindow, X11};
+
+use crate::discovery::{Toolkit, TopLevel};
+use crate::driver::Inner;
+
+/// Where a window is on the screen.
+#[derive(Debug, Clone)]
+pub struct Placed {
+    /// Where the toolkit's window-relative positions count from.
+    pub origin: (f64, f64),
+    /// The window as the display shows it (title bar-less content).
+    pub bounds: Bounds,
+    /// What a capture of the window takes: from `origin`, so its pixels
+    /// line up with the elements' bounds.
+    pub capture: Bounds,
+    /// The display's own title of the window.
+    pub title: String,
+    which: Which,
+}
+
+#[derive(Debug, Clone)]
+enum Which {
+    X(Box<XWindow>),
+    Sway(i64),
+}
+
+/// A display backend: what uidrive needs of the display an app is on.
+pub trait DisplayBackend: Send + Sync {
+    /// Its name in messages (`X11`, `Wayland (sway)`).
+    fn name(&self) -> &'static str;
+    /// Where the window `top` of the app is on the screen.
+    fn place(&self, inner: &Inner, top: &TopLevel) -> Result<Placed>;
+    /// Gives the window the keyboard focus.
+    fn focus(&self, placed: &Placed) -> Result<()>;
+    /// Sends real input; event coordinates count from `origin`.
+    fn send_input(&self, origin: (f64, f64), events: &[InputEvent], hold: bool) -> Result<()>;
+    /// Captures the window as PNG.
+    fn capture(&self, placed: &Placed) -> Result<Capture>;
+}
+
+/// The X11 backend: the X server's windows, XTest, XGetImage.
+pub struct X11Backend(pub Arc<X11>);
+
+impl DisplayBackend for X11Backend {
+    fn name(&self) -> &'static str {
+        "X11"
+    }
+
+    fn place(&self, inner: &Inner, top: &TopLevel) -> Result<Placed> {
+        let window = crate::desktop::x_window_for(&self.0, inner.app.pid, top)?;
+        let (dx, dy) =
+            crate::desktop::content_inset(&self.0, &inner.app, top, &window, inner.scale_of(top));
+        let g = window.geometry;
+        let bounds = Bounds::new(
+            f64::from(g.x),
+            f64::from(g.y),
+            f64::from(g.width),
+            f64::from(g.height),
+        );
+        Ok(Placed {
+            origin: (f64::from(g.x + dx), f64::from(g.y + dy)),
+            bounds,
+            capture: crate::desktop::content_bounds(inner, top, &window),
+            title: window.title.clone(),
+            which: Which::X(Box::new(window)),
+        })
+    }
+
+    fn focus(&self, placed: &Placed) -> Result<()> {
+        match &placed.which {
+            Which::X(window) => self.0.focus(window.id),
+            Which::Sway(_) => Ok(()),
+        }
+    }
+
+    fn send_input(&self, origin: (f64, f64), events: &[InputEvent], hold: bool) -> Result<()> {
+        self.0.send_input(origin, events, hold)
+    }
+
+    fn capture(&self, placed: &Placed) -> Result<Capture> {
+        let Which::X(window) = &placed.which else {
+            return Err(Error::failed("a window placed by another display"));
+        };
+        let c = placed.capture;
+        if c.x == f64::from(window.geometry.x) && c.y == f64::from(window.geometry.y) {
+            return self.0.capture_window(window.id);
+        }
+        self.0.capture_rect(uidrive_x11::Rect {
+            x: c.x as i32,
+            y: c.y as i32,
+            width: c.width as u32,
+            height: c.height as u32,
+        })
+    }
+}
+
+/// The Wayland backend: a wlroots compositor's virtual input and
+/// screencopy, and sway's IPC for where windows are.
+pub struct WaylandBackend {
+    wayland: Wayland,
+    swaysock: Option<PathBuf>,
+}
+
+impl WaylandBackend {
+    fn swaysock(&self) -> Result<&std::path::Path> {
+        self.swaysock.as_deref().ok_or_else(|| {
+            Error::unsupported(
+                "the Wayland backend knows where windows are only from sway's IPC, and there is no SWAYSOCK",
+            )
+            .with_suggestion(
+                "run the app on uidrive's headless Wayland desktop (or on sway, passing its SWAYSOCK)",
+            )
+        })
+    }
+}
+
+/// The view of sway showing the window `top` of process `pid`: the one with
+/// its title, else the focused one, else its only one.
+fn view_for(views: Vec<View>, pid: u32, top: &TopLevel) -> Result<View> {
+    let mut mine: Vec<View> = views.into_iter().filter(|v| v.pid == pid).collect();
+    if let Some(at) = mine.iter().position(|v| v.title == top.title) {
+        return Ok(mine.swap_remove(at));
+    }
+    if mine.len() == 1 {
+        return Ok(mine.remove(0));
+    }
+    if let Some(at) = mine.iter().position(|v| v.focused) {
+        return Ok(mine.swap_remove(at));
+    }
+    Err(Error::no_window(format!(
+        "the window \"{}\" of process {pid} is not shown by the Wayland compositor ({} windows of it are)",
+        top.title,
+        mine.len()
+    ))
+    .with_suggestion("wait for the window to be shown (idle), or check that the app runs on this WAYLAND_DISPLAY"))
+}
+
+impl DisplayBackend for WaylandBackend {
+    fn name(&self) -> &'static str {
+        "Wayland (sway)"
+    }
+
+    fn place(&self, inner: &Inner, top: &TopLevel) -> Result<Placed> {
+        let view = view_for(sway::views(self.swaysock()?)?, inner.app.pid, top)?;
+        let (cx, cy, cw, ch) = view.content;
+        // GTK 4 counts from its window's content; other toolkits from
+        // their surface (where client-side shadows start).
+        let origin = match inner.app.toolkit {
+            Toolkit::Gtk4 => (cx, cy),
+            _ => view.surface,
+        };
+        let bounds = Bounds::new(f64::from(cx), f64::from(cy), f64::from(cw), f64::from(ch));
+        let (right, bottom) = (cx + cw as i32, cy + ch as i32);
+        Ok(Placed {
+            origin: (f64::from(origin.0), f64::from(origin.1)),
+            bounds,
+            capture: Bounds::new(
+                f64::from(origin.0),
+                f64::from(origin.1),
+                f64::from(right - origin.0),
+                f64::from(bottom - origin.1),
+            ),
+            title: view.title.clone(),
+            which: Which::Sway(view.id),
+        })
+    }
+
+    fn focus(&self, placed: &Placed) -> Result<()> {
+        match placed.which {
+            Which::Sway(id) => sway::command(self.swaysock()?, &format!("[con_id={id}] focus")),
+            Which::X(_) => Ok(()),
+        }
+    }
+
+    fn send_input(&self, origin: (f64, f64), events: &[InputEvent], hold: bool) -> Result<()> {
+        self.wayland.send_input(origin, events, hold)
+    }
+
+    fn capture(&self, placed: &Placed) -> Result<Capture> {
+        let c = placed.capture;
+        self.wayland
+            .capture_rect(c.x as i32, c.y as i32, c.width as u32, c.height as u32)
+    }
+}
+
+/// The Wayland connection, opened on first use from the driver's environment.
+#[derive(Default)]
+pub struct WaylandLink {
+    backend: Mutex<Option<Arc<WaylandBackend>>>,
+}
+
+impl WaylandLink {
+    fn get(&self, env: &[(String, String)], display: &str) -> Result<Arc<WaylandBackend>> {
+        let mut slot = self.backend.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(backend) = slot.as_ref() {
+            return Ok(backend.clone());
+        }
+        let runtime_dir = crate::bus::env_value(env, "XDG_RUNTIME_DIR").map(PathBuf::from);
+        let wayland = Wayland::connect(display, runtime_dir.as_deref())?;
+        let backend = Arc::new(WaylandBackend {
+            wayland,
+            swaysock: crate::bus::env_value(env, "SWAYSOCK").map(PathBuf::from),
+        });
+        *slot = Some(backend.clone());
+        Ok(backend)
+    }
+}
+
+/// Whether an app with this environment shows on a Wayland display (and no X one).
+pub fn on_wayland(env: &[(String, String)]) -> bool {
+    crate::bus::env_value(env, "DISPLAY").is_none()
+        && crate::bus::env_value(env, "WAYLAND_DISPLAY").is_some()
+}
+
+impl Inner {
+    /// The display backend of the app's display.
+    pub fn display(&self) -> Result<Arc<dyn DisplayBackend>> {
+        if on_wayland(&self.env) {
+            let display = crate::bus::env_value(&self.env, "WAYLAND_DISPLAY").unwrap_or_default();
+            let backend: Arc<dyn DisplayBackend> = self.wlink.get(&self.env, &display)?;
+            return Ok(backend);
+        }
+        Ok(Arc::new(X11Backend(self.x11()?)))
+    }
+
+    /// Whether the app is on the Wayland backend.
+    pub fn on_wayland(&self) -> bool {
+        on_wayland(&self.env)
+    }
+}
+
+/// What an operation only the X11 backend offers answers on Wayland.
+pub fn x11_only() -> Error {
+    Error::unsupported(
+        "the Wayland backend (sway) does not offer this yet: window management, the clipboard, \
+         GTK 4 popover placement and pings go through X11 only",
+    )
+    .with_suggestion("run the app on the X11 headless desktop (the default) for this operation")
+}

@@ -1,0 +1,332 @@
+//! Real apps on the headless Wayland desktop (sway, no X server): they run
+//! as native Wayland clients with no `DISPLAY`, AT-SPI reads them as under
+//! X11, and input and captures go through the compositor's protocols
+//! (virtual pointer, virtual keyboard, screencopy) at the places sway says
+//! their windows are.
+
+mod common;
+
+use std::process::Child;
+use std::time::{Duration, Instant};
+
+use common::DEADLINE;
+use uidrive_atspi::{AtspiDriver, LaunchOptions};
+use uidrive_core::protocol::{
+    CaptureParams, IdleParams, InputEvent, InputParams, Node, PointerButton, Role, State, Tree,
+    TreeParams,
+};
+use uidrive_core::{Driver, ErrorCode};
+use uidrive_wayland::WaylandDesktop;
+
+struct OnWayland {
+    driver: AtspiDriver,
+    child: Child,
+    // Dropped after the app: the desktop ends last.
+    desktop: WaylandDesktop,
+}
+
+impl Drop for OnWayland {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn launch(argv: &[&str]) -> OnWayland {
+    let desktop = WaylandDesktop::start().expect("the headless Wayland desktop starts");
+    let argv: Vec<String> = argv.iter().map(|s| s.to_string()).collect();
+    // A home of its own in the desktop's runtime directory: no session or
+    // draft of an earlier run is restored.
+    let home = desktop.runtime_dir().join("home");
+    let mut env = desktop.env();
+    for (name, dir) in [
+        ("HOME", home.clone()),
+        ("XDG_CONFIG_HOME", home.join(".config")),
+        ("XDG_CACHE_HOME", home.join(".cache")),
+        ("XDG_DATA_HOME", home.join(".local/share")),
+        ("XDG_STATE_HOME", home.join(".local/state")),
+    ] {
+        std::fs::create_dir_all(&dir).unwrap();
+        env.push((name.to_string(), dir.display().to_string()));
+    }
+    let options = LaunchOptions {
+        env,
+        timeout: Duration::from_secs(60),
+    };
+    let (driver, child) = AtspiDriver::launch(&argv, &options)
+        .unwrap_or_else(|e| panic!("{} launches on Wayland: {e} ({})", argv[0], e.suggestion));
+    OnWayland {
+        driver,
+        child,
+        desktop,
+    }
+}
+
+impl OnWayland {
+    fn tree(&self) -> Tree {
+        self.driver
+            .tree(&TreeParams::default())
+            .expect("the window's tree reads")
+    }
+
+    fn idle(&self) {
+        let _ = self.driver.idle(&IdleParams::within(None, 5_000));
+    }
+
+    fn wait_for(&self, what: &str, check: impl Fn(&Tree) -> bool) -> Tree {
+        let started = Instant::now();
+        loop {
+            self.idle();
+            let tree = self.tree();
+            if check(&tree) {
+                return tree;
+            }
+            assert!(
+                started.elapsed() < DEADLINE,
+                "{what}: not so after {DEADLINE:?}; it shows {:?}",
+                tree.nodes
+                    .iter()
+                    .filter(|n| n.label.is_some() || n.value.is_some())
+                    .map(|n| (n.role.to_string(), n.label.clone(), n.value.clone()))
+                    .take(60)
+                    .collect::<Vec<_>>()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn input(&self, events: Vec<InputEvent>) {
+        self.driver
+            .input(&InputParams {
+                window: None,
+                events,
+                hold: false,
+            })
+            .unwrap_or_else(|e| panic!("input goes through Wayland: {e} ({})", e.suggestion));
+    }
+
+    /// Its environment as the kernel has it.
+    fn environ(&self) -> Vec<String> {
+        let raw = std::fs::read(format!("/proc/{}/environ", self.child.id())).unwrap();
+        raw.split(|b| *b == 0)
+            .map(|v| String::from_utf8_lossy(v).into_owned())
+            .collect()
+    }
+}
+
+fn centre(node: &Node) -> (f64, f64) {
+    let b = node.bounds.expect("the element has bounds");
+    (b.x + b.width / 2.0, b.y + b.height / 2.0)
+}
+
+fn text_field(tree: &Tree) -> Option<&Node> {
+    tree.nodes
+        .iter()
+        .find(|n| n.role == Role::TextField && n.has_state(&State::Multiline))
+}
+
+/// How many different colours a PNG shows (counted up to `cap`).
+fn colours(png: &[u8], cap: usize) -> (u32, u32, usize) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("its pixels");
+    let step = info.color_type.samples();
+    let mut seen = std::collections::HashSet::new();
+    for px in buf[..info.buffer_size()].chunks(step) {
+        seen.insert(px[..3].to_vec());
+        if seen.len() >= cap {
+            break;
+        }
+    }
+    (info.width, info.height, seen.len())
+}
+
+#[test]
+fn mousepad_on_wayland_types_clicks_and_captures() {
+    let app = launch(&["mousepad"]);
+    let pids = app.desktop.process_ids();
+
+    // A native Wayland client: the compositor's socket, no X display at all.
+    let environ = app.environ();
+    assert!(
+        environ.iter().any(|v| v.starts_with("WAYLAND_DISPLAY=/")),
+        "{environ:?}"
+    );
+    assert!(
+        !environ.iter().any(|v| v.starts_with("DISPLAY=")),
+        "{environ:?}"
+    );
+    assert!(environ.iter().any(|v| v == "GDK_BACKEND=wayland"));
+
+    // The window is where sway shows it.
+    let windows = app.driver.windows().expect("its windows");
+    let window = &windows.windows[0];
+    assert_eq!(
+        (window.bounds.width, window.bounds.height),
+        (1920.0, 1200.0),
+        "sway tiles the one window over the output: {window:?}"
+    );
+
+    // A real click into the text, then real keys: typed text reads back.
+    let tree = app.wait_for("the editor shows", |t| text_field(t).is_some());
+    let field = text_field(&tree).unwrap();
+    let (x, y) = centre(field);
+    app.input(vec![InputEvent::Click(PointerButton::at(x, y))]);
+    let typed = "Hello Wayland, ñ € ✓";
+    app.input(vec![InputEvent::Text { text: typed.into() }]);
+    let tree = app.wait_for("the typed text reads back", |t| {
+        text_field(t).and_then(|n| n.value.as_deref()) == Some(typed)
+    });
+    // Keys with a modifier: Ctrl+A selects all, then a capital letter
+    // replaces it (a key of its own in uidrive's keymap, no Shift).
+    app.input(vec![
+        InputEvent::Key {
+            key: "Ctrl+a".parse().unwrap(),
+        },
+        InputEvent::Text { text: "Z".into() },
+    ]);
+    app.wait_for("Ctrl+A and Z replaced the text", |t| {
+        text_field(t).and_then(|n| n.value.as_deref()) == Some("Z")
+    });
+
+    // A real click on the menu bar's Edit opens its menu.
+    let edit = common::find(&tree, Role::Menu, "Edit", |_| true);
+    let (x, y) = centre(edit);
+    assert!(y < 100.0, "Edit is in the menu bar: {edit:?}");
+    let select_all_shown = |t: &Tree| {
+        t.nodes.iter().any(|n| {
+            n.role == Role::MenuItem && n.label.as_deref() == Some("Select All") && common::shown(n)
+        })
+    };
+    assert!(
+        !select_all_shown(&app.tree()),
+        "the Edit menu is closed before the click"
+    );
+    app.input(vec![InputEvent::Click(PointerButton::at(x, y))]);
+    app.wait_for("the Edit menu opened by the click", select_all_shown);
+    app.input(vec![InputEvent::Key {
+        key: "Escape".parse().unwrap(),
+    }]);
+
+    // A capture is a real picture of the window, of its size.
+    let capture = app
+        .driver
+        .capture(&CaptureParams::default())
+        .expect("a capture through screencopy");
+    let (w, h, seen) = colours(&capture.png, 16);
+    assert_eq!((w, h), (capture.width, capture.height));
+    assert_eq!((w, h), (1920, 1200));
+    assert!(seen >= 3, "the capture shows only {seen} colours");
+
+    // What the Wayland backend does not offer yet says so, naming it.
+    let minimize = serde_json::from_value(serde_json::json!({"op": "minimize"})).unwrap();
+    let err = app
+        .driver
+        .manage_window(&minimize)
+        .expect_err("window management is X11's alone yet");
+    assert_eq!(err.code, ErrorCode::Unsupported, "{err}");
+    assert!(err.message.contains("Wayland"), "{err}");
+
+    drop(app);
+    for pid in pids {
+        assert!(
+            !std::path::Path::new(&format!("/proc/{pid}")).exists()
+                || std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                    .map(|s| s.contains(") Z "))
+                    .unwrap_or(true),
+            "process {pid} of the Wayland desktop still runs"
+        );
+    }
+}
+
+#[test]
+fn mousepad_menu_select_all_on_wayland() {
+    let app = launch(&["mousepad"]);
+    let tree = app.wait_for("the editor shows", |t| text_field(t).is_some());
+    let (x, y) = centre(text_field(&tree).unwrap());
+    app.input(vec![
+        InputEvent::Click(PointerButton::at(x, y)),
+        InputEvent::Text {
+            text: "select me".into(),
+        },
+    ]);
+    app.wait_for("the typed text reads back", |t| {
+        text_field(t).and_then(|n| n.value.as_deref()) == Some("select me")
+    });
+    app.driver
+        .menu(&serde_json::from_value(serde_json::json!({"path": ["Edit", "Select All"]})).unwrap())
+        .unwrap_or_else(|e| panic!("menu Edit > Select All: {e} ({})", e.suggestion));
+    // Everything selected: one typed letter replaces it all.
+    app.input(vec![InputEvent::Text { text: "x".into() }]);
+    app.wait_for("the selection was replaced", |t| {
+        text_field(t).and_then(|n| n.value.as_deref()) == Some("x")
+    });
+}
+
+#[test]
+fn gnome_text_editor_on_wayland_new_tab_by_a_real_click() {
+    let app = launch(&["gnome-text-editor"]);
+    let editor = |t: &Tree| t.nodes.iter().find(|n| n.role == Role::TextField).cloned();
+    let is_new_tab = |n: &Node| {
+        n.role == Role::Button && n.label.as_deref().is_some_and(|l| l.starts_with("New tab"))
+    };
+    // Each tab of its tab bar has a Close Tab button.
+    let tabs = |t: &Tree| {
+        t.nodes
+            .iter()
+            .filter(|n| n.role == Role::Button && n.label.as_deref() == Some("Close Tab"))
+            .count()
+    };
+    let tree = app.wait_for("the editor shows", |t| {
+        editor(t).is_some() && t.nodes.iter().any(is_new_tab)
+    });
+    let before = tabs(&tree);
+    let new_tab = tree.nodes.iter().find(|n| is_new_tab(n)).unwrap();
+    let (x, y) = centre(new_tab);
+    app.input(vec![InputEvent::Click(PointerButton::at(x, y))]);
+    app.wait_for("a new tab opened by the click", |t| tabs(t) == before + 1);
+
+    // Typed text reads back in the editor (GTK 4 through the virtual keyboard).
+    let tree = app.tree();
+    let (x, y) = centre(&editor(&tree).unwrap());
+    app.input(vec![
+        InputEvent::Click(PointerButton::at(x, y)),
+        InputEvent::Text {
+            text: "GTK 4 on Wayland".into(),
+        },
+    ]);
+    app.wait_for("the typed text reads back", |t| {
+        t.nodes
+            .iter()
+            .any(|n| n.role == Role::TextField && n.value.as_deref() == Some("GTK 4 on Wayland"))
+    });
+    let capture = app
+        .driver
+        .capture(&CaptureParams::default())
+        .expect("a capture through screencopy");
+    let (_, _, seen) = colours(&capture.png, 16);
+    assert!(seen >= 3, "the capture shows only {seen} colours");
+}
+
+#[test]
+fn kcalc_on_wayland_computes_42_from_typed_keys() {
+    let app = launch(&["kcalc"]);
+    let environ = app.environ();
+    assert!(environ.iter().any(|v| v == "QT_QPA_PLATFORM=wayland"));
+    app.wait_for("kcalc shows its keys", |t| {
+        t.nodes.iter().filter(|n| n.role == Role::Button).count() > 10
+    });
+    app.input(vec![
+        InputEvent::Text { text: "6*7".into() },
+        InputEvent::Key {
+            key: "Enter".parse().unwrap(),
+        },
+    ]);
+    app.wait_for("kcalc shows 42", |t| {
+        t.nodes.iter().any(|n| {
+            n.role != Role::Button
+                && (n.label.as_deref() == Some("42") || n.value.as_deref() == Some("42"))
+        })
+    });
+}

@@ -1,0 +1,376 @@
+//! A private headless Wayland desktop: sway on wlroots' headless backend
+//! with the pixman (CPU) renderer, no input device and no X server, with
+//! the same D-Bus session bus, accessibility bus and registry as the X11
+//! desktop ([`uidrive_x11::buses::Buses`]).
+//!
+//! sway refuses to run as root (it checks it cannot get root back), so a
+//! desktop started by root runs sway as `nobody` in a directory of its own
+//! that only `nobody` (and root) may enter; everything else, and the apps,
+//! run as the caller. Apps reach sway by the absolute path in
+//! `WAYLAND_DISPLAY`, which libwayland accepts.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use uidrive_core::{Error, Result};
+use uidrive_x11::buses::Buses;
+use uidrive_x11::process::Managed;
+
+/// The user sway runs as when the caller is root.
+const NOBODY: u32 = 65534;
+
+/// How to start a [`WaylandDesktop`].
+#[derive(Debug, Clone)]
+pub struct WaylandOptions {
+    /// The output's size in pixels (default 1920 × 1200, as on X11).
+    pub width: u32,
+    pub height: u32,
+    /// The longest each start-up step may take.
+    pub timeout: Duration,
+    /// The compositor program (default `sway`, looked up on PATH).
+    pub sway: PathBuf,
+}
+
+impl Default for WaylandOptions {
+    fn default() -> Self {
+        WaylandOptions {
+            width: 1920,
+            height: 1200,
+            timeout: uidrive_core::defaults::LAUNCH,
+            sway: PathBuf::from("sway"),
+        }
+    }
+}
+
+/// A running headless Wayland desktop; dropping it ends every process it
+/// started and removes its directories.
+pub struct WaylandDesktop {
+    wayland_display: PathBuf,
+    swaysock: PathBuf,
+    width: u32,
+    height: u32,
+    /// Torn down in this order: the buses, then sway.
+    buses: Buses,
+    sway: Option<Managed>,
+    /// sway's own directory when it runs as another user (removed last).
+    sway_dir: Option<tempfile::TempDir>,
+    runtime_dir: Option<tempfile::TempDir>,
+    _alive: Option<std::fs::File>,
+}
+
+/// What apps on the Wayland desktop get on top of the toolkits' common
+/// settings: every toolkit on Wayland, none on X.
+const WAYLAND_TOOLKIT_ENV: &[(&str, &str)] = &[
+    ("GDK_BACKEND", "wayland"),
+    ("QT_QPA_PLATFORM", "wayland"),
+    ("XDG_SESSION_TYPE", "wayland"),
+    ("MOZ_ENABLE_WAYLAND", "1"),
+    // sway draws no decorations here (border none); Qt draws none either.
+    ("QT_WAYLAND_DISABLE_WINDOWDECORATION", "1"),
+];
+
+impl WaylandDesktop {
+    pub fn start() -> Result<WaylandDesktop> {
+        WaylandDesktop::start_with(&WaylandOptions::default())
+    }
+
+    pub fn start_with(options: &WaylandOptions) -> Result<WaylandDesktop> {
+        uidrive_x11::remove_stale_runtime_dirs();
+        let (runtime_dir, alive) = uidrive_x11::private_runtime_dir()?;
+        let mut desktop = WaylandDesktop {
+            wayland_display: PathBuf::new(),
+            swaysock: PathBuf::new(),
+            width: options.width,
+            height: options.height,
+            buses: Buses::default(),
+            sway: None,
+            sway_dir: None,
+            runtime_dir: Some(runtime_dir),
+            _alive: Some(alive),
+        };
+        // On an error `desktop` drops here and ends what did start.
+        desktop.start_sway(options)?;
+        let base = desktop.base_env();
+        let runtime_dir = desktop.runtime_dir().to_path_buf();
+        desktop.buses.start(
+            &runtime_dir,
+            &base,
+            WaylandDesktop::env_removed(),
+            options.timeout,
+        )?;
+        desktop.wait_for_output(options)?;
+        Ok(desktop)
+    }
+
+    /// The compositor's socket, an absolute path (what `WAYLAND_DISPLAY` says).
+    pub fn wayland_display(&self) -> &Path {
+        &self.wayland_display
+    }
+
+    /// sway's IPC socket (what `SWAYSOCK` says).
+    pub fn swaysock(&self) -> &Path {
+        &self.swaysock
+    }
+
+    /// The output's size.
+    pub fn size(&self) -> (u32, u32) {
+        (self.width, self.height)
+    }
+
+    pub fn session_bus_address(&self) -> &str {
+        self.buses.session_bus_address()
+    }
+
+    pub fn a11y_bus_address(&self) -> &str {
+        self.buses.a11y_bus_address()
+    }
+
+    /// The desktop's private `XDG_RUNTIME_DIR` (mode 0700).
+    pub fn runtime_dir(&self) -> &Path {
+        self.runtime_dir
+            .as_ref()
+            .map(|d| d.path())
+            .unwrap_or(Path::new(""))
+    }
+
+    /// The pids of the processes the desktop started.
+    pub fn process_ids(&self) -> Vec<u32> {
+        let mut pids = self.buses.process_ids();
+        pids.extend(self.sway.iter().map(|m| m.pid()));
+        pids
+    }
+
+    /// What an app needs to show on this desktop as a native Wayland
+    /// client, with accessibility on: `WAYLAND_DISPLAY`, no `DISPLAY`.
+    pub fn env(&self) -> Vec<(String, String)> {
+        self.buses.env_with(self.base_env())
+    }
+
+    /// Variables to remove from an app's environment: any X display, and
+    /// the caller's own Wayland session and accessibility bus.
+    pub fn env_removed() -> &'static [&'static str] {
+        &[
+            "DISPLAY",
+            "XAUTHORITY",
+            "WAYLAND_SOCKET",
+            "AT_SPI_BUS",
+            "DBUS_SESSION_BUS_ADDRESS",
+        ]
+    }
+
+    /// A command for `program` with [`WaylandDesktop::env`] applied.
+    pub fn command(&self, program: impl AsRef<std::ffi::OsStr>) -> Command {
+        let mut command = Command::new(program);
+        for name in WaylandDesktop::env_removed() {
+            command.env_remove(name);
+        }
+        command.envs(self.env());
+        command
+    }
+
+    /// A connection for input and capture on this desktop.
+    pub fn connect(&self) -> Result<crate::Wayland> {
+        crate::Wayland::connect(&self.wayland_display.display().to_string(), None)
+    }
+
+    pub fn stop(mut self) {
+        self.teardown();
+    }
+
+    fn teardown(&mut self) {
+        self.buses.stop();
+        if let Some(mut sway) = self.sway.take() {
+            sway.terminate();
+        }
+        if let Some(dir) = self.sway_dir.take() {
+            let _ = dir.close();
+        }
+        if let Some(dir) = self.runtime_dir.take() {
+            let _ = dir.close();
+        }
+    }
+
+    fn base_env(&self) -> Vec<(String, String)> {
+        let mut env = vec![
+            (
+                "WAYLAND_DISPLAY".to_string(),
+                self.wayland_display.display().to_string(),
+            ),
+            ("SWAYSOCK".to_string(), self.swaysock.display().to_string()),
+            (
+                "XDG_RUNTIME_DIR".to_string(),
+                self.runtime_dir().display().to_string(),
+            ),
+        ];
+        let overridden = |k: &str| WAYLAND_TOOLKIT_ENV.iter().any(|(w, _)| *w == k);
+        env.extend(
+            uidrive_x11::Desktop::toolkit_env()
+                .iter()
+                .filter(|(k, _)| !overridden(k))
+                .chain(WAYLAND_TOOLKIT_ENV)
+                .map(|(k, v)| (k.to_string(), v.to_string())),
+        );
+        env
+    }
+
+    /// Starts sway on the headless backend and waits for its Wayland and
+    /// IPC sockets.
+    fn start_sway(&mut self, options: &WaylandOptions) -> Result<()> {
+        // SAFETY: geteuid has no preconditions.
+        let root = unsafe { libc::geteuid() } == 0;
+        let dir = if root {
+            let dir = tempfile::Builder::new()
+                .prefix("uidrive-sway-")
+                .tempdir()
+                .map_err(|e| Error::failed(format!("cannot create sway's directory: {e}")))?;
+            let path = dir.path().to_path_buf();
+            self.sway_dir = Some(dir);
+            chown(&path, NOBODY)?;
+            path
+        } else {
+            self.runtime_dir().to_path_buf()
+        };
+        let config = dir.join("sway-config");
+        std::fs::write(&config, sway_config(options.width, options.height))
+            .and_then(|()| {
+                if root { chown(&config, NOBODY) } else { Ok(()) }
+                    .map_err(|e| std::io::Error::other(e.message))
+            })
+            .map_err(|e| Error::failed(format!("cannot write sway's configuration: {e}")))?;
+        let name = options.sway.display().to_string();
+        let mut command = Command::new(&options.sway);
+        command
+            .arg("--config")
+            .arg(&config)
+            .env_clear()
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .env("HOME", &dir)
+            .env("XDG_RUNTIME_DIR", &dir)
+            .env("XDG_CONFIG_HOME", dir.join("config"))
+            .env("WLR_BACKENDS", "headless")
+            .env("WLR_LIBINPUT_NO_DEVICES", "1")
+            .env("WLR_RENDERER", "pixman");
+        if root {
+            use std::os::unix::process::CommandExt;
+            // Before anything else in the child: the parent-death signal
+            // set after it must survive the change of user.
+            // SAFETY: only async-signal-safe calls between fork and exec.
+            unsafe {
+                command.pre_exec(|| {
+                    if libc::setgroups(0, std::ptr::null()) != 0
+                        || libc::setgid(NOBODY) != 0
+                        || libc::setuid(NOBODY) != 0
+                    {
+                        return Err(std::io::Error::last_os_error());
+                    }
+                    Ok(())
+                });
+            }
+        }
+        let log = self.runtime_dir().join("sway.log");
+        let sway = self.sway.insert(
+            Managed::spawn(&name, command, &log)
+                .map_err(|e| e.with_suggestion("install sway (scripts/install-deps.sh does)"))?,
+        );
+        let deadline = Instant::now() + options.timeout;
+        loop {
+            let found = std::fs::read_dir(&dir).ok().map(|entries| {
+                let names: Vec<String> = entries
+                    .flatten()
+                    .map(|e| e.file_name().to_string_lossy().into_owned())
+                    .collect();
+                let wayland = names
+                    .iter()
+                    .find(|n| n.starts_with("wayland-") && !n.ends_with(".lock"))
+                    .cloned();
+                let ipc = names
+                    .iter()
+                    .find(|n| n.starts_with("sway-ipc.") && n.ends_with(".sock"))
+                    .cloned();
+                (wayland, ipc)
+            });
+            if let Some((Some(wayland), Some(ipc))) = found {
+                self.wayland_display = dir.join(wayland);
+                self.swaysock = dir.join(ipc);
+                if crate::sway::command(&self.swaysock, "nop").is_ok() {
+                    return Ok(());
+                }
+            }
+            if sway.exited().is_some() {
+                return Err(sway.died("its Wayland socket"));
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::timeout(format!(
+                    "{name} opened no Wayland socket within {} ms; it wrote: {}",
+                    options.timeout.as_millis(),
+                    sway.log_tail()
+                ))
+                .with_suggestion("check that sway runs headless here, or give a longer timeout"));
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    /// Waits for the output to have the size asked for.
+    fn wait_for_output(&mut self, options: &WaylandOptions) -> Result<()> {
+        let deadline = Instant::now() + options.timeout;
+        loop {
+            let size = self.connect()?.output_size();
+            if size == (options.width, options.height) {
+                return Ok(());
+            }
+            if Instant::now() >= deadline {
+                return Err(Error::timeout(format!(
+                    "sway's output is {}x{}, not the {}x{} asked for",
+                    size.0, size.1, options.width, options.height
+                )));
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+impl Drop for WaylandDesktop {
+    fn drop(&mut self) {
+        self.teardown();
+    }
+}
+
+impl std::fmt::Debug for WaylandDesktop {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("WaylandDesktop")
+            .field("wayland_display", &self.wayland_display)
+            .field("swaysock", &self.swaysock)
+            .field("session_bus_address", &self.buses.session_bus_address())
+            .field("processes", &self.process_ids())
+            .finish()
+    }
+}
+
+fn chown(path: &Path, uid: u32) -> Result<()> {
+    let c = std::ffi::CString::new(path.as_os_str().as_encoded_bytes())
+        .map_err(|_| Error::failed("a path with a NUL byte"))?;
+    // SAFETY: a valid C string.
+    if unsafe { libc::chown(c.as_ptr(), uid, uid) } != 0 {
+        return Err(Error::failed(format!(
+            "cannot give {} to uid {uid}: {}",
+            path.display(),
+            std::io::Error::last_os_error()
+        )));
+    }
+    Ok(())
+}
+
+/// sway's configuration: one output of the size asked for, no borders, no
+/// bar, no X server, focus only where uidrive or a new window puts it.
+fn sway_config(width: u32, height: u32) -> String {
+    format!(
+        "output HEADLESS-1 mode {width}x{height} position 0 0 scale 1\n\
+         default_border none\n\
+         default_floating_border none\n\
+         focus_follows_mouse no\n\
+         focus_on_window_activation focus\n\
+         xwayland disable\n"
+    )
+}

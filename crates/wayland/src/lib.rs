@@ -1,0 +1,21 @@
+//! uidrive's Wayland side on Linux.
+//!
+//! - [`WaylandDesktop`] (`headless.rs`): a private headless Wayland desktop —
+//!   sway on wlroots' headless backend, a D-Bus session bus, the
+//!   accessibility bus and its registry — with [`WaylandDesktop::env`] for
+//!   the apps launched on it (`WAYLAND_DISPLAY`, never `DISPLAY`).
+//! - [`Wayland`] (`client.rs`): a connection to the compositor: real input
+//!   through its virtual pointer and keyboard (any Unicode text, with a
+//!   keymap uidrive writes, `keymap.rs`), and captures through screencopy.
+//! - [`sway`]: where each window is on the output and which process shows
+//!   it (sway's IPC), and commands such as focusing a window.
+//!
+//! Linux only.
+
+mod client;
+mod headless;
+mod keymap;
+pub mod sway;
+
+pub use client::{Wayland, WHEEL_DIPS_PER_CLICK};
+pub use headless::{WaylandDesktop, WaylandOptions};

@@ -1,0 +1,103 @@
+//! The headless Wayland desktop on its own: sway starts and ends with its
+//! buses, an app runs on it as a native Wayland client, sway tells where its
+//! window is, and a capture of it is a real picture.
+
+use std::time::{Duration, Instant};
+use uidrive_wayland::{sway, WaylandDesktop};
+
+fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(false)
+}
+
+#[test]
+fn a_wayland_desktop_runs_an_app_natively_and_ends_everything() {
+    let started = Instant::now();
+    let desktop = WaylandDesktop::start().expect("the headless Wayland desktop starts");
+    eprintln!(
+        "headless Wayland desktop started in {:?}",
+        started.elapsed()
+    );
+    let pids = desktop.process_ids();
+    assert_eq!(pids.len(), 4, "sway and three bus processes: {desktop:?}");
+    assert!(desktop.wayland_display().is_absolute());
+    let env = desktop.env();
+    assert!(env.iter().all(|(k, _)| k != "DISPLAY"), "{env:?}");
+    assert!(env
+        .iter()
+        .any(|(k, v)| k == "GDK_BACKEND" && v == "wayland"));
+
+    let mut app = desktop
+        .command("mousepad")
+        .env_remove("DISPLAY")
+        .spawn()
+        .expect("mousepad starts");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let view = loop {
+        let views = sway::views(desktop.swaysock()).expect("sway's tree");
+        if let Some(v) = views.into_iter().find(|v| v.pid == app.id()) {
+            break v;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "mousepad showed no window on sway"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // Its environment: the Wayland display, no X display.
+    let environ = std::fs::read(format!("/proc/{}/environ", app.id())).unwrap();
+    let vars: Vec<&[u8]> = environ.split(|b| *b == 0).collect();
+    assert!(vars.iter().any(|v| v.starts_with(b"WAYLAND_DISPLAY=")));
+    assert!(!vars.iter().any(|v| v.starts_with(b"DISPLAY=")));
+    let (x, y, w, h) = view.content;
+    assert!(w > 100 && h > 100, "{view:?}");
+
+    // A capture of its window is a real picture of its size: many colours.
+    let wayland = desktop.connect().expect("a Wayland connection");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let capture = loop {
+        let capture = wayland.capture_rect(x, y, w, h).expect("a capture");
+        let colours = colours(&capture.png);
+        if colours > 2 {
+            break capture;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the capture stayed blank ({colours} colours)"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!((capture.width, capture.height), (w, h));
+    assert_eq!(&capture.png[1..4], b"PNG");
+
+    let _ = app.kill();
+    let _ = app.wait();
+    drop(wayland);
+    desktop.stop();
+    for pid in pids {
+        assert!(!alive(pid), "process {pid} of the desktop still runs");
+    }
+}
+
+/// How many different colours a PNG has (up to a few).
+fn colours(png: &[u8]) -> usize {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let mut seen = std::collections::HashSet::new();
+    for px in buf[..info.buffer_size()].chunks(3) {
+        seen.insert(px.to_vec());
+        if seen.len() > 8 {
+            break;
+        }
+    }
+    seen.len()
+}
