@@ -6,6 +6,7 @@ desktop's apps and its whole screen."""
 from __future__ import annotations
 
 import struct
+from pathlib import Path
 
 import pytest
 import uidrive
@@ -65,6 +66,16 @@ def test_widget_factory_is_resized_moved_maximized_minimized_and_restored(
     assert shot[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", shot[16:24])
     assert abs(width - box["width"]) <= 1 and abs(height - box["height"]) <= 1
+
+
+def test_mousepad_is_resized_to_900x700(launch_app: AppFactory, tmp_path: Path) -> None:
+    """The size the widget factory refuses, taken by an app that allows it."""
+    factory = launch_app(["mousepad"], env={"XDG_CONFIG_HOME": str(tmp_path)})
+    resized = factory.window().resize(900, 700)
+    assert resized["effect"] == "confirmed"
+    assert (resized["bounds"]["width"], resized["bounds"]["height"]) == (900, 700)
+    listed = factory.windows()[0]
+    assert (listed["contentBounds"]["width"], listed["contentBounds"]["height"]) == (900, 700)
 
 
 def test_the_window_an_action_opens_is_found_by_its_appearance(

@@ -242,3 +242,37 @@ fn gtk3_widget_factory_is_resized_moved_maximized_minimized_and_restored() {
     let closed = home.ok(&["window", "close"]);
     assert_eq!(closed["data"]["window"]["closed"], true, "{closed}");
 }
+
+/// A window the app lets go that small is resized to 900x700 (the size the
+/// widget factory refuses above): mousepad, framed by openbox, whose content
+/// takes the size asked while its frame (title bar, borders) is around it.
+#[test]
+fn mousepad_is_resized_to_900x700_inside_its_frame() {
+    let home = Home::new();
+    let config = home.dir.path().join("config");
+    home.ok(&[
+        "open",
+        "--headless",
+        "--launch",
+        "env",
+        &format!("XDG_CONFIG_HOME={}", config.display()),
+        "mousepad",
+    ]);
+    let resized = home.ok(&["window", "resize", "900", "700"]);
+    assert_eq!(
+        resized["data"]["window"]["effect"], "confirmed",
+        "{resized}"
+    );
+    let window = home.window();
+    let (_, _, w, h) = rect(&window["contentBounds"]);
+    assert_eq!(
+        (w, h),
+        (900, 700),
+        "windows reads the new size back: {window}"
+    );
+    let (_, _, fw, fh) = rect(&window["bounds"]);
+    assert!(
+        fw > w && fh > h,
+        "the frame is around the content: {window}"
+    );
+}

@@ -18,6 +18,19 @@ use x11rb::rust_connection::RustConnection;
 
 /// Starts the thread for `display`. It ends by itself when the display goes.
 pub fn start(display: &str, xauthority: &std::path::Path) -> std::io::Result<()> {
+    let (conn, root) = watch_root(display, xauthority)?;
+    std::thread::Builder::new()
+        .name("uidrive-focus".into())
+        .spawn(move || watch(conn, root))?;
+    Ok(())
+}
+
+/// A connection of its own to `display` that is told when the root
+/// window's children are shown, hidden, moved or gone; and the root.
+pub(crate) fn watch_root(
+    display: &str,
+    xauthority: &std::path::Path,
+) -> std::io::Result<(RustConnection, u32)> {
     let (conn, screen) = crate::auth::connect(display, Some(xauthority))
         .map_err(|e| std::io::Error::other(format!("{display}: {e}")))?;
     let root = conn.setup().roots[screen].root;
@@ -28,10 +41,7 @@ pub fn start(display: &str, xauthority: &std::path::Path) -> std::io::Result<()>
     .map_err(std::io::Error::other)?
     .check()
     .map_err(std::io::Error::other)?;
-    std::thread::Builder::new()
-        .name("uidrive-focus".into())
-        .spawn(move || watch(conn, root))?;
-    Ok(())
+    Ok((conn, root))
 }
 
 fn watch(conn: RustConnection, root: u32) {

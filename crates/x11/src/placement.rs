@@ -15,8 +15,7 @@
 
 use x11rb::connection::Connection;
 use x11rb::protocol::xproto::{
-    AtomEnum, ChangeWindowAttributesAux, ConfigureNotifyEvent, ConnectionExt, EventMask,
-    CONFIGURE_NOTIFY_EVENT,
+    AtomEnum, ConfigureNotifyEvent, ConnectionExt, EventMask, CONFIGURE_NOTIFY_EVENT,
 };
 use x11rb::protocol::Event;
 use x11rb::rust_connection::RustConnection;
@@ -27,16 +26,7 @@ const FRAME_DEPTH: usize = 3;
 
 /// Starts the thread for `display`. It ends by itself when the display goes.
 pub fn start(display: &str, xauthority: &std::path::Path) -> std::io::Result<()> {
-    let (conn, screen) = crate::auth::connect(display, Some(xauthority))
-        .map_err(|e| std::io::Error::other(format!("{display}: {e}")))?;
-    let root = conn.setup().roots[screen].root;
-    conn.change_window_attributes(
-        root,
-        &ChangeWindowAttributesAux::new().event_mask(EventMask::SUBSTRUCTURE_NOTIFY),
-    )
-    .map_err(std::io::Error::other)?
-    .check()
-    .map_err(std::io::Error::other)?;
+    let (conn, root) = crate::focus::watch_root(display, xauthority)?;
     let wm_state = conn
         .intern_atom(false, b"WM_STATE")
         .map_err(std::io::Error::other)?
