@@ -20,7 +20,7 @@ use crate::driver::{AtspiDriver, Inner};
 use crate::windows;
 use std::time::{Duration, Instant};
 use uidrive_core::protocol::IdleParams;
-use uidrive_core::{Driver, Error, Result};
+use uidrive_core::{Driver, Error, ErrorCode, Result};
 use uidrive_x11::{Ping, XWindow, X11};
 
 /// The longest launching waits for the app to settle once it answered the
@@ -105,9 +105,19 @@ impl AtspiDriver {
     /// The app's first shown window on the X display, once it is viewable.
     fn shown_window(&self, x11: &X11, deadline: Instant) -> Result<XWindow> {
         loop {
-            let (_, top) = self.run_work(|inner: std::sync::Arc<Inner>| async move {
+            let resolved = self.run_work(|inner: std::sync::Arc<Inner>| async move {
                 windows::resolve(&inner.link, &inner.app, &inner.ids, None).await
-            })?;
+            });
+            let top = match resolved {
+                Ok((_, top)) => top,
+                // Between two windows (Audacity's splash gone, its main
+                // window not listed yet), the app has none for a moment.
+                Err(e) if e.code == ErrorCode::NoWindow && Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             match crate::desktop::x_window_for(x11, self.pid(), &top) {
                 Ok(shown) => return Ok(shown),
                 Err(e) if Instant::now() >= deadline => return Err(e),

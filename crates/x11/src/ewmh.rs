@@ -242,30 +242,31 @@ impl X11 {
 
     /// How the window manager shows `window` now.
     pub fn wm_window(&self, window: u32) -> Result<WmWindow> {
+        match self.read_wm_window(window) {
+            // Gone before or while it was read (a window closing as asked).
+            Err(e) if e.code == ErrorCode::NoWindow => Ok(WmWindow {
+                id: window,
+                geometry: Rect {
+                    x: 0,
+                    y: 0,
+                    width: 0,
+                    height: 0,
+                },
+                frame: [0; 4],
+                states: WindowStates::default(),
+                z_index: None,
+                exists: false,
+            }),
+            read => read,
+        }
+    }
+
+    fn read_wm_window(&self, window: u32) -> Result<WmWindow> {
         let stack = self.stacking_order()?;
         let inner = self.lock();
         let conn = &inner.conn;
         let a = atoms(conn)?;
-        let gone = |e: &Error| e.code == ErrorCode::NoWindow;
-        let net_state = match values32(conn, window, a.net_wm_state, AtomEnum::ATOM.into()) {
-            Ok(v) => v,
-            Err(e) if gone(&e) => {
-                return Ok(WmWindow {
-                    id: window,
-                    geometry: Rect {
-                        x: 0,
-                        y: 0,
-                        width: 0,
-                        height: 0,
-                    },
-                    frame: [0; 4],
-                    states: WindowStates::default(),
-                    z_index: None,
-                    exists: false,
-                })
-            }
-            Err(e) => return Err(e),
-        };
+        let net_state = values32(conn, window, a.net_wm_state, AtomEnum::ATOM.into())?;
         let wm_state = values32(conn, window, a.wm_state, a.wm_state)?;
         let frame = values32(conn, window, a.frame_extents, AtomEnum::CARDINAL.into())?;
         let has_wm = wm_check_window(conn, inner.root, &a)?.is_some();
