@@ -140,23 +140,7 @@ pub fn add_states(inner: &Inner, listed: &[(u64, TopLevel)], windows: &mut [Wind
 pub fn apps(driver: &AtspiDriver) -> Result<AppList> {
     driver
         .run_work(move |inner| async move {
-            let found = discovery::all_apps(&inner.conn).await?;
-            let link = crate::bus::Link::over_bus(inner.conn.clone());
-            let mut apps = Vec::with_capacity(found.len());
-            for app in found {
-                // An app that goes while it is read is listed without windows.
-                let titles = discovery::top_levels(&link, &app)
-                    .await
-                    .map(|tops| tops.into_iter().map(|t| t.title).collect())
-                    .unwrap_or_default();
-                apps.push(DesktopApp {
-                    name: app.name,
-                    pid: app.pid,
-                    toolkit: app.toolkit_name,
-                    windows: titles,
-                    extra: Default::default(),
-                });
-            }
+            let apps = bus_apps(&inner.conn).await?;
             Ok((inner, apps))
         })
         .map(|(inner, mut apps)| {
@@ -242,37 +226,40 @@ impl BusApps {
         Ok(BusApps { conn, runtime })
     }
 
-    /// Every app on the bus with the titles of its windows (an app that goes
-    /// while it is read is left out), within `limit`.
+    /// Every app on the bus with the titles of its windows, within `limit`.
     pub fn list(&self, limit: Duration) -> Result<Vec<DesktopApp>> {
         let conn = self.conn.clone();
         self.runtime.block_on(async move {
-            tokio::time::timeout(limit, async move {
-                let found = discovery::all_apps(&conn).await?;
-                let link = crate::bus::Link::over_bus(conn.clone());
-                let mut apps = Vec::with_capacity(found.len());
-                for app in found {
-                    let titles = discovery::top_levels(&link, &app)
-                        .await
-                        .map(|tops| tops.into_iter().map(|t| t.title).collect())
-                        .unwrap_or_default();
-                    apps.push(DesktopApp {
-                        name: app.name,
-                        pid: app.pid,
-                        toolkit: app.toolkit_name,
-                        windows: titles,
-                        extra: Default::default(),
-                    });
-                }
-                Ok(apps)
-            })
-            .await
-            .map_err(|_| {
-                Error::timeout(format!(
-                    "the accessibility bus did not list its apps within {} ms",
-                    limit.as_millis()
-                ))
-            })?
+            tokio::time::timeout(limit, async move { bus_apps(&conn).await })
+                .await
+                .map_err(|_| {
+                    Error::timeout(format!(
+                        "the accessibility bus did not list its apps within {} ms",
+                        limit.as_millis()
+                    ))
+                })?
         })
     }
+}
+
+/// Every app on the accessibility bus with its windows' titles, as the bus
+/// answers them (an app that goes while it is read is listed without windows).
+async fn bus_apps(conn: &zbus::Connection) -> Result<Vec<DesktopApp>> {
+    let found = discovery::all_apps(conn).await?;
+    let link = crate::bus::Link::over_bus(conn.clone());
+    let mut apps = Vec::with_capacity(found.len());
+    for app in found {
+        let titles = discovery::top_levels(&link, &app)
+            .await
+            .map(|tops| tops.into_iter().map(|t| t.title).collect())
+            .unwrap_or_default();
+        apps.push(DesktopApp {
+            name: app.name,
+            pid: app.pid,
+            toolkit: app.toolkit_name,
+            windows: titles,
+            extra: Default::default(),
+        });
+    }
+    Ok(apps)
 }
