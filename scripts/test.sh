@@ -127,6 +127,7 @@ rust_tests() {
     echo "     Running $exe"
     if ! (cd "$dir" && CARGO_MANIFEST_DIR="$dir" "$exe"); then
       echo "FAILED: $exe"
+      echo "$exe" >>"$root/target/test-rust.log.binaries"
       bad=1
     fi
   done <"$bins"
@@ -152,6 +153,7 @@ lane() {
   ) >/dev/null 2>&1
   grep -E '^--- ' "$lane_log" || true
 }
+rm -f "$root/target/test-rust.log.binaries"
 lane rust rust &
 rust_lane=$!
 lane suites tests/c_abi/run.sh bindings/python/test.sh bindings/node/test.sh crates/cli/tests/mcp.sh crates/webdriver/tests/clients.sh scripts/compat/run.sh &
@@ -169,6 +171,14 @@ run "one compilation per crate" compiled_once
 
 step "summary"
 for name in "${failures[@]}"; do echo "failed: $name"; done
+# CI shows the log's end: name the failing tests there.
+if [ -s "$root/target/test-rust.log.binaries" ]; then
+  echo "failing Rust test binaries and their failed tests:"
+  while read -r exe; do
+    echo "  $exe"
+    sed -n "\|Running $exe|,\|^test result:|p" "$root/target/test-rust.log" | grep -E '^test .* FAILED$|panicked at' | head -20 | sed 's/^/    /'
+  done <"$root/target/test-rust.log.binaries"
+fi
 echo "total: $SECONDS s (log: $log)"
 echo "suites: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

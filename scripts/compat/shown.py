@@ -175,6 +175,11 @@ def on_screen(nodes, origin, size, covered):
             return None
         return (origin[0] + b["x"], origin[1] + b["y"], b["width"], b["height"])
 
+    # A table's column headers cover the rows scrolled beneath them (GTK 3 tree views).
+    headers = {}
+    for n in nodes:
+        if n.get("role") == "columnHeader" and box_of(n):
+            headers.setdefault(n.get("parent"), []).append(box_of(n))
     shown = []
     for n in nodes:
         if n.get("role") not in TEXT_ROLES or "offscreen" in (n.get("states") or []):
@@ -183,6 +188,8 @@ def on_screen(nodes, origin, size, covered):
         if box is None or box[2] < MIN_WIDTH or box[3] < MIN_HEIGHT:
             continue
         if not inside(box, (0, 0, size[0], size[1])) or any(overlaps(box, c) for c in covered):
+            continue
+        if any(overlaps(box, h) for h in headers.get(n.get("parent"), ())):
             continue
         parent, clipped = by_id.get(n.get("parent")), False
         while parent is not None and not clipped:

@@ -85,6 +85,8 @@ class Checker(unittest.TestCase):
             {"id": "4", "parent": "0", **at((10, 60, 8, 8))},  # too small
             {"id": "5", "parent": "0", **at((150, 10, 100, 20), role="button")},
             {"id": "6", "parent": "0", **at((150, 40, 100, 20))},  # under another window
+            {"id": "7", "parent": "0", **at((150, 70, 100, 20), role="columnHeader")},
+            {"id": "8", "parent": "0", **at((160, 80, 60, 20), role="cell")},  # half under the header
         ]
         found = shown.on_screen(nodes, (5, 5), (400, 200), covered=[(140, 30, 200, 50)])
         self.assertEqual([(n["id"], box) for n, box in found], [("1", (15, 15, 100, 20))])

@@ -10,7 +10,9 @@ use crate::roles;
 use crate::scale::Frame;
 use crate::states::{protocol_states, st};
 use std::collections::HashMap;
-use uidrive_core::protocol::{Action, Bounds, ElementId, ElementKey, NameSource, Node, State};
+use uidrive_core::protocol::{
+    Action, Bounds, ElementId, ElementKey, NameSource, Node, Role, State,
+};
 
 /// One element read from the app, with where it sits in the tree.
 #[derive(Debug, Clone)]
@@ -113,6 +115,7 @@ pub fn to_nodes(
     if app.toolkit.sets_showing() {
         hide_inside_hidden(elements, &mut nodes);
     }
+    hide_under_headers(elements, &mut nodes);
     for (index, element) in elements.iter().enumerate() {
         if only_selects_in_popup(elements, element) {
             nodes[index].actions.retain(|a| *a != Action::Press);
@@ -416,6 +419,54 @@ fn hide_inside_hidden(elements: &[Element], nodes: &mut [Node]) {
     }
 }
 
+/// Marks offscreen each element whose centre lies under a column header of
+/// the table that holds it: a GTK 3 tree view scrolled down keeps its header
+/// in place and draws its first rows beneath it, yet answers those rows'
+/// boxes and SHOWING as if they were seen (gnome-system-monitor), and a click
+/// at their centre would land on the header and sort the view. A cell inside
+/// a cell (GTK 3's icon beside a name) is held by the same table.
+fn hide_under_headers(elements: &[Element], nodes: &mut [Node]) {
+    let mut headers: HashMap<usize, Vec<Bounds>> = HashMap::new();
+    for (index, node) in nodes.iter().enumerate() {
+        if let (true, Some(parent), Some(bounds)) = (
+            node.role == Role::ColumnHeader,
+            elements[index].parent,
+            node.bounds,
+        ) {
+            headers.entry(parent).or_default().push(bounds);
+        }
+    }
+    if headers.is_empty() {
+        return;
+    }
+    // Parents come before their children in a read.
+    let mut table_of: Vec<Option<usize>> = vec![None; nodes.len()];
+    for (index, element) in elements.iter().enumerate() {
+        table_of[index] = element.parent.and_then(|p| {
+            if headers.contains_key(&p) {
+                Some(p)
+            } else {
+                table_of.get(p).copied().flatten()
+            }
+        });
+    }
+    for (index, node) in nodes.iter_mut().enumerate() {
+        let Some(boxes) = table_of[index].and_then(|t| headers.get(&t)) else {
+            continue;
+        };
+        let Some(bounds) = node.bounds.filter(|_| node.role != Role::ColumnHeader) else {
+            continue;
+        };
+        let (x, y) = bounds.center();
+        let covered = boxes
+            .iter()
+            .any(|h| x >= h.x && x < h.x + h.width && y >= h.y && y < h.y + h.height);
+        if covered && !node.states.contains(&State::Offscreen) {
+            node.states.push(State::Offscreen);
+        }
+    }
+}
+
 /// Whether the element is an item of a combo box's popup list whose only
 /// action is Qt's `Toggle`: that selects the item (it reads `selected`)
 /// without choosing it, and the popup stays open; a click chooses it.
@@ -541,6 +592,58 @@ fn format_number(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_under_their_tables_column_header_are_offscreen() {
+        let element = |parent| Element {
+            raw: RawNode::default(),
+            parent,
+            in_scroller: false,
+        };
+        let node = |role, y| Node {
+            role,
+            bounds: Some(Bounds::new(0.0, y, 100.0, 22.0)),
+            ..Node::default()
+        };
+        // A table, its header at y 0..24, a row scrolled beneath it, a row
+        // half under it, a row below it; and a cell of another table at the
+        // header's place.
+        let elements = [
+            None,
+            Some(0),
+            Some(0),
+            Some(0),
+            Some(0),
+            Some(6),
+            None,
+            Some(2),
+        ]
+        .map(element)
+        .to_vec();
+        let mut nodes = vec![
+            node(Role::Table, 0.0),
+            Node {
+                bounds: Some(Bounds::new(0.0, 0.0, 100.0, 24.0)),
+                ..node(Role::ColumnHeader, 0.0)
+            },
+            node(Role::Cell, 1.0),
+            node(Role::Cell, 14.0),
+            node(Role::Cell, 24.0),
+            node(Role::Cell, 1.0),
+        ];
+        nodes.push(node(Role::Table, 0.0));
+        nodes.push(node(Role::Cell, 1.0)); // an icon inside the covered cell
+        hide_under_headers(&elements, &mut nodes);
+        let offscreen: Vec<bool> = nodes
+            .iter()
+            .map(|n| n.states.contains(&State::Offscreen))
+            .collect();
+        assert_eq!(
+            offscreen,
+            [false, false, true, false, false, false, false, true],
+            "only the cells whose centre the header covers are offscreen"
+        );
+    }
 
     #[test]
     fn press_and_expand_actions_are_found_by_name() {

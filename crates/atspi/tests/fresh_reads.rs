@@ -99,3 +99,96 @@ fn gnome_system_monitor_process_name_cells_read_their_names() {
         .collect();
     assert!(twice.is_empty(), "names read twice: {twice:?}");
 }
+
+/// A GTK 3 tree view scrolled down keeps its header where it was and draws
+/// its first rows beneath it, while it answers their boxes and SHOWING as if
+/// they were seen. A row whose centre the header covers reads as offscreen
+/// (a click at its centre would sort the list); the rows below read as shown.
+#[test]
+fn gnome_system_monitor_rows_under_the_header_are_offscreen() {
+    use uidrive_core::protocol::{Bounds, InputEvent, InputParams, State};
+    use uidrive_core::Driver;
+
+    let app = launch(&["gnome-system-monitor"]);
+    let tree = app.wait_for("the process list shows rows", |t| {
+        numbers(&column(t, "ID")).len() > 5
+    });
+    let grid = tree
+        .nodes
+        .iter()
+        .find(|n| n.role == Role::TreeGrid || n.role == Role::Table)
+        .and_then(|n| n.bounds)
+        .expect("the process list has a box");
+    let under = |cell: &Bounds, header: &Bounds| {
+        let (x, y) = cell.center();
+        x >= header.x
+            && x < header.x + header.width
+            && y >= header.y
+            && y < header.y + header.height
+    };
+    // The wheel scrolls by amounts that are no whole number of rows: within
+    // a few clicks, a row sits mostly beneath the header.
+    for click in 1..=12 {
+        app.driver
+            .input(&InputParams {
+                window: None,
+                events: vec![InputEvent::Wheel {
+                    x: grid.x + grid.width / 2.0,
+                    y: grid.y + grid.height / 2.0,
+                    dx: 0.0,
+                    dy: 100.0,
+                    precise: false,
+                    mods: vec![],
+                }],
+                hold: false,
+            })
+            .expect("the wheel turns");
+        app.idle();
+        let tree = app.tree();
+        let headers: Vec<Bounds> = tree
+            .nodes
+            .iter()
+            .filter(|n| n.role == Role::ColumnHeader)
+            .filter_map(|n| n.bounds)
+            .collect();
+        let cells: Vec<&Node> = tree
+            .nodes
+            .iter()
+            .filter(|n| n.role == Role::Cell && n.bounds.is_some())
+            .collect();
+        let covered: Vec<&&Node> = cells
+            .iter()
+            .filter(|c| headers.iter().any(|h| under(&c.bounds.unwrap(), h)))
+            .collect();
+        let header_bottom = headers.iter().map(|h| h.y + h.height).fold(0.0, f64::max);
+        let below: Vec<&&Node> = cells
+            .iter()
+            .filter(|c| {
+                let b = c.bounds.unwrap();
+                b.y >= header_bottom && b.y + b.height <= grid.y + grid.height
+            })
+            .collect();
+        assert!(
+            !below.is_empty(),
+            "no row below the header after {click} wheel clicks"
+        );
+        assert!(
+            below.iter().all(|c| !c.has_state(&State::Offscreen)),
+            "rows wholly below the header read as offscreen"
+        );
+        if covered.is_empty() {
+            continue;
+        }
+        let shown: Vec<_> = covered
+            .iter()
+            .filter(|c| !c.has_state(&State::Offscreen))
+            .map(|c| (c.label.clone(), c.bounds))
+            .collect();
+        assert!(
+            shown.is_empty(),
+            "cells under the header read as shown: {shown:?}"
+        );
+        return;
+    }
+    panic!("12 wheel clicks never left a row beneath the header: nothing was checked");
+}
