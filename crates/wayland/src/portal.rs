@@ -15,6 +15,7 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::os::fd::{AsRawFd, OwnedFd};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
@@ -254,6 +255,12 @@ impl Session {
         let handle: String = take(&created, "session_handle")?;
         let handle = OwnedObjectPath::try_from(handle)
             .map_err(|e| portal_error("to name the session", e))?;
+        // RemoteDesktop 2 (xdg-desktop-portal 1.18) can keep the consent
+        // past this process: a token the next process shows instead of asking.
+        let version: u32 = portal_property(&conn, REMOTE_DESKTOP, "version")
+            .await
+            .unwrap_or(1);
+        let restore = (version >= 2).then(|| std::fs::read_to_string(token_file()?).ok());
         let h = handle.clone();
         request(
             &conn,
@@ -262,6 +269,13 @@ impl Session {
             move |token| {
                 let mut options = options(token);
                 options.insert("types", Value::from(KEYBOARD | POINTER));
+                if let Some(kept) = restore {
+                    // 2: kept until the person revokes it.
+                    options.insert("persist_mode", Value::from(2u32));
+                    if let Some(kept) = kept {
+                        options.insert("restore_token", Value::from(kept.trim().to_string()));
+                    }
+                }
                 (h.clone(), options)
             },
             CALL_TIMEOUT,
@@ -293,6 +307,13 @@ impl Session {
             CONSENT_TIMEOUT,
         )
         .await?;
+        if let (Ok(kept), Some(file)) = (take::<String>(&started, "restore_token"), token_file()) {
+            // Best effort: without it the next process asks again.
+            let _ = file
+                .parent()
+                .map(std::fs::create_dir_all)
+                .and_then(|_| std::fs::write(&file, kept).ok());
+        }
         let devices: u32 = take(&started, "devices").unwrap_or(0);
         let streams: Vec<(u32, HashMap<String, OwnedValue>)> =
             take(&started, "streams").unwrap_or_default();
@@ -351,6 +372,14 @@ impl Session {
             held_buttons: Vec::new(),
         })
     }
+}
+
+/// Where the portal's restore token is kept between processes.
+fn token_file() -> Option<std::path::PathBuf> {
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .map(std::path::PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".local/state")))?;
+    Some(state.join("uidrive").join("portal-restore-token"))
 }
 
 fn options(token: &str) -> HashMap<&'static str, Value<'static>> {
