@@ -288,6 +288,10 @@ impl DisplayBackend for PortalBackend {
             )
             .with_suggestion("give the window the focus first (click it, or switch to it), then send the keys"));
         }
+        if events.is_empty() {
+            // Only the focus was asked for (before typing): checked above.
+            return Ok(());
+        }
         if pointer {
             self.check_placed(placed)?;
         }
