@@ -362,7 +362,7 @@ impl Inner {
 /// What an operation only the X11 backend offers answers on Wayland.
 pub fn x11_only() -> Error {
     Error::unsupported(
-        "the Wayland backend (sway) does not offer this yet: window management, the clipboard, \
+        "the Wayland backends (sway, the desktop portal) do not offer this yet: window management, the clipboard, \
          GTK 4 popover placement and pings go through X11 only",
     )
     .with_suggestion("run the app on the X11 headless desktop (the default) for this operation")
