@@ -61,6 +61,11 @@ fn wait_until(what: &str, ready: impl Fn() -> bool) {
 
 impl GnomeSession {
     fn start() -> GnomeSession {
+        GnomeSession::start_with(true)
+    }
+
+    /// `pipewire`: whether PipeWire (and wireplumber) run in the session.
+    fn start_with(pipewire: bool) -> GnomeSession {
         let (dir, alive) = uidrive_x11::private_runtime_dir().expect("a runtime directory");
         let path = dir.path().to_path_buf();
         let home = path.join("home");
@@ -151,9 +156,11 @@ impl GnomeSession {
             ],
         );
         wait_until("mutter listens", || path.join(WAYLAND_NAME).exists());
-        spawn(&mut session, &["pipewire"]);
-        wait_until("pipewire listens", || path.join("pipewire-0").exists());
-        spawn(&mut session, &["wireplumber"]);
+        if pipewire {
+            spawn(&mut session, &["pipewire"]);
+            wait_until("pipewire listens", || path.join("pipewire-0").exists());
+            spawn(&mut session, &["wireplumber"]);
+        }
         session
     }
 
@@ -455,4 +462,20 @@ impl Drop for EndChild<'_> {
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
+}
+
+#[test]
+fn without_pipewire_the_portal_session_fails_saying_to_start_it() {
+    let session = GnomeSession::start_with(false);
+    let argv: Vec<String> = vec!["mousepad".into()];
+    let (app, mut child) = AtspiDriver::launch(&argv, &session.options())
+        .unwrap_or_else(|e| panic!("mousepad launches on mutter: {e} ({})", e.suggestion));
+    let _child = EndChild(&mut child);
+    wait_for_tree(&app, "the editor shows", |t| text_field(t).is_some());
+    // The person allows it; the screen stream cannot start without PipeWire.
+    let err = answering(&session, true, || app.capture(&CaptureParams::default()))
+        .expect_err("no PipeWire, no session");
+    println!("without PipeWire: {err} ({})", err.suggestion);
+    assert_eq!(err.code, ErrorCode::Failed, "{err}");
+    assert!(err.suggestion.contains("pipewire"), "{}", err.suggestion);
 }
