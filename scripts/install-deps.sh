@@ -9,6 +9,12 @@ DESKTOP=(xvfb openbox x11-utils dbus dbus-x11 at-spi2-core)
 # the headless Wayland desktop (crates/wayland): sway on wlroots' headless backend, and Qt 5's
 # Wayland platform plugin (kcalc as a native Wayland client in crates/atspi/tests/wayland.rs)
 WAYLAND=(sway qtwayland5)
+# a person's Wayland session through the desktop portal (crates/wayland/src/portal.rs; its test
+# rig, crates/atspi/tests/portal.rs, is GNOME's compositor headless): the portal and its GNOME
+# backend, mutter, PipeWire and its session manager, and GStreamer's PipeWire source, which reads
+# the screen stream's frames (gst-launch-1.0)
+PORTAL=(xdg-desktop-portal xdg-desktop-portal-gnome mutter pipewire pipewire-bin wireplumber
+  gstreamer1.0-pipewire gstreamer1.0-tools gstreamer1.0-plugins-base)
 # real apps the end-to-end tests drive
 TEST_APPS=(gtk-3-examples gtk-4-examples gnome-calculator zenity)
 # the Python wheel's test venv and the MCP client's venv (scripts/venv.sh)
@@ -49,7 +55,7 @@ HIDDEN_STATE_APPS=(evince nautilus dbus-bin)
 # notify-send, and D-Bus from Debian's python3 for the test tray item
 DESKTOP_SERVICES=(libnotify-bin python3-dbus python3-gi)
 
-PKGS=("${DESKTOP[@]}" "${WAYLAND[@]}" "${DESKTOP_SERVICES[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}" "${COMPAT_VALUES[@]}" "${FRESH_READ_APPS[@]}" "${MORE_COMPAT_APPS[@]}" "${HIDDEN_STATE_APPS[@]}")
+PKGS=("${DESKTOP[@]}" "${WAYLAND[@]}" "${PORTAL[@]}" "${DESKTOP_SERVICES[@]}" "${TEST_APPS[@]}" "${MODAL_APPS[@]}" "${JAVA_AND_NO_TREE[@]}" "${PYTHON[@]}" "${C_ABI[@]}" "${FONTS[@]}" "${COMPAT_APPS[@]}" "${COMPAT_VALUES[@]}" "${FRESH_READ_APPS[@]}" "${MORE_COMPAT_APPS[@]}" "${HIDDEN_STATE_APPS[@]}")
 
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -134,7 +134,7 @@ fn send_input(inner: &Inner, top: &TopLevel, params: &InputParams) -> Result<()>
         // No window manager gives the focus on a bare X server: give it first.
         display.focus(&placed)?;
     }
-    display.send_input(placed.origin, &params.events, params.hold)
+    display.send_input(&placed, &params.events, params.hold)
 }
 
 pub fn capture(driver: &AtspiDriver, params: &CaptureParams) -> Result<Capture> {

@@ -6,15 +6,18 @@
 //!
 //! Which one an app is on follows its environment: `DISPLAY` means X11
 //! (an app under Xwayland too), `WAYLAND_DISPLAY` without `DISPLAY` means
-//! Wayland. What only X11 offers yet (window management, the clipboard,
-//! GTK 4 popover placement, pings) answers `unsupported` naming the
-//! Wayland backend ([`Inner::x11`]).
+//! Wayland: with `SWAYSOCK`, sway's protocols and IPC (uidrive's headless
+//! Wayland desktop); without it, a person's session (GNOME, KDE Plasma),
+//! reached through the desktop portal ([`PortalBackend`]). What only X11
+//! offers yet (window management, the clipboard, GTK 4 popover placement,
+//! pings) answers `unsupported` naming the Wayland backend ([`Inner::x11`]).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use uidrive_core::protocol::{Bounds, Capture, InputEvent};
-use uidrive_core::{Error, Result};
+use uidrive_core::{Error, ErrorCode, Result};
+use uidrive_wayland::portal::Portal;
 use uidrive_wayland::sway::{self, View};
 use uidrive_wayland::Wayland;
 use uidrive_x11::{XWindow, X11};
@@ -41,6 +44,12 @@ pub struct Placed {
 enum Which {
     X(Box<XWindow>),
     Sway(i64),
+    /// A window on a person's session: only its size (AT-SPI's) and
+    /// whether it has the keyboard focus are known, not its place.
+    Portal {
+        size: (i32, i32),
+        active: bool,
+    },
 }
 
 /// A display backend: what uidrive needs of the display an app is on.
@@ -51,8 +60,8 @@ pub trait DisplayBackend: Send + Sync {
     fn place(&self, inner: &Inner, top: &TopLevel) -> Result<Placed>;
     /// Gives the window the keyboard focus.
     fn focus(&self, placed: &Placed) -> Result<()>;
-    /// Sends real input; event coordinates count from `origin`.
-    fn send_input(&self, origin: (f64, f64), events: &[InputEvent], hold: bool) -> Result<()>;
+    /// Sends real input; event coordinates count from `placed.origin`.
+    fn send_input(&self, placed: &Placed, events: &[InputEvent], hold: bool) -> Result<()>;
     /// Captures the window as PNG.
     fn capture(&self, placed: &Placed) -> Result<Capture>;
 }
@@ -88,12 +97,12 @@ impl DisplayBackend for X11Backend {
     fn focus(&self, placed: &Placed) -> Result<()> {
         match &placed.which {
             Which::X(window) => self.0.focus(window.id),
-            Which::Sway(_) => Ok(()),
+            Which::Sway(_) | Which::Portal { .. } => Ok(()),
         }
     }
 
-    fn send_input(&self, origin: (f64, f64), events: &[InputEvent], hold: bool) -> Result<()> {
-        self.0.send_input(origin, events, hold)
+    fn send_input(&self, placed: &Placed, events: &[InputEvent], hold: bool) -> Result<()> {
+        self.0.send_input(placed.origin, events, hold)
     }
 
     fn capture(&self, placed: &Placed) -> Result<Capture> {
@@ -187,17 +196,112 @@ impl DisplayBackend for WaylandBackend {
     fn focus(&self, placed: &Placed) -> Result<()> {
         match placed.which {
             Which::Sway(id) => sway::command(self.swaysock()?, &format!("[con_id={id}] focus")),
-            Which::X(_) => Ok(()),
+            Which::X(_) | Which::Portal { .. } => Ok(()),
         }
     }
 
-    fn send_input(&self, origin: (f64, f64), events: &[InputEvent], hold: bool) -> Result<()> {
-        self.wayland.send_input(origin, events, hold)
+    fn send_input(&self, placed: &Placed, events: &[InputEvent], hold: bool) -> Result<()> {
+        self.wayland.send_input(placed.origin, events, hold)
     }
 
     fn capture(&self, placed: &Placed) -> Result<Capture> {
         let c = placed.capture;
         self.wayland
+            .capture_rect(c.x as i32, c.y as i32, c.width as u32, c.height as u32)
+    }
+}
+
+/// A person's Wayland session (GNOME, KDE Plasma): input and captures go
+/// through the desktop portal, asked for on first use and kept for the
+/// process's life. A Wayland client cannot learn where a window is (the
+/// portal does not say, and GNOME Shell's window list is not for clients),
+/// so positions are known only when the window fills the shared screen
+/// (fullscreen) or the person shared the window itself; elsewhere pointer
+/// input and captures answer `unsupported` saying so. Keys need no place:
+/// they go to the window with the keyboard focus, which must be the app's.
+pub struct PortalBackend(Arc<Portal>);
+
+impl PortalBackend {
+    /// Fails unless the window's place on the shared screen is known.
+    fn check_placed(&self, placed: &Placed) -> Result<()> {
+        let Which::Portal { size, .. } = placed.which else {
+            return Err(Error::failed("a window placed by another display"));
+        };
+        let stream = self.0.stream()?;
+        if stream.is_window() || size == (stream.width as i32, stream.height as i32) {
+            return Ok(());
+        }
+        Err(Error::unsupported(format!(
+            "on a person's Wayland session uidrive cannot tell where the window \"{}\" ({}x{}) is on the shared screen ({}x{}): the portal and the compositor do not tell clients where windows are, so pointer input at its elements and its capture have no place to go",
+            placed.title, size.0, size.1, stream.width, stream.height
+        ))
+        .with_suggestion("make the window fill the screen (fullscreen, e.g. the F11 key: keys need no place), or share the app's window rather than the screen in the portal's dialog; reading, semantic actions (act) and keys work anywhere"))
+    }
+}
+
+impl DisplayBackend for PortalBackend {
+    fn name(&self) -> &'static str {
+        "Wayland (desktop portal)"
+    }
+
+    fn place(&self, _inner: &Inner, top: &TopLevel) -> Result<Placed> {
+        // Only what AT-SPI knows: nothing here asks the person anything.
+        let (_, _, w, h) = top.extents;
+        let whole = Bounds::new(0.0, 0.0, f64::from(w), f64::from(h));
+        Ok(Placed {
+            origin: (0.0, 0.0),
+            bounds: whole,
+            capture: whole,
+            title: top.title.clone(),
+            which: Which::Portal {
+                size: (w, h),
+                active: top.states.has(crate::states::st::ACTIVE),
+            },
+        })
+    }
+
+    fn focus(&self, _placed: &Placed) -> Result<()> {
+        // No client may move the focus on a person's session; send_input checks it.
+        Ok(())
+    }
+
+    fn send_input(&self, placed: &Placed, events: &[InputEvent], hold: bool) -> Result<()> {
+        let pointer = events.iter().any(|e| {
+            !matches!(
+                e,
+                InputEvent::Key { .. }
+                    | InputEvent::KeyDown { .. }
+                    | InputEvent::KeyUp { .. }
+                    | InputEvent::Text { .. }
+            )
+        });
+        let Which::Portal { active, .. } = placed.which else {
+            return Err(Error::failed("a window placed by another display"));
+        };
+        if !pointer && !active {
+            return Err(Error::new(
+                ErrorCode::NotActionable,
+                format!(
+                    "the window \"{}\" does not have the keyboard focus, and on a person's Wayland session keys go to the window that has it",
+                    placed.title
+                ),
+            )
+            .with_suggestion("give the window the focus first (click it, or switch to it), then send the keys"));
+        }
+        if events.is_empty() {
+            // Only the focus was asked for (before typing): checked above.
+            return Ok(());
+        }
+        if pointer {
+            self.check_placed(placed)?;
+        }
+        self.0.send_input(placed.origin, events, hold)
+    }
+
+    fn capture(&self, placed: &Placed) -> Result<Capture> {
+        self.check_placed(placed)?;
+        let c = placed.capture;
+        self.0
             .capture_rect(c.x as i32, c.y as i32, c.width as u32, c.height as u32)
     }
 }
@@ -234,6 +338,13 @@ pub fn on_wayland(env: &[(String, String)]) -> bool {
 impl Inner {
     /// The display backend of the app's display.
     pub fn display(&self) -> Result<Arc<dyn DisplayBackend>> {
+        if on_wayland(&self.env) && crate::bus::env_value(&self.env, "SWAYSOCK").is_none() {
+            let bus = crate::bus::env_value(&self.env, "DBUS_SESSION_BUS_ADDRESS").ok_or_else(|| {
+                Error::unsupported("the app runs on Wayland without sway and no DBUS_SESSION_BUS_ADDRESS says where the desktop portal is")
+                    .with_suggestion("run uidrive in the person's session, with its DBUS_SESSION_BUS_ADDRESS")
+            })?;
+            return Ok(Arc::new(PortalBackend(Portal::for_bus(&bus)?)));
+        }
         if on_wayland(&self.env) {
             let display = crate::bus::env_value(&self.env, "WAYLAND_DISPLAY").unwrap_or_default();
             let backend: Arc<dyn DisplayBackend> = self.wlink.get(&self.env, &display)?;
@@ -251,7 +362,7 @@ impl Inner {
 /// What an operation only the X11 backend offers answers on Wayland.
 pub fn x11_only() -> Error {
     Error::unsupported(
-        "the Wayland backend (sway) does not offer this yet: window management, the clipboard, \
+        "the Wayland backends (sway, the desktop portal) do not offer this yet: window management, the clipboard, \
          GTK 4 popover placement and pings go through X11 only",
     )
     .with_suggestion("run the app on the X11 headless desktop (the default) for this operation")

@@ -7,6 +7,9 @@
 //! - [`Wayland`] (`client.rs`): a connection to the compositor: real input
 //!   through its virtual pointer and keyboard (any Unicode text, with a
 //!   keymap uidrive writes, `keymap.rs`), and captures through screencopy.
+//! - [`portal::Portal`]: a person's Wayland session (GNOME, KDE Plasma):
+//!   real input and captures through the desktop portal (RemoteDesktop and
+//!   ScreenCast over PipeWire), with the person's consent, asked once.
 //! - [`sway`]: where each window is on the output and which process shows
 //!   it (sway's IPC), and commands such as focusing a window.
 //!
@@ -15,6 +18,7 @@
 mod client;
 mod headless;
 mod keymap;
+pub mod portal;
 pub mod sway;
 
 pub use client::{Wayland, WHEEL_DIPS_PER_CLICK};

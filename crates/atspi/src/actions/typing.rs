@@ -252,7 +252,7 @@ pub async fn send_keys(inner: &Inner, top: &TopLevel, events: Vec<InputEvent>) -
     let display = inner.display()?;
     let placed = display.place(inner, top)?;
     display.focus(&placed)?;
-    display.send_input(placed.origin, &events, false)?;
+    display.send_input(&placed, &events, false)?;
     inner
         .activity
         .acted(&inner.app.bus, Duration::from_millis(20));
