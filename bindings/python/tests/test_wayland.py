@@ -34,4 +34,42 @@ def test_mousepad_on_the_wayland_desktop() -> None:
 
 def test_an_unknown_backend_is_refused() -> None:
     with pytest.raises(uidrive.InvalidRequestError, match="wayland"):
-        uidrive.headless(backend="mir")
+        uidrive.headless(backend="mir")  # type: ignore[arg-type]
+
+
+def _type_into_mousepad(desktop: uidrive.Desktop, env: dict[str, str], text: str) -> set[bytes]:
+    """mousepad's environment names; a real click, typed text read back, a capture."""
+    with desktop.launch(["mousepad"], env=env) as app:
+        with open(f"/proc/{app.pid}/environ", "rb") as f:
+            names = {v.split(b"=", 1)[0] for v in f.read().split(b"\0") if v}
+        editor = app.get_by_role("textField").first
+        editor.click()
+        app.keyboard.type(text)
+        uidrive.expect(editor).to_have_value(text)
+        png = app.capture()
+        assert png[1:4] == b"PNG"
+    return names
+
+
+def test_an_x_client_runs_through_xwayland_beside_wayland_ones() -> None:
+    with uidrive.headless(backend="wayland", xwayland=True) as desktop:
+        assert desktop.env["DISPLAY"].startswith(":")
+        # Apps still start as native Wayland clients.
+        assert desktop.env["GDK_BACKEND"] == "wayland"
+        names = _type_into_mousepad(desktop, {"GDK_BACKEND": "x11"}, "typed into an X client")
+        assert b"DISPLAY" in names
+        _type_into_mousepad(desktop, {}, "typed into a Wayland client beside it")
+        with desktop.launch(["mousepad"], env={"GDK_BACKEND": "x11"}) as app:
+            window = app.window()
+            # sway tiles every window, an X client's too: no moving it.
+            with pytest.raises(uidrive.UnsupportedError, match="sway"):
+                window.move(10, 10)
+            assert "maximized" not in window.restore()["states"]
+            assert "maximized" in window.maximize()["states"]
+            # Its window is asked to close through sway (WM_DELETE_WINDOW).
+            assert app.close() == "windows"
+
+
+def test_xwayland_on_the_x11_desktop_is_refused() -> None:
+    with pytest.raises(uidrive.InvalidRequestError, match="Xwayland"):
+        uidrive.headless(xwayland=True)
