@@ -281,13 +281,18 @@ pub(crate) fn end(pid: u32, grace: Duration, alive: impl Fn() -> bool) -> Closed
 /// close, on the display the process runs on; how many took the request.
 fn ask_windows_to_close(pid: u32) -> usize {
     // On sway, the compositor asks: xdg_toplevel's close, or
-    // WM_DELETE_WINDOW for an X client's window under Xwayland.
+    // WM_DELETE_WINDOW for an X client's window under Xwayland. (Where sway
+    // shows none of them, as for an app on Xvfb started from a sway
+    // session, the X display asks.)
     if let Some(socket) = env_of(pid, "SWAYSOCK") {
         let socket = std::path::Path::new(&socket);
-        return group_and_descendants(pid)
+        let asked = group_and_descendants(pid)
             .into_iter()
             .filter(|p| uidrive_wayland::sway::command(socket, &format!("[pid={p}] kill")).is_ok())
             .count();
+        if asked > 0 {
+            return asked;
+        }
     }
     let Some(display) = env_of(pid, "DISPLAY") else {
         return 0;
