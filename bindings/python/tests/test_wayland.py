@@ -73,3 +73,20 @@ def test_an_x_client_runs_through_xwayland_beside_wayland_ones() -> None:
 def test_xwayland_on_the_x11_desktop_is_refused() -> None:
     with pytest.raises(uidrive.InvalidRequestError, match="Xwayland"):
         uidrive.headless(xwayland=True)
+
+
+def test_an_x_only_app_with_no_tree_runs_through_xwayland() -> None:
+    """Tk speaks only X11 and shows no accessibility tree: its window, keys
+    (seen in its pixels) and a capture from the compositor work."""
+    entry = (
+        "import tkinter as tk; r = tk.Tk(); r.title('tk on Xwayland'); "
+        "e = tk.Entry(r); e.pack(); e.focus_set(); r.mainloop()"
+    )
+    with uidrive.headless(backend="wayland", xwayland=True) as desktop:
+        with desktop.launch(["python3", "-c", entry]) as app:
+            assert [w["title"] for w in app.windows()] == ["tk on Xwayland"]
+            typed = app.keyboard.type("abc")
+            assert typed["effect"] == "confirmed", typed
+            png = app.capture()
+            assert png[1:4] == b"PNG"
+            assert app.close() == "windows"
