@@ -90,3 +90,13 @@ def test_an_x_only_app_with_no_tree_runs_through_xwayland() -> None:
             png = app.capture()
             assert png[1:4] == b"PNG"
             assert app.close() == "windows"
+
+
+def test_qt_on_xcb_runs_through_xwayland() -> None:
+    """kcalc told QT_QPA_PLATFORM=xcb is an X client: it finds the
+    accessibility bus on Xwayland's root window, and keys typed through
+    XTest compute 42."""
+    with uidrive.headless(backend="wayland", xwayland=True) as desktop:
+        with desktop.launch(["kcalc"], env={"QT_QPA_PLATFORM": "xcb"}) as app:
+            app.keyboard.type("6*7=")
+            uidrive.expect(app.get_by_role("group", name="42", exact=True)).to_be_visible()

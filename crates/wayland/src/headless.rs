@@ -108,6 +108,9 @@ impl WaylandDesktop {
             WaylandDesktop::env_removed(),
             options.timeout,
         )?;
+        if let Some(display) = &desktop.x_display {
+            crate::xwayland::publish_a11y_bus(display, desktop.buses.a11y_bus_address())?;
+        }
         desktop.wait_for_output(options)?;
         Ok(desktop)
     }

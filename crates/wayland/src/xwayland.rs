@@ -144,3 +144,10 @@ pub(crate) fn end(pid: u32) {
         }
     }
 }
+
+/// Writes the accessibility bus address on Xwayland's root window
+/// (`AT_SPI_BUS`), as the X11 desktop does on Xvfb's: X clients told no
+/// address (Qt on xcb) find the bus there.
+pub(crate) fn publish_a11y_bus(display: &str, address: &str) -> Result<()> {
+    uidrive_x11::X11::connect_as(display, None)?.set_at_spi_bus(address)
+}
