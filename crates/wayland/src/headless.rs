@@ -55,6 +55,9 @@ pub struct WaylandDesktop {
     /// Xwayland's display (`:N`) and pid, when it runs.
     x_display: Option<String>,
     xwayland: Option<u32>,
+    /// With Xwayland: a virtual pointer and keyboard held for the desktop's
+    /// life, so the seat never loses them (why: `xwayland.rs`).
+    devices: Option<Box<crate::Wayland>>,
     width: u32,
     height: u32,
     /// Torn down in this order: the buses, then sway.
@@ -90,6 +93,7 @@ impl WaylandDesktop {
             swaysock: PathBuf::new(),
             x_display: None,
             xwayland: None,
+            devices: None,
             width: options.width,
             height: options.height,
             buses: Buses::default(),
@@ -110,6 +114,7 @@ impl WaylandDesktop {
         )?;
         if let Some(display) = &desktop.x_display {
             crate::xwayland::publish_a11y_bus(display, desktop.buses.a11y_bus_address())?;
+            desktop.devices = Some(Box::new(desktop.connect()?));
         }
         desktop.wait_for_output(options)?;
         Ok(desktop)
@@ -198,6 +203,7 @@ impl WaylandDesktop {
     }
 
     fn teardown(&mut self) {
+        self.devices.take();
         self.buses.stop();
         if let Some(mut sway) = self.sway.take() {
             sway.terminate();

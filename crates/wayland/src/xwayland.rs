@@ -7,6 +7,15 @@
 //! Xwayland lets in only its own user; the command first lets root's
 //! local connections in (`xhost +si:localuser:root`), which the apps
 //! (run as root) and uidrive's X11 backend need.
+//!
+//! The desktop holds one Wayland connection of its own while Xwayland
+//! runs: sway 1.7's wlroots (0.15) crashes (a NULL read in the relative
+//! pointer protocol) when Xwayland asks for a relative pointer on a
+//! `wl_pointer` gone inert, which happens each time the seat loses its
+//! pointer; every uidrive connection brings a virtual pointer and keyboard
+//! and takes them away when it closes (one start in ten crashed so). The
+//! held connection keeps the seat's pointer and keyboard from before any
+//! other connects until the desktop stops.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -19,10 +28,17 @@ const DISPLAY_FILE: &str = "xwayland-display";
 
 /// sway's configuration lines: Xwayland started at once (not on an X
 /// client's first connection, so a failure shows at start), and the
-/// command that reports its display.
+/// command that reports its display. That command first connects a client
+/// that stays for the desktop's life (`xprop -spy`): wlroots runs Xwayland
+/// with `-terminate`, so a moment with no client at all (before wlroots'
+/// own window manager connects) would end it, and with it what it was
+/// given (root's permission, `AT_SPI_BUS`): X clients then could not
+/// connect (`cannot open display`), 1 start in 7 here.
 pub(crate) fn config(dir: &Path, root: bool) -> String {
     let file = dir.join(DISPLAY_FILE);
     let file = file.display();
+    let keeper = dir.join("xwayland-keeper");
+    let keeper = keeper.display();
     let allow = if root {
         "xhost +si:localuser:root >/dev/null 2>&1"
     } else {
@@ -30,7 +46,9 @@ pub(crate) fn config(dir: &Path, root: bool) -> String {
     };
     format!(
         "xwayland force\n\
-         exec sh -c '{allow}; echo \"$? $DISPLAY\" > {file}.part && mv {file}.part {file}'\n"
+         exec sh -c 'xprop -root -spy _XKB_RULES_NAMES > {keeper} 2>&1 & \
+         until [ -s {keeper} ]; do sleep 0.01; done; \
+         {allow}; echo \"$? $DISPLAY\" > {file}.part && mv {file}.part {file}'\n"
     )
 }
 
