@@ -44,6 +44,36 @@ pub unsafe extern "C" fn ud_desktop_start(
     timeout_ms: u32,
     out_desktop: *mut *mut ud_desktop,
 ) -> ud_status {
+    ud_desktop_start_with(
+        width,
+        height,
+        timeout_ms,
+        crate::enums::UD_BACKEND_X11,
+        false,
+        out_desktop,
+    )
+}
+
+/// As `ud_desktop_start`, on the display `backend` names: `UD_BACKEND_X11`
+/// (Xvfb and openbox) or `UD_BACKEND_WAYLAND` (sway on wlroots' headless
+/// backend, no X server; needs sway installed). Apps launched on a Wayland
+/// desktop run as native Wayland clients. `xwayland` (Wayland only) runs
+/// Xwayland too, so apps that speak only X11 can show; apps still start as
+/// Wayland clients unless told otherwise (`GDK_BACKEND=x11` through
+/// `ud_desktop_launch_env`). Another `backend`, or `xwayland` on X11,
+/// fails with `UD_ERR_INVALID_REQUEST`.
+///
+/// # Safety
+/// `out_desktop` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn ud_desktop_start_with(
+    width: u32,
+    height: u32,
+    timeout_ms: u32,
+    backend: i32,
+    xwayland: bool,
+    out_desktop: *mut *mut ud_desktop,
+) -> ud_status {
     zero(out_desktop);
     guard::status(|| {
         let out_desktop = out(out_desktop, "out_desktop")?;
@@ -51,7 +81,8 @@ pub unsafe extern "C" fn ud_desktop_start(
             width: Some(width),
             height: Some(height),
             timeout: Some(Duration::from_millis(timeout_ms.into())),
-            backend: None,
+            backend: Some(crate::enums::backend(backend)?),
+            xwayland,
         })?;
         *out_desktop = handles::register(handles::Kind::Desktop, ud_desktop { desktop });
         Ok(())

@@ -3,6 +3,7 @@
 
 use uidrive_core::protocol::{Action, MouseButton};
 use uidrive_core::{Error, Result};
+use uidrive_facade::Backend;
 
 /// `act`'s `press`: what a click or Enter does.
 pub const UD_ACTION_PRESS: i32 = 0;
@@ -45,6 +46,11 @@ pub const UD_CLOSED_EXITED: i32 = 4;
 /// uidrive did not launch it: only the connection was closed.
 pub const UD_CLOSED_DETACHED: i32 = 5;
 
+/// `ud_desktop_start_with`: an X server (Xvfb) with a window manager, the default.
+pub const UD_BACKEND_X11: i32 = 0;
+/// `ud_desktop_start_with`: a Wayland compositor (sway, headless).
+pub const UD_BACKEND_WAYLAND: i32 = 1;
+
 const ACTIONS: [(i32, Action); 10] = [
     (UD_ACTION_PRESS, Action::Press),
     (UD_ACTION_FOCUS, Action::Focus),
@@ -82,6 +88,16 @@ pub(crate) fn button(value: i32) -> Result<MouseButton> {
     }
 }
 
+pub(crate) fn backend(value: i32) -> Result<Backend> {
+    match value {
+        UD_BACKEND_X11 => Ok(Backend::X11),
+        UD_BACKEND_WAYLAND => Ok(Backend::Wayland),
+        _ => Err(Error::invalid_request(format!(
+            "`backend` is {value}; use UD_BACKEND_X11 or UD_BACKEND_WAYLAND"
+        ))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -106,5 +122,9 @@ mod tests {
             assert!(button(bad).is_err());
         }
         assert_eq!(button(UD_BUTTON_RIGHT).unwrap(), MouseButton::Right);
+        assert_eq!(backend(UD_BACKEND_WAYLAND).unwrap(), Backend::Wayland);
+        for bad in [-1, 2, i32::MAX] {
+            assert!(backend(bad).is_err());
+        }
     }
 }

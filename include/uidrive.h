@@ -131,6 +131,16 @@
 #define UD_CLOSED_DETACHED 5
 
 /**
+ * `ud_desktop_start_with`: an X server (Xvfb) with a window manager, the default.
+ */
+#define UD_BACKEND_X11 0
+
+/**
+ * `ud_desktop_start_with`: a Wayland compositor (sway, headless).
+ */
+#define UD_BACKEND_WAYLAND 1
+
+/**
  * Text matching for locators and `ud_expect_text`/`ud_expect_value`:
  * case-insensitive, anywhere in the text (a part).
  */
@@ -564,6 +574,21 @@ void ud_app_free(ud_app *app);
  * `out_desktop` is NULL or valid for a write.
  */
 ud_status ud_desktop_start(uint32_t width, uint32_t height, uint32_t timeout_ms, ud_desktop **out_desktop);
+
+/**
+ * As `ud_desktop_start`, on the display `backend` names: `UD_BACKEND_X11`
+ * (Xvfb and openbox) or `UD_BACKEND_WAYLAND` (sway on wlroots' headless
+ * backend, no X server; needs sway installed). Apps launched on a Wayland
+ * desktop run as native Wayland clients. `xwayland` (Wayland only) runs
+ * Xwayland too, so apps that speak only X11 can show; apps still start as
+ * Wayland clients unless told otherwise (`GDK_BACKEND=x11` through
+ * `ud_desktop_launch_env`). Another `backend`, or `xwayland` on X11,
+ * fails with `UD_ERR_INVALID_REQUEST`.
+ *
+ * # Safety
+ * `out_desktop` is NULL or valid for a write.
+ */
+ud_status ud_desktop_start_with(uint32_t width, uint32_t height, uint32_t timeout_ms, int32_t backend, bool xwayland, ud_desktop **out_desktop);
 
 /**
  * The environment an app needs to show on this desktop with accessibility

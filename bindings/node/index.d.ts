@@ -245,7 +245,13 @@ export interface HeadlessOptions {
   /** Milliseconds each start-up step may take. */
   timeout?: number;
   /** `"x11"` (Xvfb, the default) or `"wayland"` (sway, headless, no X server). */
-  backend?: string;
+  backend?: 'x11' | 'wayland';
+  /**
+   * On the Wayland backend: run Xwayland too, so apps that speak only X11
+   * can show. Apps still start as native Wayland clients unless told
+   * otherwise (`env: { GDK_BACKEND: 'x11' }`).
+   */
+  xwayland?: boolean;
 }
 
 export interface WindowOptions {

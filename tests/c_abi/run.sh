@@ -172,6 +172,11 @@ step "tray.c under AddressSanitizer: ud_desktop_tray, ud_tray_activate, ud_tray_
 step "windows.c under AddressSanitizer: ud_window_resize, _maximize, _restore, _bounds, _states, ud_apps, ud_capture_screen on gtk3-widget-factory" \
     bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/windows.c \$(pkg-config --cflags --libs uidrive) -o '$work/windows' &&
              ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/windows'"
+# The headless Wayland desktop (sway) and Xwayland on request: mousepad as a
+# native Wayland client, then as an X client of Xwayland.
+step "wayland.c under AddressSanitizer: ud_desktop_start_with(UD_BACKEND_WAYLAND), mousepad typed into and read back, then with Xwayland (GDK_BACKEND=x11)" \
+    bash -c "cc -std=c99 -g -fsanitize=address -fno-omit-frame-pointer -Wall -Wextra -Werror tests/c_abi/wayland.c \$(pkg-config --cflags --libs uidrive) -o '$work/wayland' &&
+             ASAN_OPTIONS=detect_leaks=1:halt_on_error=1 timeout 300 '$work/wayland'"
 step "Go calculator (cgo): the same scenario, nothing left behind" \
     env GOCACHE="$work/gocache" GOPATH="$work/gopath" GOFLAGS=-mod=mod GOPROXY=off GO111MODULE=on \
     bash -c "cd tests/c_abi/go && go build -o '$work/go_calculator' ./calculator && timeout 300 '$work/go_calculator'"

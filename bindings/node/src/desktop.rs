@@ -17,6 +17,8 @@ pub struct HeadlessOptions {
     pub timeout: Option<f64>,
     /// `"x11"` (Xvfb, the default) or `"wayland"` (sway, headless, no X server).
     pub backend: Option<String>,
+    /// On the Wayland backend: run Xwayland too, for apps that speak only X11.
+    pub xwayland: Option<bool>,
 }
 
 #[napi]
@@ -101,6 +103,7 @@ pub fn headless(options: Option<HeadlessOptions>) -> AsyncTask<Job> {
                 .as_deref()
                 .map(uidrive_facade::Backend::parse)
                 .transpose()?;
+            start.xwayland = o.xwayland.unwrap_or(false);
         }
         let desktop = uidrive_facade::headless(&start)?;
         Ok(Out::Desktop(Desktop {

@@ -41,6 +41,10 @@ async function calculator(desktop: Desktop): Promise<string | null> {
 async function everything(): Promise<void> {
   const desktop: Desktop = await headless({ width: 1024, height: 768, timeout: 20_000 });
   const display: string = desktop.display;
+  const wayland: Desktop = await headless({ backend: 'wayland', xwayland: true });
+  // @ts-expect-error: `mir` is no backend
+  void headless({ backend: 'mir' });
+  await wayland.close();
   const env: Record<string, string> = desktop.env;
   await calculator(desktop);
 

@@ -20,19 +20,21 @@ pub struct PyDesktop {
 
 /// Starts a private headless desktop; use it as a context manager.
 #[pyfunction]
-#[pyo3(signature = (*, width=None, height=None, timeout=None, backend=None))]
+#[pyo3(signature = (*, width=None, height=None, timeout=None, backend=None, xwayland=false))]
 pub fn headless(
     py: Python<'_>,
     width: Option<u32>,
     height: Option<u32>,
     timeout: Option<f64>,
     backend: Option<&str>,
+    xwayland: bool,
 ) -> PyResult<PyDesktop> {
     let options = HeadlessOptions {
         width,
         height,
         timeout: opt_timeout_ms(py, "timeout", timeout)?,
         backend: backend.map(Backend::parse).transpose().or_raise(py)?,
+        xwayland,
     };
     let desktop = py
         .detach(move || uidrive_facade::headless(&options))

@@ -34,4 +34,69 @@ def test_mousepad_on_the_wayland_desktop() -> None:
 
 def test_an_unknown_backend_is_refused() -> None:
     with pytest.raises(uidrive.InvalidRequestError, match="wayland"):
-        uidrive.headless(backend="mir")
+        uidrive.headless(backend="mir")  # type: ignore[arg-type]
+
+
+def _type_into_mousepad(desktop: uidrive.Desktop, env: dict[str, str], text: str) -> set[bytes]:
+    """mousepad's environment names; a real click, typed text read back, a capture."""
+    with desktop.launch(["mousepad"], env=env) as app:
+        with open(f"/proc/{app.pid}/environ", "rb") as f:
+            names = {v.split(b"=", 1)[0] for v in f.read().split(b"\0") if v}
+        editor = app.get_by_role("textField").first
+        editor.click()
+        app.keyboard.type(text)
+        uidrive.expect(editor).to_have_value(text)
+        png = app.capture()
+        assert png[1:4] == b"PNG"
+    return names
+
+
+def test_an_x_client_runs_through_xwayland_beside_wayland_ones() -> None:
+    with uidrive.headless(backend="wayland", xwayland=True) as desktop:
+        assert desktop.env["DISPLAY"].startswith(":")
+        # Apps still start as native Wayland clients.
+        assert desktop.env["GDK_BACKEND"] == "wayland"
+        names = _type_into_mousepad(desktop, {"GDK_BACKEND": "x11"}, "typed into an X client")
+        assert b"DISPLAY" in names
+        _type_into_mousepad(desktop, {}, "typed into a Wayland client beside it")
+        with desktop.launch(["mousepad"], env={"GDK_BACKEND": "x11"}) as app:
+            window = app.window()
+            # sway tiles every window, an X client's too: no moving it.
+            with pytest.raises(uidrive.UnsupportedError, match="sway"):
+                window.move(10, 10)
+            assert "maximized" not in window.restore()["states"]
+            assert "maximized" in window.maximize()["states"]
+            # Its window is asked to close through sway (WM_DELETE_WINDOW).
+            assert app.close() == "windows"
+
+
+def test_xwayland_on_the_x11_desktop_is_refused() -> None:
+    with pytest.raises(uidrive.InvalidRequestError, match="Xwayland"):
+        uidrive.headless(xwayland=True)
+
+
+def test_an_x_only_app_with_no_tree_runs_through_xwayland() -> None:
+    """Tk speaks only X11 and shows no accessibility tree: its window, keys
+    (seen in its pixels) and a capture from the compositor work."""
+    entry = (
+        "import tkinter as tk; r = tk.Tk(); r.title('tk on Xwayland'); "
+        "e = tk.Entry(r); e.pack(); e.focus_set(); r.mainloop()"
+    )
+    with uidrive.headless(backend="wayland", xwayland=True) as desktop:
+        with desktop.launch(["python3", "-c", entry]) as app:
+            assert [w["title"] for w in app.windows()] == ["tk on Xwayland"]
+            typed = app.keyboard.type("abc")
+            assert typed["effect"] == "confirmed", typed
+            png = app.capture()
+            assert png[1:4] == b"PNG"
+            assert app.close() == "windows"
+
+
+def test_qt_on_xcb_runs_through_xwayland() -> None:
+    """kcalc told QT_QPA_PLATFORM=xcb is an X client: it finds the
+    accessibility bus on Xwayland's root window, and keys typed through
+    XTest compute 42."""
+    with uidrive.headless(backend="wayland", xwayland=True) as desktop:
+        with desktop.launch(["kcalc"], env={"QT_QPA_PLATFORM": "xcb"}) as app:
+            app.keyboard.type("6*7=")
+            uidrive.expect(app.get_by_role("group", name="42", exact=True)).to_be_visible()

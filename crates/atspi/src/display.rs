@@ -8,9 +8,11 @@
 //! (an app under Xwayland too), `WAYLAND_DISPLAY` without `DISPLAY` means
 //! Wayland: with `SWAYSOCK`, sway's protocols and IPC (uidrive's headless
 //! Wayland desktop); without it, a person's session (GNOME, KDE Plasma),
-//! reached through the desktop portal ([`PortalBackend`]). What only X11
-//! offers yet (window management, the clipboard, GTK 4 popover placement,
-//! pings) answers `unsupported` naming the Wayland backend ([`Inner::x11`]).
+//! reached through the desktop portal ([`PortalBackend`]). On a sway desktop
+//! with Xwayland (both displays, and `SWAYSOCK`), whether the app is an X
+//! client decides (`xwayland.rs`). What only X11 offers yet (window
+//! management, the clipboard, GTK 4 popover placement, pings) answers
+//! `unsupported` naming the Wayland backend ([`Inner::x11`]).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -310,10 +312,16 @@ impl DisplayBackend for PortalBackend {
 #[derive(Default)]
 pub struct WaylandLink {
     backend: Mutex<Option<Arc<WaylandBackend>>>,
+    /// With Xwayland beside: whether the app is an X client (`xwayland.rs`).
+    pub(crate) x_client: std::sync::OnceLock<bool>,
 }
 
 impl WaylandLink {
-    fn get(&self, env: &[(String, String)], display: &str) -> Result<Arc<WaylandBackend>> {
+    pub(crate) fn get(
+        &self,
+        env: &[(String, String)],
+        display: &str,
+    ) -> Result<Arc<WaylandBackend>> {
         let mut slot = self.backend.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(backend) = slot.as_ref() {
             return Ok(backend.clone());
@@ -345,17 +353,21 @@ impl Inner {
             })?;
             return Ok(Arc::new(PortalBackend(Portal::for_bus(&bus)?)));
         }
-        if on_wayland(&self.env) {
+        if self.on_wayland() {
             let display = crate::bus::env_value(&self.env, "WAYLAND_DISPLAY").unwrap_or_default();
             let backend: Arc<dyn DisplayBackend> = self.wlink.get(&self.env, &display)?;
             return Ok(backend);
         }
+        if crate::xwayland::both_displays(&self.env) {
+            return self.x_client_backend();
+        }
         Ok(Arc::new(X11Backend(self.x11()?)))
     }
 
-    /// Whether the app is on the Wayland backend.
+    /// Whether the app is on the Wayland backend: on a Wayland display
+    /// alone, or a Wayland client where Xwayland runs too (`xwayland.rs`).
     pub fn on_wayland(&self) -> bool {
-        on_wayland(&self.env)
+        on_wayland(&self.env) || (crate::xwayland::both_displays(&self.env) && !self.x_client())
     }
 }
 

@@ -273,12 +273,10 @@ impl AtspiDriver {
             Err(err) => match found.lock().unwrap_or_else(|e| e.into_inner()).take() {
                 Some(why) => {
                     let display = display.unwrap_or_default();
-                    Ok(Launched::NoTree(Box::new(NoTreeDriver::new(
-                        &display,
-                        xauthority.as_deref(),
-                        pid,
-                        why,
-                    )?)))
+                    Ok(Launched::NoTree(Box::new(
+                        NoTreeDriver::new(&display, xauthority.as_deref(), pid, why)?
+                            .with_compositor(&opts.env)?,
+                    )))
                 }
                 None => Err(err),
             },

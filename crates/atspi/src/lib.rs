@@ -66,6 +66,7 @@ mod stats;
 mod tree;
 mod visible;
 mod windows;
+mod xwayland;
 
 pub use driver::{AtspiDriver, LaunchOptions};
 pub use ids::element_id;

@@ -80,6 +80,14 @@ pub fn manage_window(driver: &AtspiDriver, params: &ManageWindowParams) -> Resul
         Ok((inner, id, top))
     })?;
     let x11 = inner.x11()?;
+    if crate::xwayland::both_displays(&inner.env)
+        && matches!(
+            params.op,
+            WindowOp::Move | WindowOp::Resize | WindowOp::Minimize
+        )
+    {
+        return Err(crate::xwayland::placed_by_sway());
+    }
     let window = x_window_of(&x11, inner.app.pid, &top).map_err(|e| driver.explain(e))?;
     let request = match params.op {
         WindowOp::Read => {

@@ -197,6 +197,9 @@ impl Probe {
 /// answers `unsupported` with why.
 pub struct NoTreeDriver {
     x11: X11,
+    /// For an X client of Xwayland: the compositor, which captures (rootless
+    /// Xwayland has no screen to copy from).
+    compositor: Option<uidrive_wayland::Wayland>,
     launched: u32,
     why: NoTree,
     /// Window ids by X window, handed out in the order first seen.
@@ -214,10 +217,25 @@ impl NoTreeDriver {
     ) -> Result<NoTreeDriver> {
         Ok(NoTreeDriver {
             x11: X11::connect_as(display, xauthority.map(std::path::Path::new))?,
+            compositor: None,
             launched,
             why,
             ids: Mutex::default(),
         })
+    }
+
+    /// Captures through the Wayland compositor when `env` is that of a
+    /// Wayland desktop with Xwayland (`crate::xwayland`).
+    pub fn with_compositor(mut self, env: &[(String, String)]) -> Result<NoTreeDriver> {
+        if crate::xwayland::both_displays(env) {
+            let display = crate::bus::env_value(env, "WAYLAND_DISPLAY").unwrap_or_default();
+            let runtime_dir = crate::bus::env_value(env, "XDG_RUNTIME_DIR");
+            self.compositor = Some(uidrive_wayland::Wayland::connect(
+                &display,
+                runtime_dir.as_deref().map(std::path::Path::new),
+            )?);
+        }
+        Ok(self)
     }
 
     /// Why the app has no tree.
@@ -351,6 +369,10 @@ impl Driver for NoTreeDriver {
 
     fn capture(&self, params: &CaptureParams) -> Result<Capture> {
         let window = self.window(params.window)?;
+        if let Some(compositor) = &self.compositor {
+            let g = window.geometry;
+            return compositor.capture_rect(g.x, g.y, g.width, g.height);
+        }
         self.x11.capture_window(window.id)
     }
 

@@ -25,9 +25,13 @@ pub struct ServeArgs {
     /// Serve the running app with this name on the accessibility bus.
     #[arg(long, value_name = "NAME", conflicts_with = "demo")]
     pub app: Option<String>,
-    /// Start a private headless desktop (Xvfb, D-Bus, AT-SPI) for the launched app; it ends with the server.
-    #[arg(long, requires = "launch")]
-    pub headless: bool,
+    /// Start a private headless desktop for the launched app, on x11 (Xvfb; when no backend is given) or wayland (sway); it ends with the server.
+    #[arg(long, value_name = "BACKEND", num_args = 0..=1, default_missing_value = "x11", requires = "launch",
+          value_parser = clap::builder::PossibleValuesParser::new(uidrive_facade::Backend::NAMES))]
+    pub headless: Option<String>,
+    /// With --headless wayland: run Xwayland too, for apps that speak only X11.
+    #[arg(long, requires = "headless")]
+    pub xwayland: bool,
     /// How long to wait for the app's first window, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = uidrive_core::defaults::LAUNCH.as_millis() as u64)]
     pub launch_timeout_ms: u64,
@@ -51,10 +55,13 @@ pub fn run(args: ServeArgs) -> Result<(), Error> {
     uidrive_core::check_socket_dir(&args.socket)?;
     // The app, its driver and its desktop are reached as every front end
     // reaches them (the facade), so the choice of driver is made in one place.
-    let desktop = if args.headless {
-        Some(uidrive_facade::headless(&HeadlessOptions::default())?)
-    } else {
-        None
+    let desktop = match &args.headless {
+        Some(backend) => Some(uidrive_facade::headless(&HeadlessOptions {
+            backend: Some(uidrive_facade::Backend::parse(backend)?),
+            xwayland: args.xwayland,
+            ..HeadlessOptions::default()
+        })?),
+        None => None,
     };
     let env = desktop
         .as_ref()

@@ -280,17 +280,22 @@ pub(crate) fn end(pid: u32, grace: Duration, alive: impl Fn() -> bool) -> Closed
 /// Asks every shown window of the launched process and what it started to
 /// close, on the display the process runs on; how many took the request.
 fn ask_windows_to_close(pid: u32) -> usize {
+    // On sway, the compositor asks: xdg_toplevel's close, or
+    // WM_DELETE_WINDOW for an X client's window under Xwayland. (Where sway
+    // shows none of them, as for an app on Xvfb started from a sway
+    // session, the X display asks.)
+    if let Some(socket) = env_of(pid, "SWAYSOCK") {
+        let socket = std::path::Path::new(&socket);
+        let asked = group_and_descendants(pid)
+            .into_iter()
+            .filter(|p| uidrive_wayland::sway::command(socket, &format!("[pid={p}] kill")).is_ok())
+            .count();
+        if asked > 0 {
+            return asked;
+        }
+    }
     let Some(display) = env_of(pid, "DISPLAY") else {
-        // On sway, the compositor asks (xdg_toplevel's close).
-        return env_of(pid, "SWAYSOCK").map_or(0, |socket| {
-            let socket = std::path::Path::new(&socket);
-            group_and_descendants(pid)
-                .into_iter()
-                .filter(|p| {
-                    uidrive_wayland::sway::command(socket, &format!("[pid={p}] kill")).is_ok()
-                })
-                .count()
-        });
+        return 0;
     };
     // A headless desktop's display takes the cookie its apps are given.
     let xauthority = env_of(pid, "XAUTHORITY");
@@ -384,6 +389,11 @@ pub struct HeadlessOptions {
     /// What shows the windows: X11 (Xvfb and openbox, the default) or
     /// Wayland (sway, headless).
     pub backend: Option<Backend>,
+    /// On the Wayland backend: run Xwayland too, so apps that speak only
+    /// X11 can show (their `DISPLAY` is Xwayland's). Apps still start as
+    /// native Wayland clients unless their toolkit is told otherwise
+    /// (`GDK_BACKEND=x11`, `QT_QPA_PLATFORM=xcb`).
+    pub xwayland: bool,
 }
 
 /// The display a headless desktop runs its apps on.
@@ -397,6 +407,9 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// Every backend's name, as [`Backend::parse`] takes them.
+    pub const NAMES: [&'static str; 2] = ["x11", "wayland"];
+
     /// `"x11"` or `"wayland"`, as every front end spells it.
     pub fn parse(name: &str) -> Result<Backend> {
         match name {
@@ -468,8 +481,26 @@ const HOME_VARS: &[&str] = &[
     "XDG_STATE_HOME",
 ];
 
+impl HeadlessOptions {
+    /// Whether the options go together (checked by [`headless`]; a front
+    /// end that starts the desktop later, as the command line's daemon
+    /// does, checks at once).
+    pub fn check(&self) -> Result<()> {
+        if self.xwayland && self.backend != Some(Backend::Wayland) {
+            return Err(Error::invalid_request(
+                "Xwayland runs on the Wayland desktop only; the X11 desktop is an X server already",
+            )
+            .with_suggestion(
+                "ask for the \"wayland\" backend with xwayland, or leave xwayland out",
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// Starts a private headless desktop.
 pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
+    options.check()?;
     uidrive_visual::install();
     let mut start = uidrive_x11::DesktopOptions::default();
     if let Some(width) = options.width.filter(|w| *w > 0) {
@@ -482,7 +513,7 @@ pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
         start.timeout = timeout;
     }
     if options.backend == Some(Backend::Wayland) {
-        return headless_wayland(&start);
+        return headless_wayland(&start, options.xwayland);
     }
     let desktop = uidrive_x11::Desktop::start_with(&start)?;
     let bus = uidrive_atspi::DesktopServices::start(desktop.session_bus_address(), start.timeout)?;
@@ -498,14 +529,15 @@ pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
     })
 }
 
-/// [`headless`] on Wayland: sway, its buses, and the notification server
-/// and tray watcher on its session bus; no clipboard (the X selections are
-/// X11's; the Wayland one is not offered yet).
-fn headless_wayland(start: &uidrive_x11::DesktopOptions) -> Result<Desktop> {
+/// [`headless`] on Wayland: sway (with Xwayland when asked), its buses,
+/// and the notification server and tray watcher on its session bus; no
+/// clipboard (the X selections are X11's; the Wayland one is not offered yet).
+fn headless_wayland(start: &uidrive_x11::DesktopOptions, xwayland: bool) -> Result<Desktop> {
     let desktop = uidrive_wayland::WaylandDesktop::start_with(&uidrive_wayland::WaylandOptions {
         width: start.width,
         height: start.height,
         timeout: start.timeout,
+        xwayland,
         ..Default::default()
     })?;
     let bus = uidrive_atspi::DesktopServices::start(desktop.session_bus_address(), start.timeout)?;

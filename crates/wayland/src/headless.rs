@@ -30,6 +30,9 @@ pub struct WaylandOptions {
     pub timeout: Duration,
     /// The compositor program (default `sway`, looked up on PATH).
     pub sway: PathBuf,
+    /// Run Xwayland too, so X-only apps can show; apps still start as
+    /// native Wayland clients unless told otherwise (`GDK_BACKEND=x11`).
+    pub xwayland: bool,
 }
 
 impl Default for WaylandOptions {
@@ -39,6 +42,7 @@ impl Default for WaylandOptions {
             height: 1200,
             timeout: uidrive_core::defaults::LAUNCH,
             sway: PathBuf::from("sway"),
+            xwayland: false,
         }
     }
 }
@@ -48,6 +52,12 @@ impl Default for WaylandOptions {
 pub struct WaylandDesktop {
     wayland_display: PathBuf,
     swaysock: PathBuf,
+    /// Xwayland's display (`:N`) and pid, when it runs.
+    x_display: Option<String>,
+    xwayland: Option<u32>,
+    /// With Xwayland: a virtual pointer and keyboard held for the desktop's
+    /// life, so the seat never loses them (why: `xwayland.rs`).
+    devices: Option<Box<crate::Wayland>>,
     width: u32,
     height: u32,
     /// Torn down in this order: the buses, then sway.
@@ -81,6 +91,9 @@ impl WaylandDesktop {
         let mut desktop = WaylandDesktop {
             wayland_display: PathBuf::new(),
             swaysock: PathBuf::new(),
+            x_display: None,
+            xwayland: None,
+            devices: None,
             width: options.width,
             height: options.height,
             buses: Buses::default(),
@@ -99,6 +112,10 @@ impl WaylandDesktop {
             WaylandDesktop::env_removed(),
             options.timeout,
         )?;
+        if let Some(display) = &desktop.x_display {
+            crate::xwayland::publish_a11y_bus(display, desktop.buses.a11y_bus_address())?;
+            desktop.devices = Some(Box::new(desktop.connect()?));
+        }
         desktop.wait_for_output(options)?;
         Ok(desktop)
     }
@@ -111,6 +128,11 @@ impl WaylandDesktop {
     /// sway's IPC socket (what `SWAYSOCK` says).
     pub fn swaysock(&self) -> &Path {
         &self.swaysock
+    }
+
+    /// Xwayland's display (`:N`), when the desktop runs it.
+    pub fn x_display(&self) -> Option<&str> {
+        self.x_display.as_deref()
     }
 
     /// The output's size.
@@ -138,11 +160,13 @@ impl WaylandDesktop {
     pub fn process_ids(&self) -> Vec<u32> {
         let mut pids = self.buses.process_ids();
         pids.extend(self.sway.iter().map(|m| m.pid()));
+        pids.extend(self.xwayland);
         pids
     }
 
     /// What an app needs to show on this desktop as a native Wayland
-    /// client, with accessibility on: `WAYLAND_DISPLAY`, no `DISPLAY`.
+    /// client, with accessibility on: `WAYLAND_DISPLAY`, and `DISPLAY` only
+    /// when Xwayland runs (the toolkits still pick Wayland, as told).
     pub fn env(&self) -> Vec<(String, String)> {
         self.buses.env_with(self.base_env())
     }
@@ -179,9 +203,13 @@ impl WaylandDesktop {
     }
 
     fn teardown(&mut self) {
+        self.devices.take();
         self.buses.stop();
         if let Some(mut sway) = self.sway.take() {
             sway.terminate();
+        }
+        if let Some(pid) = self.xwayland.take() {
+            crate::xwayland::end(pid);
         }
         if let Some(dir) = self.sway_dir.take() {
             let _ = dir.close();
@@ -203,6 +231,11 @@ impl WaylandDesktop {
                 self.runtime_dir().display().to_string(),
             ),
         ];
+        env.extend(
+            self.x_display
+                .iter()
+                .map(|d| ("DISPLAY".to_string(), d.clone())),
+        );
         let overridden = |k: &str| WAYLAND_TOOLKIT_ENV.iter().any(|(w, _)| *w == k);
         env.extend(
             uidrive_x11::Desktop::toolkit_env()
@@ -232,7 +265,15 @@ impl WaylandDesktop {
             self.runtime_dir().to_path_buf()
         };
         let config = dir.join("sway-config");
-        std::fs::write(&config, sway_config(options.width, options.height))
+        let xwayland = match options.xwayland {
+            true => {
+                crate::xwayland::socket_dir()?;
+                crate::xwayland::config(&dir, root)
+            }
+            false => "xwayland disable\n".to_string(),
+        };
+        let text = sway_config(options.width, options.height) + &xwayland;
+        std::fs::write(&config, text)
             .and_then(|()| {
                 if root { chown(&config, NOBODY) } else { Ok(()) }
                     .map_err(|e| std::io::Error::other(e.message))
@@ -294,6 +335,12 @@ impl WaylandDesktop {
                 self.wayland_display = dir.join(wayland);
                 self.swaysock = dir.join(ipc);
                 if crate::sway::command(&self.swaysock, "nop").is_ok() {
+                    if options.xwayland {
+                        let display =
+                            crate::xwayland::wait_for_display(&dir, sway, options.timeout)?;
+                        self.xwayland = crate::xwayland::pid(&display);
+                        self.x_display = Some(display);
+                    }
                     return Ok(());
                 }
             }
@@ -363,14 +410,14 @@ fn chown(path: &Path, uid: u32) -> Result<()> {
 }
 
 /// sway's configuration: one output of the size asked for, no borders, no
-/// bar, no X server, focus only where uidrive or a new window puts it.
+/// bar, focus only where uidrive or a new window puts it (whether
+/// Xwayland runs comes after).
 fn sway_config(width: u32, height: u32) -> String {
     format!(
         "output HEADLESS-1 mode {width}x{height} position 0 0 scale 1\n\
          default_border none\n\
          default_floating_border none\n\
          focus_follows_mouse no\n\
-         focus_on_window_activation focus\n\
-         xwayland disable\n"
+         focus_on_window_activation focus\n"
     )
 }

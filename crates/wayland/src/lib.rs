@@ -3,7 +3,8 @@
 //! - [`WaylandDesktop`] (`headless.rs`): a private headless Wayland desktop —
 //!   sway on wlroots' headless backend, a D-Bus session bus, the
 //!   accessibility bus and its registry — with [`WaylandDesktop::env`] for
-//!   the apps launched on it (`WAYLAND_DISPLAY`, never `DISPLAY`).
+//!   the apps launched on it (`WAYLAND_DISPLAY`; `DISPLAY` only with
+//!   Xwayland, asked for with [`WaylandOptions::xwayland`], `xwayland.rs`).
 //! - [`Wayland`] (`client.rs`): a connection to the compositor: real input
 //!   through its virtual pointer and keyboard (any Unicode text, with a
 //!   keymap uidrive writes, `keymap.rs`), and captures through screencopy.
@@ -20,6 +21,7 @@ mod headless;
 mod keymap;
 pub mod portal;
 pub mod sway;
+mod xwayland;
 
 pub use client::{Wayland, WHEEL_DIPS_PER_CLICK};
 pub use headless::{WaylandDesktop, WaylandOptions};

@@ -30,6 +30,8 @@ pub struct View {
     pub content: (i32, i32, u32, u32),
     pub focused: bool,
     pub floating: bool,
+    /// An X client's window, shown through Xwayland (sway's `shell`).
+    pub xwayland: bool,
 }
 
 fn ipc(socket: &Path, kind: u32, payload: &str) -> Result<Value> {
@@ -109,6 +111,7 @@ fn walk(node: &Value, floating: bool, out: &mut Vec<View>) {
             content: (cx as i32, cy as i32, ww.max(0) as u32, wh.max(0) as u32),
             focused: node["focused"] == Value::Bool(true),
             floating,
+            xwayland: node["shell"] == "xwayland",
         });
     }
     for child in node["nodes"].as_array().into_iter().flatten() {
@@ -143,5 +146,6 @@ mod tests {
         assert_eq!((v.pid, v.id, v.focused, v.floating), (42, 7, true, false));
         assert_eq!(v.surface, (-26, -23));
         assert_eq!(v.content, (0, 0, 1920, 1200));
+        assert!(!v.xwayland, "no shell named: a Wayland client");
     }
 }

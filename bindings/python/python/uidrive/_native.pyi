@@ -550,7 +550,8 @@ def headless(
     width: int | None = None,
     height: int | None = None,
     timeout: float | None = None,
-    backend: str | None = None,
+    backend: Literal["x11", "wayland"] | None = None,
+    xwayland: bool = False,
 ) -> Desktop: ...
 def expect(locator: Locator, *, timeout: float | None = None) -> Expect: ...
 def cli_main(argv: Sequence[str], self_command: Sequence[str]) -> int: ...

@@ -42,10 +42,16 @@ pub struct Open {
     #[arg(long)]
     #[serde(default)]
     pub demo: bool,
-    /// On a private headless desktop.
+    /// On a headless desktop: x11 (default) or wayland.
+    #[arg(long, value_name = "BACKEND", num_args = 0..=1, default_missing_value = "x11",
+          value_parser = clap::builder::PossibleValuesParser::new(uidrive_facade::Backend::NAMES))]
+    #[serde(default, deserialize_with = "headless_value")]
+    #[schemars(schema_with = "headless_schema")]
+    pub headless: Option<String>,
+    /// Also run Xwayland (wayland only).
     #[arg(long)]
     #[serde(default)]
-    pub headless: bool,
+    pub xwayland: bool,
     /// Milliseconds to wait for the app.
     #[arg(long, value_name = "MS", default_value_t = default_open_timeout())]
     #[serde(default = "default_open_timeout")]
@@ -58,6 +64,26 @@ pub struct Open {
     #[arg(long, value_name = "FILE")]
     #[serde(default)]
     pub trace: Option<PathBuf>,
+}
+
+/// `headless` as MCP gives it: `true` (X11's desktop), `false`, or a backend's name.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum HeadlessValue {
+    On(bool),
+    Backend(String),
+}
+
+fn headless_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": ["boolean", "string"] })
+}
+
+fn headless_value<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+    Ok(match HeadlessValue::deserialize(d)? {
+        HeadlessValue::On(true) => Some(uidrive_facade::Backend::X11.name().to_string()),
+        HeadlessValue::On(false) => None,
+        HeadlessValue::Backend(name) => Some(name),
+    })
 }
 
 impl Open {
@@ -81,14 +107,30 @@ impl Open {
         if self.socket.is_some() {
             return Ok(None);
         }
-        if self.headless && self.launch.is_empty() {
+        if self.headless.is_some() && self.launch.is_empty() {
             return Err(CliError::usage(
                 "open: --headless starts a desktop for an app uidrive launches; use it with --launch",
             ));
         }
+        let desktop = uidrive_facade::HeadlessOptions {
+            backend: self
+                .headless
+                .as_deref()
+                .map(uidrive_facade::Backend::parse)
+                .transpose()
+                .map_err(|e| CliError::usage(format!("open --headless: {}", e.message)))?,
+            xwayland: self.xwayland,
+            ..Default::default()
+        };
+        desktop
+            .check()
+            .map_err(|e| CliError::usage(format!("open --xwayland: {}", e.message)))?;
         let mut args = Vec::new();
-        if self.headless {
-            args.push("--headless".to_string());
+        if let Some(backend) = desktop.backend {
+            args.extend(["--headless".to_string(), backend.name().to_string()]);
+        }
+        if desktop.xwayland {
+            args.push("--xwayland".to_string());
         }
         let what = if self.demo {
             args.push("--demo".into());
@@ -417,5 +459,32 @@ impl Command for Skills {
 
     fn run(self, _ctx: &mut Ctx) -> Result<Output, CliError> {
         Ok(Output::new(SKILL, json!({"guide": SKILL})))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Open;
+
+    /// MCP's `headless` is `true` (X11's desktop, as before), `false` or a backend's name.
+    #[test]
+    fn mcp_gives_headless_as_a_flag_or_a_backend() {
+        let open = |headless: serde_json::Value| -> Open {
+            serde_json::from_value(
+                serde_json::json!({"launch": ["mousepad"], "headless": headless}),
+            )
+            .unwrap()
+        };
+        assert_eq!(open(true.into()).headless.as_deref(), Some("x11"));
+        assert_eq!(open(false.into()).headless, None);
+        assert_eq!(open("wayland".into()).headless.as_deref(), Some("wayland"));
+        let args = open("wayland".into()).serve_args().unwrap().unwrap().0;
+        assert_eq!(args[..2], ["--headless", "wayland"]);
+        let bad = open("mir".into()).serve_args().unwrap_err();
+        assert!(
+            bad.error.message.contains("wayland"),
+            "{}",
+            bad.error.message
+        );
     }
 }

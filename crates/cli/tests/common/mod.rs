@@ -19,6 +19,11 @@ pub struct Session {
 impl Session {
     /// Opens `argv` (the program and its arguments) on a headless desktop.
     pub fn open(name: &'static str, argv: &[&str]) -> Session {
+        Session::open_on(name, &["--headless"], argv)
+    }
+
+    /// Opens `argv` on the desktop `desktop` asks for (`--headless wayland`).
+    pub fn open_on(name: &'static str, desktop: &[&str], argv: &[&str]) -> Session {
         let session = Session {
             home: tempfile::Builder::new()
                 .prefix("udreal")
@@ -26,7 +31,9 @@ impl Session {
                 .unwrap(),
             name,
         };
-        let mut args = vec!["open", "--headless", "--timeout", "60000", "--launch"];
+        let mut args = vec!["open"];
+        args.extend(desktop);
+        args.extend(["--timeout", "60000", "--launch"]);
         args.extend(argv);
         session.ok(&args);
         session
@@ -89,6 +96,11 @@ impl Session {
         (serde_json::from_str(&answer).unwrap(), started.elapsed())
     }
 
+    /// The pid of the session's `uidrive serve`.
+    pub fn daemon(&self) -> u32 {
+        self.state()["target"]["daemon"].as_u64().unwrap() as u32
+    }
+
     /// The pid of the app the session launched: the daemon's one child that
     /// is not a part of the desktop.
     pub fn app_pid(&self) -> u32 {
@@ -99,6 +111,7 @@ impl Session {
             "at-spi-bus-laun",
             "at-spi2-registr",
             "openbox",
+            "sway",
         ];
         let mut found = Vec::new();
         for entry in std::fs::read_dir("/proc").unwrap().flatten() {
@@ -127,4 +140,74 @@ impl Drop for Session {
         // Stops the app and its desktop, even when the test failed.
         let _ = self.run(&["close"]);
     }
+}
+
+/// A process: its pid, start time (to tell it from a later one with the
+/// same pid) and name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Proc {
+    pub pid: u32,
+    pub started: u64,
+    pub name: String,
+}
+
+/// (parent, start time, name, zombie) of a process.
+fn stat(pid: u32) -> Option<(u32, u64, String, bool)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let (head, rest) = stat.rsplit_once(')')?;
+    let name = head.split_once('(')?.1.to_string();
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    Some((
+        fields[1].parse().ok()?,
+        fields[19].parse().ok()?,
+        name,
+        fields[0] == "Z",
+    ))
+}
+
+/// `pid` and every live process under it.
+pub fn procs_under(pid: u32) -> Vec<Proc> {
+    let all: Vec<(u32, u32, Proc)> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(|p| {
+            let (ppid, started, name, zombie) = stat(p)?;
+            (!zombie).then_some((
+                p,
+                ppid,
+                Proc {
+                    pid: p,
+                    started,
+                    name,
+                },
+            ))
+        })
+        .collect();
+    let mut found: Vec<Proc> = all
+        .iter()
+        .filter(|p| p.0 == pid)
+        .map(|p| p.2.clone())
+        .collect();
+    let mut at = 0;
+    while at < found.len() {
+        let parent = found[at].pid;
+        found.extend(all.iter().filter(|p| p.1 == parent).map(|p| p.2.clone()));
+        at += 1;
+    }
+    found
+}
+
+/// Whether the process still runs: the same one (start time), not a zombie.
+pub fn runs(p: &Proc) -> bool {
+    stat(p.pid).is_some_and(|(_, started, _, zombie)| started == p.started && !zombie)
+}
+
+/// A process's environment, as the kernel has it.
+pub fn environ(pid: u32) -> Vec<String> {
+    let raw = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+    raw.split(|b| *b == 0)
+        .filter(|v| !v.is_empty())
+        .map(|v| String::from_utf8_lossy(v).into_owned())
+        .collect()
 }

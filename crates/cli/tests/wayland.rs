@@ -1,0 +1,132 @@
+//! The command line on the headless Wayland desktop: `open --headless
+//! wayland --launch CMD` starts sway, its buses and the app under the
+//! session's `uidrive serve`; the app is a native Wayland client (no
+//! `DISPLAY`), typed text reads back, and `close` leaves no compositor,
+//! bus or app running. An unknown backend is a usage error at once.
+
+mod common;
+
+use common::{environ, procs_under, runs, Session};
+use std::time::{Duration, Instant};
+
+/// Far above anything closing takes: only a process that never goes reaches it.
+const GUARD: Duration = Duration::from_secs(30);
+
+#[test]
+fn mousepad_on_the_wayland_desktop_types_reads_back_and_close_leaves_nothing() {
+    let pad = Session::open_on("wlpad", &["--headless", "wayland"], &["mousepad"]);
+    let procs = procs_under(pad.daemon());
+    let names: Vec<&str> = procs.iter().map(|p| p.name.as_str()).collect();
+    for part in ["sway", "dbus-daemon", "at-spi2-registr", "mousepad"] {
+        assert!(
+            names.contains(&part),
+            "no {part} under the daemon: {names:?}"
+        );
+    }
+    assert!(!names.contains(&"Xvfb"), "an X server runs: {names:?}");
+    let env = environ(pad.app_pid());
+    assert!(
+        env.iter().any(|v| v.starts_with("WAYLAND_DISPLAY=/")),
+        "{env:?}"
+    );
+    assert!(!env.iter().any(|v| v.starts_with("DISPLAY=")), "{env:?}");
+
+    let controls = pad.ok(&["snapshot", "-i"]);
+    assert!(controls.contains("[textField]"), "{controls}");
+    let text = "typed on Wayland from the command line";
+    // Real keys through the compositor's virtual keyboard, read back from the field.
+    let data = pad.json(&["type", text]);
+    assert_eq!(data["effect"], "confirmed", "{data}");
+    assert_eq!(data["element"]["value"], text, "{data}");
+    let shown = pad.ok(&["snapshot"]);
+    assert!(shown.contains(&format!("value=\"{text}\"")), "{shown}");
+
+    let closed = pad.ok(&["close"]);
+    assert!(closed.contains("none still runs"), "{closed}");
+    let deadline = Instant::now() + GUARD;
+    let mut left: Vec<_> = procs.iter().filter(|p| runs(p)).collect();
+    while !left.is_empty() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+        left.retain(|p| runs(p));
+    }
+    assert!(left.is_empty(), "still running after close: {left:?}");
+}
+
+/// With `--xwayland`, an app told `GDK_BACKEND=x11` is an X client of
+/// Xwayland: typed text reads back, and `close` ends Xwayland too (wlroots
+/// starts it outside the daemon's process tree).
+#[test]
+fn an_x_client_on_xwayland_types_and_close_ends_xwayland() {
+    let pad = Session::open_on(
+        "xwpad",
+        &["--headless", "wayland", "--xwayland"],
+        &["env", "GDK_BACKEND=x11", "mousepad"],
+    );
+    let env = environ(pad.app_pid());
+    let display = env
+        .iter()
+        .find_map(|v| v.strip_prefix("DISPLAY="))
+        .expect("the X client has Xwayland's DISPLAY")
+        .to_string();
+    let xwayland: Vec<_> = std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let args: Vec<&[u8]> = cmdline.split(|b| *b == 0).collect();
+            args.len() > 1 && args[0].ends_with(b"Xwayland") && args[1] == display.as_bytes()
+        })
+        .flat_map(procs_under)
+        .collect();
+    assert_eq!(xwayland.len(), 1, "one Xwayland on {display}: {xwayland:?}");
+
+    let text = "typed into an X client on Xwayland";
+    let data = pad.json(&["type", text]);
+    assert_eq!(data["effect"], "confirmed", "{data}");
+    assert_eq!(data["element"]["value"], text, "{data}");
+
+    let procs = procs_under(pad.daemon());
+    pad.ok(&["close"]);
+    let left: Vec<_> = procs.iter().chain(&xwayland).filter(|p| runs(p)).collect();
+    assert!(left.is_empty(), "still running after close: {left:?}");
+}
+
+#[test]
+fn an_unknown_backend_or_xwayland_on_x11_is_a_usage_error() {
+    let session = Session {
+        home: tempfile::Builder::new()
+            .prefix("udwl")
+            .tempdir_in("/tmp")
+            .unwrap(),
+        name: "wlbad",
+    };
+    let (code, stdout, stderr) =
+        session.run(&["open", "--headless", "mir", "--launch", "mousepad"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("mir") && stderr.contains("x11") && stderr.contains("wayland"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) =
+        session.run(&["open", "--headless", "--xwayland", "--launch", "mousepad"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("Xwayland runs on the Wayland desktop"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = session.run(&[
+        "serve",
+        "--socket",
+        "/tmp/udwl-none",
+        "--headless",
+        "mir",
+        "--launch",
+        "mousepad",
+    ]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("wayland"), "{stderr}");
+    // Nothing was started: the session has nothing open.
+    let (_, stdout, _) = session.run(&["close"]);
+    assert!(stdout.contains("had nothing open"), "{stdout}");
+}
