@@ -7,8 +7,9 @@ set -euo pipefail
 # headless desktop: X server, window manager, session bus, accessibility bus and registry
 DESKTOP=(xvfb openbox x11-utils dbus dbus-x11 at-spi2-core)
 # the headless Wayland desktop (crates/wayland): sway on wlroots' headless backend, and Qt 5's
-# Wayland platform plugin (kcalc as a native Wayland client in crates/atspi/tests/wayland.rs)
-WAYLAND=(sway qtwayland5)
+# and Qt 6's Wayland platform plugins (kcalc in crates/atspi/tests/wayland.rs; the compatibility
+# suite's Qt apps with --backend wayland); grim, the witness's capture of the Wayland screen there
+WAYLAND=(sway qtwayland5 qt6-wayland grim)
 # real apps the end-to-end tests drive
 TEST_APPS=(gtk-3-examples gtk-4-examples gnome-calculator zenity)
 # the Python wheel's test venv and the MCP client's venv (scripts/venv.sh)
