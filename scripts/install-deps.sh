@@ -7,9 +7,10 @@ set -euo pipefail
 # headless desktop: X server, window manager, session bus, accessibility bus and registry
 DESKTOP=(xvfb openbox x11-utils dbus dbus-x11 at-spi2-core)
 # the headless Wayland desktop (crates/wayland): sway on wlroots' headless backend, and Qt 5's
-# Wayland platform plugin (kcalc as a native Wayland client in crates/atspi/tests/wayland.rs);
+# and Qt 6's Wayland platform plugins (kcalc in crates/atspi/tests/wayland.rs; the compatibility
+# suite's Qt apps with --backend wayland); grim, the witness's capture of the Wayland screen there;
 # Xwayland on request (xwayland), and xhost to let root's apps reach a nobody-run Xwayland
-WAYLAND=(sway qtwayland5 xwayland x11-xserver-utils)
+WAYLAND=(sway qtwayland5 qt6-wayland grim xwayland x11-xserver-utils)
 # a person's Wayland session through the desktop portal (crates/wayland/src/portal.rs; its test
 # rig, crates/atspi/tests/portal.rs, is GNOME's compositor headless): the portal and its GNOME
 # backend, mutter, PipeWire and its session manager, and GStreamer's PipeWire source, which reads

@@ -2,7 +2,15 @@
 headless desktop of its own, each driven through the `uidrive` command line
 with a scenario whose every effect is read back through the accessibility tree.
 
-usage: /usr/bin/python3 scripts/compat/compat.py [APP...]   (run.sh builds uidrive first)
+usage: /usr/bin/python3 scripts/compat/compat.py [--backend x11|wayland] [APP...]
+       (run.sh builds uidrive first)
+
+--backend wayland runs each app on uidrive's headless Wayland desktop (sway) as a native
+Wayland client instead of the X11 one (Xvfb); an app that cannot run there is listed with
+the reason (scenarios.NOT_ON_WAYLAND) and neither passes nor fails; a step that needs what
+the Wayland backend answers `unsupported` for (scenarios.UNSUPPORTED_ON_WAYLAND) is listed
+as `unsup` when it ends on that answer, and one that fails on a Wayland defect found and not
+fixed yet (scenarios.FAILS_ON_WAYLAND) as `known`, with the defect and this run's error.
 
 Steps per app, each PASS or FAIL (never skipped):
   open     `uidrive open --headless --launch ...`
@@ -13,14 +21,15 @@ Steps per app, each PASS or FAIL (never skipped):
   truth    every action above said what it observed (`effect`), and each one it
            called confirmed is borne out by witnesses that are not uidrive's:
            Debian's pyatspi reads the text, state or window it claimed, and
-           GDK's own capture of the screen changed (scripts/compat/witness.py)
-  values   the values uidrive reads are what the screen shows: on GDK's capture of the screen,
+           a capture of the screen by another client changed (GDK's on X11, grim's on Wayland;
+           scripts/compat/witness.py)
+  values   the values uidrive reads are what the screen shows: on that capture of the screen,
            each text field, cell or label shown whole that reads no value shows no text in its
            box but its label or placeholder, and a sample of those that read a value (and the
            app's MUST_SHOW) show it to tesseract; the same check, given a claim falsified on
            that capture, must fail (scripts/compat/shown.py)
   capture  `screenshot` gives a PNG that is not one flat colour
-  close    `close`, then no process of the app's desktop is left (app, Xvfb, buses)
+  close    `close`, then no process of the app's desktop is left (app, Xvfb or sway, buses)
 A scenario may end early when a step leaves nothing to go on; every step it
 did not reach counts as failed. Ends with `compat: N passed, M failed`.
 """
@@ -46,7 +55,14 @@ ACTIONS = {"press", "click", "fill", "type", "key", "check", "select", "menu"}
 # How long a claimed change may take to show on the screen.
 SHOWS_WITHIN = 3.0
 WORK = tempfile.mkdtemp(prefix="uidrive-compat-")
+# The display backend of the desktops (--backend): "x11" or "wayland".
+BACKEND = "x11"
 STARTED = time.time()
+
+
+def capturer():
+    """Who takes the witness's captures of the screen (scripts/compat/witness.py)."""
+    return "grim" if BACKEND == "wayland" else "GDK"
 
 
 def rss_mib(pid):
@@ -62,7 +78,9 @@ def rss_mib(pid):
 
 
 class StepFailed(Exception):
-    pass
+    def __init__(self, message, code=None):
+        super().__init__(message)
+        self.code = code  # the uidrive error code the step ended on, if any
 
 
 def run_cli(session, args, timeout=60, env=None):
@@ -81,7 +99,7 @@ def run_cli(session, args, timeout=60, env=None):
     if answer.get("ok"):
         return answer.get("data", {})
     err = answer.get("error", {})
-    raise StepFailed(f"`uidrive {' '.join(args)}`: {err.get('code')}: {err.get('message')}")
+    raise StepFailed(f"`uidrive {' '.join(args)}`: {err.get('code')}: {err.get('message')}", err.get("code"))
 
 
 def run_text(session, args, timeout=60):
@@ -266,7 +284,7 @@ class App:
                 break
             time.sleep(0.2)
         if not changed:
-            self.untrue.append(f"{line}; but GDK's capture of the screen did not change in {SHOWS_WITHIN:.0f} s")
+            self.untrue.append(f"{line}; but {capturer()}'s capture of the screen did not change in {SHOWS_WITHIN:.0f} s")
         if not claims:
             return
         seen = self.witness("read")
@@ -296,7 +314,7 @@ class App:
         if self.untrue:
             raise StepFailed("; ".join(self.untrue))
         confirmed, unverifiable = effects.count("confirmed"), effects.count("unverifiable")
-        return (f"{len(self.acted)} actions: {confirmed} confirmed and borne out by pyatspi and GDK's capture, "
+        return (f"{len(self.acted)} actions: {confirmed} confirmed and borne out by pyatspi and {capturer()}'s capture, "
                 f"{unverifiable} unverifiable")
 
     def values_step(self):
@@ -491,7 +509,8 @@ class App:
         # Settings of its own, so nothing an earlier run left (a mode, a draft) changes this one.
         home = os.path.join(WORK, self.name)
         fresh = {f"XDG_{kind}_HOME": os.path.join(home, kind.lower()) for kind in ("CONFIG", "DATA", "STATE")}
-        run_cli(self.session, ["open", "--headless", "--timeout", str(self.open_timeout_ms), "--launch",
+        headless = ["--headless"] + (["wayland"] if BACKEND == "wayland" else [])
+        run_cli(self.session, ["open", *headless, "--timeout", str(self.open_timeout_ms), "--launch",
                                *self.argv], timeout=self.open_timeout_ms / 1000 + 60, env=fresh)
         path = os.path.join(os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache")),
                             "uidrive", "sessions", self.session)
@@ -500,14 +519,18 @@ class App:
         for pid in descendants(self.daemon):
             env = environ(pid)
             # Not a process that has a bus of its own (WebKit's web process, behind a proxy).
-            if "AT_SPI_BUS_ADDRESS" in env and "DISPLAY" in env and "webkitgtk" not in env["AT_SPI_BUS_ADDRESS"]:
-                self.desktop_env = {k: env[k] for k in ("DISPLAY", "XAUTHORITY", "DBUS_SESSION_BUS_ADDRESS",
-                                                          "AT_SPI_BUS_ADDRESS", "XDG_RUNTIME_DIR") if k in env}
+            display = "WAYLAND_DISPLAY" if BACKEND == "wayland" else "DISPLAY"
+            if "AT_SPI_BUS_ADDRESS" in env and display in env and "webkitgtk" not in env["AT_SPI_BUS_ADDRESS"]:
+                if BACKEND == "wayland" and "DISPLAY" in env:
+                    raise StepFailed(f"the app (process {pid}) has DISPLAY={env['DISPLAY']} on the Wayland desktop")
+                self.desktop_env = {k: env[k] for k in ("DISPLAY", "XAUTHORITY", "WAYLAND_DISPLAY", "SWAYSOCK",
+                                                          "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS",
+                                                          "XDG_RUNTIME_DIR") if k in env}
                 break
         self.bus = self.desktop_env.get("DBUS_SESSION_BUS_ADDRESS")
         if not self.bus:
             raise StepFailed("could not find the private desktop's environment under the session's daemon")
-        helpers = {"Xvfb", "dbus-daemon", "at-spi-bus-laun", "at-spi2-registr", "openbox"}
+        helpers = {"Xvfb", "sway", "dbus-daemon", "at-spi-bus-laun", "at-spi2-registr", "openbox"}
         apps = [p for p in proc_children().get(self.daemon, []) if comm(p) not in helpers]
         if len(apps) != 1:
             raise StepFailed(f"expected one app process under the daemon, found {apps}")
@@ -679,18 +702,38 @@ class App:
                     pass
 
 
-def run_app(app, scenario):
-    """Runs the shared steps and the app's own (`scenario` fills text, button, menu)."""
+# A step's outcome: it passed, it failed, or (on Wayland) it failed as its scenario says it
+# does there: on the `unsupported` the Wayland backend answers (unsup), or on a defect found
+# and not fixed yet (known). Those two are neither passed nor failed, and listed with why.
+PASS, FAIL, UNSUPPORTED, KNOWN = "pass", "FAIL", "unsup", "known"
+
+
+def run_app(app, scenario, unsupported=None, known=None):
+    """Runs the shared steps and the app's own (`scenario` fills text, button, menu).
+    `unsupported` maps a step to why the Wayland backend answers `unsupported` there, `known`
+    to the defect it fails on there."""
+    unsupported, known = unsupported or {}, known or {}
+
     def step(name, work):
         started = time.time()
         try:
             detail = work() or ""
-            app.results[name] = (True, detail, time.time() - started)
+            if name in known:  # the table of known defects is out of date: say so
+                detail += f" (passed, though listed as failing on {BACKEND}: {known[name]})"
+            app.results[name] = (PASS, detail, time.time() - started)
             return True
         except StepFailed as e:
-            app.results[name] = (False, str(e), time.time() - started)
+            if e.code == "unsupported" and name in unsupported:
+                app.results[name] = (UNSUPPORTED, f"{unsupported[name]} ({e})", time.time() - started)
+                print(f"  {app.name}: {name} unsupported on {BACKEND}: {e}", flush=True)
+                return False
+            if name in known:
+                app.results[name] = (KNOWN, f"{known[name]} This run: {e}", time.time() - started)
+                print(f"  {app.name}: {name} failed as known on {BACKEND}: {e}", flush=True)
+                return False
+            app.results[name] = (FAIL, str(e), time.time() - started)
         except Exception as e:  # a defect of the suite itself still fails the step
-            app.results[name] = (False, f"{type(e).__name__}: {e}", time.time() - started)
+            app.results[name] = (FAIL, f"{type(e).__name__}: {e}", time.time() - started)
         print(f"  {app.name}: {name} FAILED: {app.results[name][1]}", flush=True)
         return False
 
@@ -706,54 +749,88 @@ def run_app(app, scenario):
             step("values", app.values_step)
         step("capture", app.capture)
         step("close", app.close)
+    # After an open that failed as known, what was not reached is not a failure of its own.
+    after_open = KNOWN if app.results["open"][0] == KNOWN else FAIL
     for name in STEPS:
-        app.results.setdefault(name, (False, "not reached", 0.0))
-    if not app.results["close"][0]:
+        app.results.setdefault(name, (after_open, "not reached", 0.0))
+    if app.results["close"][0] != PASS:
         app.cleanup()
     app.seconds = time.time() - began
 
 
-def report(apps):
-    width = max(len(a.name) for a in apps)
+def report(apps, not_run):
+    """Prints the table and every step's detail; answers the number of failed steps.
+    `not_run` maps an app the backend cannot run to the reason."""
+    width = max([len(a.name) for a in apps] + [len(name) for name in not_run] + [3])
     print()
+    print(f"backend: {BACKEND}")
     print(f"{'app':<{width}}  " + "  ".join(f"{s:<7}" for s in STEPS) + "  nodes (uidrive/pyatspi)  time")
     for a in apps:
-        marks = "  ".join(f"{'pass' if a.results[s][0] else 'FAIL':<7}" for s in STEPS)
+        marks = "  ".join(f"{a.results[s][0]:<7}" for s in STEPS)
         nodes = f"{a.nodes[0]}/{a.nodes[1]}" if a.nodes else "-"
         print(f"{a.name:<{width}}  {marks}  {nodes:<23}  {a.seconds:.0f} s")
+    for name in not_run:
+        print(f"{name:<{width}}  " + "  ".join(f"{'-':<7}" for _ in STEPS) + "  not run (below)")
     print()
     for a in apps:
         # An app's own steps beyond the shared columns (a select) follow them.
         for s in STEPS + [extra for extra in a.results if extra not in STEPS]:
-            ok, detail, _ = a.results[s]
-            print(f"{a.name} {s}: {'pass' if ok else 'FAIL'}{': ' + detail if detail else ''}")
-    passed = sum(ok for a in apps for ok, _, _ in a.results.values())
-    failed = sum(not ok for a in apps for ok, _, _ in a.results.values())
+            outcome, detail, _ = a.results[s]
+            print(f"{a.name} {s}: {outcome}{': ' + detail if detail else ''}")
+    for name, why in not_run.items():
+        print(f"{name}: not run on {BACKEND}: {why}")
+    outcomes = [outcome for a in apps for outcome, _, _ in a.results.values()]
+    passed, failed = outcomes.count(PASS), outcomes.count(FAIL)
+    unsup, known = outcomes.count(UNSUPPORTED), outcomes.count(KNOWN)
     print(f"compat: took {time.time() - STARTED:.0f} s")
-    print(f"compat: {passed} passed, {failed} failed")
+    summary = f"compat: {passed} passed, {failed} failed"
+    if BACKEND == "wayland":
+        summary += (f", {unsup} unsupported on wayland, {known} failed as known on wayland, "
+                    f"{len(not_run)} app(s) not run on wayland")
+    print(summary)
     return failed
 
 
 def main():
+    global BACKEND
     import scenarios
 
-    wanted = sys.argv[1:] or list(scenarios.APPS)
+    args = sys.argv[1:]
+    if "--backend" in args:
+        at = args.index("--backend")
+        if at + 1 >= len(args) or args[at + 1] not in ("x11", "wayland"):
+            raise SystemExit("--backend takes x11 or wayland")
+        BACKEND = args[at + 1]
+        del args[at:at + 2]
+    wanted = args or list(scenarios.APPS)
     unknown = [w for w in wanted if w not in scenarios.APPS]
     if unknown:
         raise SystemExit(f"unknown app(s) {unknown}; known: {list(scenarios.APPS)}")
+    not_run = {}
+    if BACKEND == "wayland":
+        not_run = {name: scenarios.NOT_ON_WAYLAND[name] for name in wanted if name in scenarios.NOT_ON_WAYLAND}
+        wanted = [name for name in wanted if name not in not_run]
     apps = []
     for name in wanted:
         argv, scenario, timeout_ms, prepare = scenarios.APPS[name]
+        if BACKEND == "wayland":
+            argv = scenarios.ON_WAYLAND.get(name, argv)
         if prepare:
             prepare(WORK)
         app = App(name, [a.replace("{work}", WORK).replace("{here}", HERE) for a in argv], timeout_ms,
                   scenarios.READY.get(name))
         app.must_show = scenarios.MUST_SHOW.get(name, ())
         app.values_after = scenarios.VALUES_AFTER.get(name)
-        print(f"== {name}: {' '.join(app.argv)}", flush=True)
-        run_app(app, scenario)
+        print(f"== {name} ({BACKEND}): {' '.join(app.argv)}", flush=True)
+        if BACKEND == "wayland":
+            run_app(app, scenario, scenarios.UNSUPPORTED_ON_WAYLAND.get(name),
+                    scenarios.FAILS_ON_WAYLAND.get(name))
+        else:
+            run_app(app, scenario)
         apps.append(app)
-    sys.exit(1 if report(apps) else 0)
+    for name, why in not_run.items():
+        print(f"== {name} ({BACKEND}): not run: {why}", flush=True)
+    sys.exit(1 if report(apps, not_run) else 0)
 
 
 if __name__ == "__main__":

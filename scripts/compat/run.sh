@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The compatibility suite: real apps of every toolkit, each on a private
 # headless desktop, driven through the uidrive command line (see compat.py).
-# usage: scripts/compat/run.sh [APP...]
+# usage: scripts/compat/run.sh [--backend x11|wayland] [APP...]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo build --locked --quiet -p uidrive-cli

@@ -1,6 +1,7 @@
 """An independent witness of what an app shows, for the compatibility suite's
 truth step: another accessibility client (Debian's pyatspi) and another
-capture path (GDK's own read of the X screen), neither of them uidrive's.
+capture path (GDK's own read of the X screen; on Wayland, grim's capture through the
+compositor's screencopy), neither of them uidrive's.
 
 usage: /usr/bin/python3 witness.py PID read      one JSON line: the app's window
                                                  titles (all, and those showing), the
@@ -19,7 +20,10 @@ that manages its descendants is walked into only when it has few children
 (a text document's paragraphs, not a spreadsheet's cells).
 """
 import hashlib
+import io
 import json
+import os
+import subprocess
 import sys
 
 import pyatspi
@@ -124,6 +128,18 @@ def inside(pid, box):
     return {"inside": found}
 
 
+def on_wayland():
+    return "WAYLAND_DISPLAY" in os.environ and "DISPLAY" not in os.environ
+
+
+def grim_png():
+    """The whole output as grim (a wlroots screencopy client from Debian) captures it, as PNG."""
+    done = subprocess.run(["grim", "-t", "png", "-l", "0", "-"], capture_output=True, timeout=60, check=False)
+    if done.returncode != 0 or not done.stdout:
+        raise SystemExit(f"grim failed: {done.stderr.decode(errors='replace').strip()[-300:]}")
+    return done.stdout
+
+
 def screen():
     import gi
 
@@ -136,11 +152,23 @@ def screen():
 
 
 def capture():
+    if on_wayland():
+        from PIL import Image
+
+        image = Image.open(io.BytesIO(grim_png()))
+        return {"hash": hashlib.sha1(image.tobytes()).hexdigest(), "size": list(image.size)}
     pixels, size = screen()
     return {"hash": hashlib.sha1(pixels.get_pixels()).hexdigest(), "size": size}
 
 
 def shot(path):
+    if on_wayland():
+        from PIL import Image
+
+        data = grim_png()
+        with open(path, "wb") as f:
+            f.write(data)
+        return {"size": list(Image.open(io.BytesIO(data)).size)}
     pixels, size = screen()
     pixels.savev(path, "png", [], [])
     return {"size": size}

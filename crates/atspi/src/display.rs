@@ -165,6 +165,25 @@ fn view_for(views: Vec<View>, pid: u32, top: &TopLevel) -> Result<View> {
     .with_suggestion("wait for the window to be shown (idle), or check that the app runs on this WAYLAND_DISPLAY"))
 }
 
+/// Where the window's surface starts on the output: what toolkits other
+/// than GTK 4 count their positions from. sway 1.7 records where a window's
+/// content sits inside its surface only when the content's size changes, so
+/// a client that later draws shadows around content of the same size
+/// (Chromium, a GTK 3 dialog) is listed with its content at the surface's
+/// corner, and its elements came out 10 pixels right of and below where
+/// they show. Then the toolkit's own size of its window, larger than its
+/// content by the shadows, says where the surface starts (shadows as wide
+/// on both sides, as these toolkits draw them).
+fn surface_origin(view: &View, top: &TopLevel) -> (i32, i32) {
+    let (cx, cy, cw, ch) = view.content;
+    if view.surface != (cx, cy) {
+        return view.surface;
+    }
+    let (_, _, width, height) = top.extents;
+    let inset = |whole: i32, content: u32| ((whole - content as i32) / 2).max(0);
+    (cx - inset(width, cw), cy - inset(height, ch))
+}
+
 impl DisplayBackend for WaylandBackend {
     fn name(&self) -> &'static str {
         "Wayland (sway)"
@@ -177,7 +196,7 @@ impl DisplayBackend for WaylandBackend {
         // their surface (where client-side shadows start).
         let origin = match inner.app.toolkit {
             Toolkit::Gtk4 => (cx, cy),
-            _ => view.surface,
+            _ => surface_origin(&view, top),
         };
         let bounds = Bounds::new(f64::from(cx), f64::from(cy), f64::from(cw), f64::from(ch));
         let (right, bottom) = (cx + cw as i32, cy + ch as i32);

@@ -5,7 +5,7 @@
 //!
 //! - **Qt 6** (6.4) started with `AT_SPI_BUS_ADDRESS` connects to that bus but
 //!   never serves its root, so it never registers. On a desktop of uidrive's
-//!   own the app does not get the variable: every toolkit finds the bus
+//!   own (X11 or Wayland) the app does not get the variable: every toolkit finds the bus
 //!   through the session bus (`org.a11y.Bus`) or the display's `AT_SPI_BUS`
 //!   property, which the desktop publishes. The driver still uses it.
 //! - **Chromium and Electron** keep web content out of the tree unless told
@@ -339,8 +339,6 @@ pub fn launch_any_with(
         for name in uidrive_x11::Desktop::env_removed() {
             command.env_remove(name);
         }
-        // Qt 6 given the address never registers; the desktop publishes the bus anyway.
-        command.env_remove("AT_SPI_BUS_ADDRESS");
     }
     if own_wayland {
         // A native Wayland client: no X display to fall back to.
@@ -348,10 +346,17 @@ pub fn launch_any_with(
             command.env_remove(name);
         }
     }
+    // Qt 6.4 given the address never registers (its bridge announces itself
+    // before it listens); the desktop publishes the bus anyway: on the X
+    // root window, and as org.a11y.Bus on its session bus (Wayland).
+    let bus_published = own_desktop || own_wayland;
+    if bus_published {
+        command.env_remove("AT_SPI_BUS_ADDRESS");
+    }
     let passed = opts
         .env
         .iter()
-        .filter(|(k, _)| !(own_desktop && k == "AT_SPI_BUS_ADDRESS"))
+        .filter(|(k, _)| !(bus_published && k == "AT_SPI_BUS_ADDRESS"))
         .cloned();
     for (key, value) in accessibility_env()
         .into_iter()

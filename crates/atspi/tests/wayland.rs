@@ -340,3 +340,23 @@ fn kcalc_on_wayland_computes_42_from_typed_keys() {
         })
     });
 }
+
+/// Qt 6.4 given `AT_SPI_BUS_ADDRESS` joins the accessibility bus but never
+/// serves its tree (its bridge announces itself before it listens for the
+/// connection); without it, it finds the bus through the session bus. The
+/// launch leaves it out, and Qt Designer 6 reads as on X11.
+#[test]
+fn qt6_designer_on_wayland_reads_without_the_bus_address() {
+    let app = launch(&["/usr/lib/qt6/bin/designer"]);
+    let environ = app.environ();
+    assert!(environ.iter().any(|v| v == "QT_QPA_PLATFORM=wayland"));
+    assert!(
+        !environ.iter().any(|v| v.starts_with("AT_SPI_BUS_ADDRESS=")),
+        "the app is not given the accessibility bus's address"
+    );
+    app.wait_for("Designer's New Form dialog lists its templates", |t| {
+        t.nodes
+            .iter()
+            .any(|n| n.role == Role::Cell && n.label.as_deref() == Some("Main Window"))
+    });
+}
