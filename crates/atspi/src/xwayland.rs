@@ -71,8 +71,8 @@ impl DisplayBackend for XClient {
         self.x11.focus(placed)
     }
 
-    fn send_input(&self, origin: (f64, f64), events: &[InputEvent], hold: bool) -> Result<()> {
-        self.x11.send_input(origin, events, hold)
+    fn send_input(&self, placed: &Placed, events: &[InputEvent], hold: bool) -> Result<()> {
+        self.x11.send_input(placed, events, hold)
     }
 
     fn capture(&self, placed: &Placed) -> Result<Capture> {
