@@ -800,7 +800,15 @@ mod tests {
         let tools: Vec<Tool> = offered(false, false).map(tool).collect();
         let listed = serde_json::to_string(&tools).unwrap();
         // The desktop's tools (`window`, `desktop`) are offered only with --desktop-tools.
-        assert!(listed.len() <= 10_000, "{} characters", listed.len());
+        // Counted as the client reads it: the whole answer, envelope and all
+        // (as tests/agent_tasks.rs counts it).
+        let answer = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": 2,
+            "result": ListToolsResult::with_all_items(tools.clone()),
+        });
+        let chars = answer.to_string().chars().count();
+        assert!(chars <= 10_000, "tools/list is {chars} characters");
         let names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
         for wanted in [
             "scroll",

@@ -38,17 +38,17 @@ pub struct Open {
     #[arg(long, value_name = "NAME")]
     #[serde(default)]
     pub app: Option<String>,
-    /// uidrive's demo UI, to try commands.
+    /// uidrive's demo UI.
     #[arg(long)]
     #[serde(default)]
     pub demo: bool,
-    /// On a headless desktop: x11 (default) or wayland.
+    /// Headless: x11 (default) or wayland.
     #[arg(long, value_name = "BACKEND", num_args = 0..=1, default_missing_value = "x11",
           value_parser = clap::builder::PossibleValuesParser::new(uidrive_facade::Backend::NAMES))]
     #[serde(default, deserialize_with = "headless_value")]
     #[schemars(schema_with = "headless_schema")]
     pub headless: Option<String>,
-    /// Also run Xwayland (wayland only).
+    /// Add Xwayland (wayland).
     #[arg(long)]
     #[serde(default)]
     pub xwayland: bool,
@@ -60,7 +60,7 @@ pub struct Open {
     #[arg(long, value_name = "CMD", num_args = 1.., allow_hyphen_values = true)]
     #[serde(default)]
     pub launch: Vec<String>,
-    /// Record a trace to FILE (a zip) at close.
+    /// Record a trace zip to FILE at close.
     #[arg(long, value_name = "FILE")]
     #[serde(default)]
     pub trace: Option<PathBuf>,

@@ -81,11 +81,11 @@ pub struct SnapshotCmd {
     #[arg(short, long, value_name = "N")]
     #[serde(default)]
     pub depth: Option<u32>,
-    /// Only this element (ref or selector) and its insides.
+    /// Only this element and its insides.
     #[arg(long, value_name = "TARGET")]
     #[serde(default)]
     pub root: Option<String>,
-    /// OCR'd text lines with boxes (apps with no tree).
+    /// OCR'd text lines with boxes (no tree).
     #[arg(long, conflicts_with_all = ["interactive", "depth", "root"])]
     #[serde(default)]
     pub ocr: bool,
