@@ -215,3 +215,49 @@ fn not_done(op: WindowOp, commands: &str, now: &View, timeout: Duration) -> Erro
     )
     .with_suggestion(suggestion)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn view() -> View {
+        View {
+            id: 7,
+            pid: 42,
+            title: "Untitled 1 - Mousepad".into(),
+            app_id: "mousepad".into(),
+            surface: (0, 0),
+            content: (0, 0, 1920, 1200),
+            focused: true,
+            floating: false,
+            xwayland: false,
+            fullscreen: false,
+            scratchpad: false,
+            fills_workspace: true,
+        }
+    }
+
+    #[test]
+    fn sway_states_map_onto_uidrive_names() {
+        assert_eq!(states(&view()), ["maximized", "focused"]);
+        let hidden = View {
+            scratchpad: true,
+            floating: true,
+            fills_workspace: false,
+            focused: false,
+            ..view()
+        };
+        assert_eq!(states(&hidden), ["minimized"]);
+        let full = View {
+            fullscreen: true,
+            ..view()
+        };
+        assert_eq!(states(&full), ["fullscreen", "focused"]);
+        let floating = View {
+            floating: true,
+            fills_workspace: false,
+            ..view()
+        };
+        assert_eq!(states(&floating), ["focused"]);
+    }
+}
