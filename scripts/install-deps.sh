@@ -9,8 +9,9 @@ DESKTOP=(xvfb openbox x11-utils dbus dbus-x11 at-spi2-core)
 # the headless Wayland desktop (crates/wayland): sway on wlroots' headless backend, and Qt 5's
 # and Qt 6's Wayland platform plugins (kcalc in crates/atspi/tests/wayland.rs; the compatibility
 # suite's Qt apps with --backend wayland); grim, the witness's capture of the Wayland screen there;
-# Xwayland on request (xwayland), and xhost to let root's apps reach a nobody-run Xwayland
-WAYLAND=(sway qtwayland5 qt6-wayland grim xwayland x11-xserver-utils)
+# Xwayland on request (xwayland), and xhost to let root's apps reach a nobody-run Xwayland; wl-clipboard,
+# the Wayland clipboard (wl-copy, wl-paste: crates/wayland/src/clipboard.rs)
+WAYLAND=(sway qtwayland5 qt6-wayland grim xwayland x11-xserver-utils wl-clipboard)
 # a person's Wayland session through the desktop portal (crates/wayland/src/portal.rs; its test
 # rig, crates/atspi/tests/portal.rs, is GNOME's compositor headless): the portal and its GNOME
 # backend, mutter, PipeWire and its session manager, and GStreamer's PipeWire source, which reads

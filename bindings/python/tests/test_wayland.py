@@ -27,9 +27,11 @@ def test_mousepad_on_the_wayland_desktop() -> None:
             width, height = struct.unpack(">II", png[16:24])
             assert png[1:4] == b"PNG"
             assert (width, height) == (1920, 1200)
-            # The clipboard is X11's alone yet, and says so.
-            with pytest.raises(uidrive.UnsupportedError, match="Wayland"):
-                desktop.clipboard.get()
+            # The clipboard is sway's (wlr-data-control, docs/wayland.md).
+            desktop.clipboard.set("copied on Wayland ✓")
+            assert desktop.clipboard.get() == "copied on Wayland ✓"
+            desktop.clipboard.clear()
+            assert desktop.clipboard.get() is None
 
 
 def test_an_unknown_backend_is_refused() -> None:

@@ -10,9 +10,9 @@
 //! Wayland desktop); without it, a person's session (GNOME, KDE Plasma),
 //! reached through the desktop portal ([`PortalBackend`]). On a sway desktop
 //! with Xwayland (both displays, and `SWAYSOCK`), whether the app is an X
-//! client decides (`xwayland.rs`). What only X11 offers yet (window
-//! management, the clipboard, GTK 4 popover placement, pings) answers
-//! `unsupported` naming the Wayland backend ([`Inner::x11`]).
+//! client decides (`xwayland.rs`). Window management goes through sway's
+//! IPC (`swaywm.rs`). What only X11 offers yet (GTK 4 popover placement,
+//! pings) answers `unsupported` naming the Wayland backend ([`Inner::x11`]).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -146,7 +146,7 @@ impl WaylandBackend {
 
 /// The view of sway showing the window `top` of process `pid`: the one with
 /// its title, else the focused one, else its only one.
-fn view_for(views: Vec<View>, pid: u32, top: &TopLevel) -> Result<View> {
+pub(crate) fn view_for(views: Vec<View>, pid: u32, top: &TopLevel) -> Result<View> {
     let mut mine: Vec<View> = views.into_iter().filter(|v| v.pid == pid).collect();
     if let Some(at) = mine.iter().position(|v| v.title == top.title) {
         return Ok(mine.swap_remove(at));
@@ -393,8 +393,8 @@ impl Inner {
 /// What an operation only the X11 backend offers answers on Wayland.
 pub fn x11_only() -> Error {
     Error::unsupported(
-        "the Wayland backends (sway, the desktop portal) do not offer this yet: window management, the clipboard, \
-         GTK 4 popover placement and pings go through X11 only",
+        "the Wayland backends (sway, the desktop portal) do not offer this yet: GTK 4 popover placement, \
+         pings and a capture of the whole screen go through X11 only",
     )
     .with_suggestion("run the app on the X11 headless desktop (the default) for this operation")
 }

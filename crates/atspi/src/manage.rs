@@ -79,6 +79,9 @@ pub fn manage_window(driver: &AtspiDriver, params: &ManageWindowParams) -> Resul
         let (id, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
         Ok((inner, id, top))
     })?;
+    if inner.on_wayland() {
+        return crate::swaywm::manage(&inner, id, &top, params).map_err(|e| driver.explain(e));
+    }
     let x11 = inner.x11()?;
     if crate::xwayland::both_displays(&inner.env)
         && matches!(
@@ -125,6 +128,9 @@ pub fn manage_window(driver: &AtspiDriver, params: &ManageWindowParams) -> Resul
 /// Adds each window's `states` and `zIndex` (uidrive's additions to
 /// `windows`), where the X display tells them.
 pub fn add_states(inner: &Inner, listed: &[(u64, TopLevel)], windows: &mut [Window]) {
+    if inner.on_wayland() {
+        return add_sway_states(inner, listed, windows);
+    }
     let Ok(x11) = inner.x11() else {
         return;
     };
@@ -140,6 +146,22 @@ pub fn add_states(inner: &Inner, listed: &[(u64, TopLevel)], windows: &mut [Wind
             .insert("states".into(), serde_json::json!(shown.states.names()));
         if let Some(z) = shown.z_index {
             entry.extra.insert("zIndex".into(), serde_json::json!(z));
+        }
+    }
+}
+
+/// [`add_states`] on Wayland: each window's states as sway's tree shows them.
+fn add_sway_states(inner: &Inner, listed: &[(u64, TopLevel)], windows: &mut [Window]) {
+    let Ok(views) = crate::swaywm::swaysock(inner).and_then(|s| uidrive_wayland::sway::views(&s))
+    else {
+        return;
+    };
+    for ((_, top), entry) in listed.iter().zip(windows.iter_mut()) {
+        if let Ok(view) = crate::display::view_for(views.clone(), inner.app.pid, top) {
+            let states = crate::swaywm::states(&view);
+            entry
+                .extra
+                .insert("states".into(), serde_json::json!(states));
         }
     }
 }

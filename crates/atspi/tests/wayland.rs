@@ -15,7 +15,7 @@ use uidrive_core::protocol::{
     CaptureParams, IdleParams, InputEvent, InputParams, Node, PointerButton, Role, State, Tree,
     TreeParams,
 };
-use uidrive_core::{Driver, ErrorCode};
+use uidrive_core::Driver;
 use uidrive_wayland::WaylandDesktop;
 
 struct OnWayland {
@@ -219,15 +219,6 @@ fn mousepad_on_wayland_types_clicks_and_captures() {
     assert_eq!((w, h), (1920, 1200));
     assert!(seen >= 3, "the capture shows only {seen} colours");
 
-    // What the Wayland backend does not offer yet says so, naming it.
-    let minimize = serde_json::from_value(serde_json::json!({"op": "minimize"})).unwrap();
-    let err = app
-        .driver
-        .manage_window(&minimize)
-        .expect_err("window management is X11's alone yet");
-    assert_eq!(err.code, ErrorCode::Unsupported, "{err}");
-    assert!(err.message.contains("Wayland"), "{err}");
-
     drop(app);
     for pid in pids {
         assert!(
@@ -238,6 +229,97 @@ fn mousepad_on_wayland_types_clicks_and_captures() {
             "process {pid} of the Wayland desktop still runs"
         );
     }
+}
+
+fn manage(app: &OnWayland, params: serde_json::Value) -> uidrive_core::protocol::WindowState {
+    let params = serde_json::from_value(params.clone()).unwrap();
+    app.driver
+        .manage_window(&params)
+        .unwrap_or_else(|e| panic!("{params:?}: {e} ({})", e.suggestion))
+}
+
+/// The states `windows` lists for the app's first window, and its bounds.
+fn listed(app: &OnWayland) -> (Vec<String>, uidrive_core::protocol::Bounds) {
+    let windows = app.driver.windows().expect("its windows");
+    let window = &windows.windows[0];
+    let states = serde_json::from_value(window.extra["states"].clone()).unwrap_or_default();
+    (states, window.bounds)
+}
+
+#[test]
+fn mousepad_window_managed_through_sway() {
+    let app = launch(&["mousepad"]);
+    app.wait_for("the editor shows", |t| text_field(t).is_some());
+
+    // sway tiles the one window over its workspace: maximized.
+    let (states, _) = listed(&app);
+    assert!(states.iter().any(|s| s == "maximized"), "{states:?}");
+
+    // A move floats the tiled window first, and says so.
+    let moved = manage(&app, serde_json::json!({"op": "move", "x": 100, "y": 80}));
+    assert_eq!(moved.effect, "confirmed");
+    assert!(
+        moved.extra["note"].as_str().unwrap().contains("floating"),
+        "{moved:?}"
+    );
+    assert_eq!((moved.bounds.x, moved.bounds.y), (100.0, 80.0));
+    let resized = manage(
+        &app,
+        serde_json::json!({"op": "resize", "width": 700, "height": 500}),
+    );
+    assert_eq!(
+        (resized.bounds.width, resized.bounds.height),
+        (700.0, 500.0)
+    );
+    let (states, bounds) = listed(&app);
+    assert_eq!(
+        (bounds.x, bounds.y, bounds.width, bounds.height),
+        (100.0, 80.0, 700.0, 500.0),
+        "windows reads the new place back"
+    );
+    assert!(!states.iter().any(|s| s == "maximized"), "{states:?}");
+
+    // Minimize hides it in sway's scratchpad; restore shows it again, floating.
+    let minimized = manage(&app, serde_json::json!({"op": "minimize"}));
+    assert!(
+        minimized.states.iter().any(|s| s == "minimized"),
+        "{minimized:?}"
+    );
+    assert!(listed(&app).0.iter().any(|s| s == "minimized"));
+    let restored = manage(&app, serde_json::json!({"op": "restore"}));
+    assert!(
+        !restored
+            .states
+            .iter()
+            .any(|s| s == "minimized" || s == "maximized"),
+        "{restored:?}"
+    );
+    assert_eq!(restored.extra["floating"], true);
+
+    // Maximize tiles it again: it fills the output.
+    let maximized = manage(&app, serde_json::json!({"op": "maximize"}));
+    assert!(
+        maximized.states.iter().any(|s| s == "maximized"),
+        "{maximized:?}"
+    );
+    assert_eq!(
+        (maximized.bounds.width, maximized.bounds.height),
+        (1920.0, 1200.0)
+    );
+    let focused = manage(&app, serde_json::json!({"op": "focus"}));
+    assert!(focused.states.iter().any(|s| s == "focused"), "{focused:?}");
+
+    // Typed text still lands after all that: input follows the new places.
+    let field_at = |t: &Tree| text_field(t).map(centre);
+    let tree = app.tree();
+    let (x, y) = field_at(&tree).expect("the editor");
+    app.input(vec![InputEvent::Click(PointerButton::at(x, y))]);
+    app.input(vec![InputEvent::Text {
+        text: "kept".into(),
+    }]);
+    app.wait_for("typed text reads back", |t| {
+        text_field(t).and_then(|n| n.value.as_deref()) == Some("kept")
+    });
 }
 
 #[test]

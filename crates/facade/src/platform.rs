@@ -530,8 +530,8 @@ pub fn headless(options: &HeadlessOptions) -> Result<Desktop> {
 }
 
 /// [`headless`] on Wayland: sway (with Xwayland when asked), its buses,
-/// and the notification server and tray watcher on its session bus; no
-/// clipboard (the X selections are X11's; the Wayland one is not offered yet).
+/// its clipboard (wlr-data-control), and the notification server and tray
+/// watcher on its session bus.
 fn headless_wayland(start: &uidrive_x11::DesktopOptions, xwayland: bool) -> Result<Desktop> {
     let desktop = uidrive_wayland::WaylandDesktop::start_with(&uidrive_wayland::WaylandOptions {
         width: start.width,
@@ -541,7 +541,11 @@ fn headless_wayland(start: &uidrive_x11::DesktopOptions, xwayland: bool) -> Resu
         ..Default::default()
     })?;
     let bus = uidrive_atspi::DesktopServices::start(desktop.session_bus_address(), start.timeout)?;
-    let services = crate::services::Services::headless_wayland(Arc::new(bus));
+    let clipboard = uidrive_wayland::WlClipboard::new(
+        desktop.wayland_display().to_path_buf(),
+        desktop.runtime_dir().to_path_buf(),
+    );
+    let services = crate::services::Services::headless_wayland(clipboard, Arc::new(bus));
     Ok(Desktop {
         display: desktop.wayland_display().display().to_string(),
         backend: Backend::Wayland,

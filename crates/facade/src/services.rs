@@ -20,15 +20,23 @@ use uidrive_core::protocol::{
 };
 use uidrive_core::protocol::{AppList, Event, ManageWindowParams, WaitEventParams, WindowState};
 use uidrive_core::{Driver, Error, Result};
+use uidrive_wayland::WlClipboard;
 use uidrive_x11::{Clipboard, Selection, CLIPBOARD_TIMEOUT};
 
 /// How long [`Services::wait_for_notification`] waits when given no timeout.
 pub const NOTIFICATION_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// A desktop's clipboard: the X selections, or a wlroots compositor's.
+#[derive(Clone)]
+enum Board {
+    X(Arc<Clipboard>),
+    Wayland(WlClipboard),
+}
+
 /// The services of one desktop.
 #[derive(Clone)]
 pub struct Services {
-    clipboard: std::result::Result<Arc<Clipboard>, Error>,
+    clipboard: std::result::Result<Board, Error>,
     bus: Option<Arc<DesktopServices>>,
 }
 
@@ -37,20 +45,18 @@ impl Services {
     /// server and tray watcher on its session bus.
     pub(crate) fn headless(clipboard: Option<Arc<Clipboard>>, bus: Arc<DesktopServices>) -> Self {
         Services {
-            clipboard: clipboard.ok_or_else(|| Error::failed("the desktop has no clipboard")),
+            clipboard: clipboard
+                .map(Board::X)
+                .ok_or_else(|| Error::failed("the desktop has no clipboard")),
             bus: Some(bus),
         }
     }
 
-    /// A headless Wayland desktop's: the notification server and tray
-    /// watcher; the clipboard answers `unsupported` (the X selections are
-    /// X11's, and the Wayland data device is not served yet).
-    pub(crate) fn headless_wayland(bus: Arc<DesktopServices>) -> Self {
+    /// A headless Wayland desktop's: sway's clipboard (wlr-data-control),
+    /// and the notification server and tray watcher.
+    pub(crate) fn headless_wayland(clipboard: WlClipboard, bus: Arc<DesktopServices>) -> Self {
         Services {
-            clipboard: Err(Error::unsupported(
-                "the clipboard is not offered on the Wayland backend (sway) yet: uidrive serves the X selections only",
-            )
-            .with_suggestion("use the X11 headless desktop (the default) for clipboard operations")),
+            clipboard: Ok(Board::Wayland(clipboard)),
             bus: Some(bus),
         }
     }
@@ -61,7 +67,7 @@ impl Services {
         let clipboard = match std::env::var("DISPLAY") {
             Ok(display) if !display.is_empty() => {
                 let xauthority = std::env::var_os("XAUTHORITY").map(std::path::PathBuf::from);
-                Clipboard::connect(&display, xauthority.as_deref()).map(Arc::new)
+                Clipboard::connect(&display, xauthority.as_deref()).map(|c| Board::X(Arc::new(c)))
             }
             _ => Err(Error::unsupported("no X display: DISPLAY is not set")
                 .with_suggestion("run on an X session, or start uidrive's headless desktop")),
@@ -72,8 +78,8 @@ impl Services {
         }
     }
 
-    fn clipboard(&self) -> Result<&Clipboard> {
-        self.clipboard.as_deref().map_err(Clone::clone)
+    fn clipboard(&self) -> Result<&Board> {
+        self.clipboard.as_ref().map_err(Clone::clone)
     }
 
     fn bus(&self, what: &str) -> Result<&DesktopServices> {
@@ -94,24 +100,34 @@ impl Services {
     /// The text on the clipboard (`primary`: the primary selection); `None`
     /// when it is empty or holds no text.
     pub fn clipboard_get(&self, primary: bool) -> Result<Option<String>> {
-        self.clipboard()?
-            .get(Selection::of(primary), CLIPBOARD_TIMEOUT)
+        match self.clipboard()? {
+            Board::X(x) => x.get(Selection::of(primary), CLIPBOARD_TIMEOUT),
+            Board::Wayland(w) => w.get(primary, CLIPBOARD_TIMEOUT),
+        }
     }
 
     /// Puts `text` on the clipboard: uidrive holds it and gives it to apps that paste.
     pub fn clipboard_set(&self, text: &str, primary: bool) -> Result<()> {
-        self.clipboard()?.set(Selection::of(primary), text)
+        match self.clipboard()? {
+            Board::X(x) => x.set(Selection::of(primary), text),
+            Board::Wayland(w) => w.set(text, primary, CLIPBOARD_TIMEOUT),
+        }
     }
 
     /// Empties the clipboard.
     pub fn clipboard_clear(&self, primary: bool) -> Result<()> {
-        self.clipboard()?.clear(Selection::of(primary))
+        match self.clipboard()? {
+            Board::X(x) => x.clear(Selection::of(primary)),
+            Board::Wayland(w) => w.clear(primary, CLIPBOARD_TIMEOUT),
+        }
     }
 
     /// The image on the clipboard as PNG, when the app holding it offers `image/png`.
     pub fn clipboard_get_image(&self, primary: bool) -> Result<Option<Vec<u8>>> {
-        self.clipboard()?
-            .get_png(Selection::of(primary), CLIPBOARD_TIMEOUT)
+        match self.clipboard()? {
+            Board::X(x) => x.get_png(Selection::of(primary), CLIPBOARD_TIMEOUT),
+            Board::Wayland(w) => w.get_png(primary, CLIPBOARD_TIMEOUT),
+        }
     }
 
     // ---- notifications ------------------------------------------------------

@@ -12,11 +12,14 @@
 //!   real input and captures through the desktop portal (RemoteDesktop and
 //!   ScreenCast over PipeWire), with the person's consent, asked once.
 //! - [`sway`]: where each window is on the output and which process shows
-//!   it (sway's IPC), and commands such as focusing a window.
+//!   it (sway's IPC), and commands such as focusing or moving a window.
+//! - [`WlClipboard`]: the compositor's clipboard (wlr-data-control, through
+//!   `wl-copy` and `wl-paste`).
 //!
 //! Linux only.
 
 mod client;
+mod clipboard;
 mod headless;
 mod keymap;
 pub mod portal;
@@ -24,4 +27,5 @@ pub mod sway;
 mod xwayland;
 
 pub use client::{Wayland, WHEEL_DIPS_PER_CLICK};
+pub use clipboard::WlClipboard;
 pub use headless::{WaylandDesktop, WaylandOptions};

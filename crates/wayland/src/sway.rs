@@ -32,6 +32,22 @@ pub struct View {
     pub floating: bool,
     /// An X client's window, shown through Xwayland (sway's `shell`).
     pub xwayland: bool,
+    /// Over its whole output (`fullscreen_mode`).
+    pub fullscreen: bool,
+    /// Hidden in sway's scratchpad: what uidrive calls minimized.
+    pub scratchpad: bool,
+    /// Tiled, and its container fills its workspace: what uidrive calls
+    /// maximized (a tiled window alone on its workspace).
+    pub fills_workspace: bool,
+}
+
+/// Where a view sits in sway's tree, as the walk down to it learns.
+#[derive(Clone, Copy, Default)]
+struct Around {
+    floating: bool,
+    scratchpad: bool,
+    /// The rect of its workspace.
+    workspace: (i64, i64, i64, i64),
 }
 
 fn ipc(socket: &Path, kind: u32, payload: &str) -> Result<Value> {
@@ -68,7 +84,7 @@ fn ipc(socket: &Path, kind: u32, payload: &str) -> Result<Value> {
 pub fn views(socket: &Path) -> Result<Vec<View>> {
     let tree = ipc(socket, GET_TREE, "")?;
     let mut out = Vec::new();
-    walk(&tree, false, &mut out);
+    walk(&tree, Around::default(), &mut out);
     Ok(out)
 }
 
@@ -94,9 +110,15 @@ fn rect(v: &Value) -> (i64, i64, i64, i64) {
     (n("x"), n("y"), n("width"), n("height"))
 }
 
-fn walk(node: &Value, floating: bool, out: &mut Vec<View>) {
+fn walk(node: &Value, mut around: Around, out: &mut Vec<View>) {
+    if node["type"] == "workspace" {
+        around.workspace = rect(&node["rect"]);
+        // sway keeps the hidden scratchpad windows on this workspace of its own.
+        around.scratchpad = node["name"] == "__i3_scratch";
+    }
     if let Some(pid) = node["pid"].as_u64() {
-        let (rx, ry, _, _) = rect(&node["rect"]);
+        let whole = rect(&node["rect"]);
+        let (rx, ry, _, _) = whole;
         let (wx, wy, ww, wh) = rect(&node["window_rect"]);
         // `geometry` x/y: where the content starts inside the surface
         // (client-side shadows and borders come before it).
@@ -110,15 +132,22 @@ fn walk(node: &Value, floating: bool, out: &mut Vec<View>) {
             surface: ((cx - gx) as i32, (cy - gy) as i32),
             content: (cx as i32, cy as i32, ww.max(0) as u32, wh.max(0) as u32),
             focused: node["focused"] == Value::Bool(true),
-            floating,
+            floating: around.floating,
             xwayland: node["shell"] == "xwayland",
+            fullscreen: node["fullscreen_mode"].as_i64().unwrap_or(0) != 0,
+            scratchpad: around.scratchpad,
+            fills_workspace: !around.floating && !around.scratchpad && whole == around.workspace,
         });
     }
     for child in node["nodes"].as_array().into_iter().flatten() {
-        walk(child, floating, out);
+        walk(child, around, out);
     }
+    let floating = Around {
+        floating: true,
+        ..around
+    };
     for child in node["floating_nodes"].as_array().into_iter().flatten() {
-        walk(child, true, out);
+        walk(child, floating, out);
     }
 }
 
@@ -130,22 +159,34 @@ mod tests {
     fn views_come_with_where_their_surface_and_content_are() {
         let tree = serde_json::json!({
             "id": 1, "rect": {"x": 0, "y": 0, "width": 1920, "height": 1200},
-            "nodes": [{"id": 3, "nodes": [{
+            "nodes": [{"id": 3, "type": "workspace", "name": "1",
+                "rect": {"x": 0, "y": 0, "width": 1920, "height": 1200},
+                "nodes": [{
                 "id": 7, "pid": 42, "name": "Untitled 1 - Mousepad", "app_id": "mousepad",
                 "focused": true,
                 "rect": {"x": 0, "y": 0, "width": 1920, "height": 1200},
                 "window_rect": {"x": 0, "y": 0, "width": 1920, "height": 1200},
                 "geometry": {"x": 26, "y": 23, "width": 640, "height": 480}
+            }]}, {"id": 4, "type": "workspace", "name": "__i3_scratch",
+                "rect": {"x": 0, "y": 0, "width": 1920, "height": 1200},
+                "floating_nodes": [{
+                "id": 8, "pid": 43, "name": "Hidden", "fullscreen_mode": 0,
+                "rect": {"x": 0, "y": 0, "width": 1920, "height": 1200},
+                "window_rect": {"x": 0, "y": 0, "width": 1920, "height": 1200},
+                "geometry": {"x": 0, "y": 0, "width": 1920, "height": 1200}
             }]}],
             "floating_nodes": []
         });
         let mut views = Vec::new();
-        walk(&tree, false, &mut views);
-        assert_eq!(views.len(), 1);
+        walk(&tree, Around::default(), &mut views);
+        assert_eq!(views.len(), 2);
         let v = &views[0];
         assert_eq!((v.pid, v.id, v.focused, v.floating), (42, 7, true, false));
         assert_eq!(v.surface, (-26, -23));
         assert_eq!(v.content, (0, 0, 1920, 1200));
         assert!(!v.xwayland, "no shell named: a Wayland client");
+        assert!(v.fills_workspace && !v.scratchpad && !v.fullscreen);
+        let hidden = &views[1];
+        assert!(hidden.scratchpad && hidden.floating && !hidden.fills_workspace);
     }
 }
