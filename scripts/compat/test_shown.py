@@ -72,6 +72,12 @@ class Checker(unittest.TestCase):
     def test_an_element_may_show_its_label(self):
         self.assertEqual(self.untrue([(node("text", label="Hello compat"), self.filled)]), [])
 
+    def test_one_misread_glyph_of_a_short_label_is_the_label(self):
+        self.assertTrue(shown.misread("5a", "50"))
+        self.assertFalse(shown.misread("507", "50"), "other lengths are not one glyph off")
+        self.assertFalse(shown.misread("6a", "50"), "two glyphs off")
+        self.assertFalse(shown.misread("Nane", "Name!x"), "long labels go by difflib's ratio")
+
     def test_only_whole_shown_text_elements_are_judged(self):
         def at(box, **more):
             x, y, w, h = box

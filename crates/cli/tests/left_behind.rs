@@ -7,6 +7,9 @@
 //! Every check looks at this test's own processes only: the daemon a
 //! session started and what runs under it, found from `/proc`.
 
+mod common;
+
+use common::{procs_under, runs, stat, Proc};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;
@@ -78,67 +81,6 @@ impl Home {
     }
 }
 
-/// A process, told from a later one with its pid by its start time.
-#[derive(Debug, Clone, PartialEq)]
-struct Proc {
-    pid: u32,
-    started: u64,
-    name: String,
-}
-
-fn stat(pid: u32) -> Option<(u32, u64, String, bool)> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    let (head, rest) = stat.rsplit_once(')')?;
-    let name = head.split_once('(')?.1.to_string();
-    let fields: Vec<&str> = rest.split_whitespace().collect();
-    Some((
-        fields[1].parse().ok()?,
-        fields[19].parse().ok()?,
-        name,
-        fields[0] == "Z",
-    ))
-}
-
-/// `pid` and every live process under it.
-fn tree(pid: u32) -> Vec<Proc> {
-    let all: Vec<(u32, u32, u64, String)> = std::fs::read_dir("/proc")
-        .unwrap()
-        .flatten()
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter_map(|p| {
-            let (ppid, started, name, zombie) = stat(p)?;
-            (!zombie).then_some((p, ppid, started, name))
-        })
-        .collect();
-    let mut found: Vec<Proc> = all
-        .iter()
-        .filter(|p| p.0 == pid)
-        .map(|p| Proc {
-            pid: p.0,
-            started: p.2,
-            name: p.3.clone(),
-        })
-        .collect();
-    let mut at = 0;
-    while at < found.len() {
-        let parent = found[at].pid;
-        for p in all.iter().filter(|p| p.1 == parent) {
-            found.push(Proc {
-                pid: p.0,
-                started: p.2,
-                name: p.3.clone(),
-            });
-        }
-        at += 1;
-    }
-    found
-}
-
-/// Still running: the same process (start time), not a zombie.
-fn runs(p: &Proc) -> bool {
-    stat(p.pid).is_some_and(|(_, started, _, zombie)| started == p.started && !zombie)
-}
-
 /// Waits until none of `procs` runs; answers those still running at the guard.
 fn wait_gone(procs: &[Proc]) -> Vec<Proc> {
     let deadline = Instant::now() + GUARD;
@@ -175,7 +117,7 @@ fn open_calculator(home: &Home, session: &str) -> (u32, Vec<Proc>) {
         &["open", "--headless", "--launch", "gnome-calculator"],
     );
     let daemon = home.daemon(session);
-    let procs = tree(daemon);
+    let procs = procs_under(daemon);
     let names: Vec<&str> = procs.iter().map(|p| p.name.as_str()).collect();
     for part in [
         "Xvfb",

@@ -152,7 +152,7 @@ pub struct Proc {
 }
 
 /// (parent, start time, name, zombie) of a process.
-fn stat(pid: u32) -> Option<(u32, u64, String, bool)> {
+pub fn stat(pid: u32) -> Option<(u32, u64, String, bool)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     let (head, rest) = stat.rsplit_once(')')?;
     let name = head.split_once('(')?.1.to_string();
