@@ -11,7 +11,7 @@ mod common;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::DEADLINE;
+use common::{colours, DEADLINE};
 use uidrive_atspi::{AtspiDriver, LaunchOptions};
 use uidrive_core::protocol::{
     ActParams, Action, CaptureParams, IdleParams, InputEvent, InputParams, Node, PointerButton,
@@ -268,23 +268,6 @@ fn input(driver: &AtspiDriver, events: Vec<InputEvent>) -> Result<()> {
         events,
         hold: false,
     })
-}
-
-/// How many different colours a PNG shows (counted up to `cap`).
-fn colours(png: &[u8], cap: usize) -> (u32, u32, usize) {
-    let decoder = png::Decoder::new(std::io::Cursor::new(png));
-    let mut reader = decoder.read_info().expect("a PNG");
-    let mut buf = vec![0; reader.output_buffer_size()];
-    let info = reader.next_frame(&mut buf).expect("its pixels");
-    let step = info.color_type.samples();
-    let mut seen = std::collections::HashSet::new();
-    for px in buf[..info.buffer_size()].chunks(step) {
-        seen.insert(px[..3].to_vec());
-        if seen.len() >= cap {
-            break;
-        }
-    }
-    (info.width, info.height, seen.len())
 }
 
 /// `work` on a thread of its own, while the test answers the portal's

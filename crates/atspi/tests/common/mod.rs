@@ -158,3 +158,20 @@ pub fn rss_kb(pid: u32) -> i64 {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .expect("VmRSS")
 }
+
+/// How many different colours a PNG shows (counted up to `cap`).
+pub fn colours(png: &[u8], cap: usize) -> (u32, u32, usize) {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("its pixels");
+    let step = info.color_type.samples();
+    let mut seen = std::collections::HashSet::new();
+    for px in buf[..info.buffer_size()].chunks(step) {
+        seen.insert(px[..3].to_vec());
+        if seen.len() >= cap {
+            break;
+        }
+    }
+    (info.width, info.height, seen.len())
+}
