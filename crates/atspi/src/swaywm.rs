@@ -29,6 +29,11 @@ type Done = Box<dyn Fn(&View) -> bool>;
 
 /// How often the tree is read again while an effect is awaited.
 const POLL: Duration = Duration::from_millis(20);
+/// How long sway's tree must keep showing an effect before it is confirmed:
+/// a floating window takes the size the client commits, and a client still
+/// answering an earlier configure (the one `floating enable` sent) puts the
+/// old size back for a moment after the new one showed.
+const HELD: Duration = Duration::from_millis(250);
 
 /// sway's IPC socket of the app's desktop; without one (a person's GNOME or
 /// KDE session), `unsupported`: no protocol lets a client manage windows there.
@@ -163,6 +168,7 @@ pub(crate) fn manage(
         .unwrap_or(uidrive_core::defaults::ACTION);
     let deadline = Instant::now() + timeout;
     let mut last = view;
+    let mut shown_since: Option<Instant> = None;
     loop {
         let now = sway::views(&socket)?.into_iter().find(|v| v.id == con);
         match now {
@@ -180,12 +186,19 @@ pub(crate) fn manage(
                 .with_suggestion("list the windows again (`windows`)"))
             }
             Some(v) if done(&v) => {
-                inner
-                    .activity
-                    .acted(&inner.app.bus, Duration::from_millis(20));
-                return Ok(report(id, &v, "confirmed", false, note));
+                let since = *shown_since.get_or_insert_with(Instant::now);
+                if since.elapsed() >= HELD {
+                    inner
+                        .activity
+                        .acted(&inner.app.bus, Duration::from_millis(20));
+                    return Ok(report(id, &v, "confirmed", false, note));
+                }
+                last = v;
             }
-            Some(v) => last = v,
+            Some(v) => {
+                shown_since = None;
+                last = v;
+            }
         }
         if Instant::now() >= deadline {
             return Err(not_done(params.op, &commands, &last, timeout));
