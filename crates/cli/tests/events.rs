@@ -72,6 +72,15 @@ fn wait_event_hands_over_the_window_a_press_opened() {
     let opened = modal.ok(&["wait", "--event", "window"]);
     assert!(opened.starts_with("window ("), "{opened}");
     assert!(opened.contains(r#"[alert] "Question""#), "{opened}");
-    let event = modal.json(&["wait", "--event", "window", "--timeout", "5000"]);
+    // Its next window event (its add, create or activate), named by the
+    // dialog: the main window's deactivate, which may come first, is not it.
+    let event = modal.json(&[
+        "wait",
+        "--event",
+        "window",
+        "role=alert name=Question",
+        "--timeout",
+        "5000",
+    ]);
     assert_eq!(event["event"]["node"]["label"], "Question", "{event}");
 }
