@@ -699,12 +699,6 @@ NOT_ON_WAYLAND = {
     "gimp": "GIMP 2.10 is a GTK 2 app, and GTK 2 has no Wayland backend: it needs Xwayland",
     "wx-modal": "wxPython 4.2 refuses to start without an X display (\"Unable to access the X Display, "
                 "is $DISPLAY set properly?\"), though wxGTK 3.2 itself draws on Wayland",
-    "epiphany": "a defect of uidrive's Wayland desktop, not Epiphany's: WebKit's web process runs in a "
-                "bubblewrap sandbox that lets in the Wayland socket only from XDG_RUNTIME_DIR, and the "
-                "desktop's WAYLAND_DISPLAY is an absolute path in sway's own directory, so the web process "
-                "cannot open the display (\"cannot open display\") and Epiphany aborts at once "
-                "(with WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS=1, or a relative WAYLAND_DISPLAY naming "
-                "a link to the socket in XDG_RUNTIME_DIR, it runs)",
 }
 # ... the command line an app needs there, when it is not the X11 one ...
 ON_WAYLAND = {}

@@ -542,12 +542,12 @@ fn headless_wayland(start: &uidrive_x11::DesktopOptions, xwayland: bool) -> Resu
     })?;
     let bus = uidrive_atspi::DesktopServices::start(desktop.session_bus_address(), start.timeout)?;
     let clipboard = uidrive_wayland::WlClipboard::new(
-        desktop.wayland_display().to_path_buf(),
+        PathBuf::from(desktop.wayland_display()),
         desktop.runtime_dir().to_path_buf(),
     );
     let services = crate::services::Services::headless_wayland(clipboard, Arc::new(bus));
     Ok(Desktop {
-        display: desktop.wayland_display().display().to_string(),
+        display: desktop.wayland_socket().display().to_string(),
         backend: Backend::Wayland,
         env: desktop.env(),
         inner: Mutex::new(Some(Started::Wayland(desktop))),
@@ -562,8 +562,9 @@ impl Desktop {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The display: the X display as `:N`, or the Wayland compositor's
-    /// socket (an absolute path) on the Wayland backend.
+    /// The display: the X display as `:N`, or on the Wayland backend the
+    /// compositor's socket as an absolute path (the environment's
+    /// `XDG_RUNTIME_DIR` joined with its `WAYLAND_DISPLAY`).
     pub fn display(&self) -> &str {
         &self.display
     }

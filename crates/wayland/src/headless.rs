@@ -6,8 +6,11 @@
 //! sway refuses to run as root (it checks it cannot get root back), so a
 //! desktop started by root runs sway as `nobody` in a directory of its own
 //! that only `nobody` (and root) may enter; everything else, and the apps,
-//! run as the caller. Apps reach sway by the absolute path in
-//! `WAYLAND_DISPLAY`, which libwayland accepts.
+//! run as the caller. Apps reach sway as in a person's session: by a name
+//! in their `XDG_RUNTIME_DIR` (the desktop's private one), there a link to
+//! sway's socket when sway runs in its own directory. Sandboxes that let in
+//! only `$XDG_RUNTIME_DIR/$WAYLAND_DISPLAY` (WebKit's web process under
+//! bubblewrap) then reach it too.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -50,7 +53,8 @@ impl Default for WaylandOptions {
 /// A running headless Wayland desktop; dropping it ends every process it
 /// started and removes its directories.
 pub struct WaylandDesktop {
-    wayland_display: PathBuf,
+    /// What `WAYLAND_DISPLAY` says: a name in the runtime directory.
+    wayland_display: String,
     swaysock: PathBuf,
     /// Xwayland's display (`:N`) and pid, when it runs.
     x_display: Option<String>,
@@ -89,7 +93,7 @@ impl WaylandDesktop {
         uidrive_x11::remove_stale_runtime_dirs();
         let (runtime_dir, alive) = uidrive_x11::private_runtime_dir()?;
         let mut desktop = WaylandDesktop {
-            wayland_display: PathBuf::new(),
+            wayland_display: String::new(),
             swaysock: PathBuf::new(),
             x_display: None,
             xwayland: None,
@@ -120,9 +124,17 @@ impl WaylandDesktop {
         Ok(desktop)
     }
 
-    /// The compositor's socket, an absolute path (what `WAYLAND_DISPLAY` says).
-    pub fn wayland_display(&self) -> &Path {
+    /// What `WAYLAND_DISPLAY` says: the compositor's socket by its name in
+    /// [`WaylandDesktop::runtime_dir`], as `wayland-1`.
+    pub fn wayland_display(&self) -> &str {
         &self.wayland_display
+    }
+
+    /// The compositor's socket as apps reach it, an absolute path in
+    /// [`WaylandDesktop::runtime_dir`] (a link to sway's socket when sway
+    /// runs as another user).
+    pub fn wayland_socket(&self) -> PathBuf {
+        self.runtime_dir().join(&self.wayland_display)
     }
 
     /// sway's IPC socket (what `SWAYSOCK` says).
@@ -195,7 +207,7 @@ impl WaylandDesktop {
 
     /// A connection for input and capture on this desktop.
     pub fn connect(&self) -> Result<crate::Wayland> {
-        crate::Wayland::connect(&self.wayland_display.display().to_string(), None)
+        crate::Wayland::connect(&self.wayland_display, Some(self.runtime_dir()))
     }
 
     pub fn stop(mut self) {
@@ -221,10 +233,7 @@ impl WaylandDesktop {
 
     fn base_env(&self) -> Vec<(String, String)> {
         let mut env = vec![
-            (
-                "WAYLAND_DISPLAY".to_string(),
-                self.wayland_display.display().to_string(),
-            ),
+            ("WAYLAND_DISPLAY".to_string(), self.wayland_display.clone()),
             ("SWAYSOCK".to_string(), self.swaysock.display().to_string()),
             (
                 "XDG_RUNTIME_DIR".to_string(),
@@ -309,7 +318,8 @@ impl WaylandDesktop {
                 });
             }
         }
-        let log = self.runtime_dir().join("sway.log");
+        let apps_dir = self.runtime_dir().to_path_buf();
+        let log = apps_dir.join("sway.log");
         let sway = self.sway.insert(
             Managed::spawn(&name, command, &log)
                 .map_err(|e| e.with_suggestion("install sway (scripts/install-deps.sh does)"))?,
@@ -332,9 +342,12 @@ impl WaylandDesktop {
                 (wayland, ipc)
             });
             if let Some((Some(wayland), Some(ipc))) = found {
-                self.wayland_display = dir.join(wayland);
                 self.swaysock = dir.join(ipc);
                 if crate::sway::command(&self.swaysock, "nop").is_ok() {
+                    if root {
+                        link_socket(&dir.join(&wayland), &apps_dir.join(&wayland))?;
+                    }
+                    self.wayland_display = wayland;
                     if options.xwayland {
                         let display =
                             crate::xwayland::wait_for_display(&dir, sway, options.timeout)?;
@@ -388,11 +401,60 @@ impl std::fmt::Debug for WaylandDesktop {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("WaylandDesktop")
             .field("wayland_display", &self.wayland_display)
+            .field("runtime_dir", &self.runtime_dir())
             .field("swaysock", &self.swaysock)
             .field("session_bus_address", &self.buses.session_bus_address())
             .field("processes", &self.process_ids())
             .finish()
     }
+}
+
+/// The pid of the process listening on the Unix socket at `path` (links
+/// followed), as the kernel gives it to a client that connects: tells
+/// whose socket a `WAYLAND_DISPLAY` names.
+pub fn socket_listener(path: &Path) -> Result<u32> {
+    use std::os::fd::AsRawFd;
+    let stream = std::os::unix::net::UnixStream::connect(path).map_err(|e| {
+        Error::failed(format!("cannot connect to {}: {e}", path.display()))
+            .with_suggestion("check that the socket exists and its server runs")
+    })?;
+    let mut cred = libc::ucred {
+        pid: 0,
+        uid: 0,
+        gid: 0,
+    };
+    let mut len = std::mem::size_of::<libc::ucred>() as libc::socklen_t;
+    // SAFETY: a connected socket we own, and a buffer of the length given.
+    let done = unsafe {
+        libc::getsockopt(
+            stream.as_raw_fd(),
+            libc::SOL_SOCKET,
+            libc::SO_PEERCRED,
+            (&mut cred as *mut libc::ucred).cast(),
+            &mut len,
+        )
+    };
+    if done != 0 || cred.pid <= 0 {
+        return Err(Error::failed(format!(
+            "the kernel did not say who listens on {}: {}",
+            path.display(),
+            std::io::Error::last_os_error()
+        )));
+    }
+    Ok(cred.pid as u32)
+}
+
+/// Puts a link to sway's socket in the apps' runtime directory, under the
+/// same name (the runtime directory, with the link, goes with the desktop).
+fn link_socket(socket: &Path, link: &Path) -> Result<()> {
+    std::os::unix::fs::symlink(socket, link).map_err(|e| {
+        Error::failed(format!(
+            "cannot link sway's socket {} into the apps' runtime directory as {}: {e}",
+            socket.display(),
+            link.display()
+        ))
+        .with_suggestion("check that the desktop's runtime directory is writable")
+    })
 }
 
 fn chown(path: &Path, uid: u32) -> Result<()> {

@@ -28,4 +28,4 @@ mod xwayland;
 
 pub use client::{Wayland, WHEEL_DIPS_PER_CLICK};
 pub use clipboard::WlClipboard;
-pub use headless::{WaylandDesktop, WaylandOptions};
+pub use headless::{socket_listener, WaylandDesktop, WaylandOptions};

@@ -27,8 +27,27 @@ fn a_wayland_desktop_runs_an_app_natively_and_ends_everything() {
     );
     let pids = desktop.process_ids();
     assert_eq!(pids.len(), 4, "sway and three bus processes: {desktop:?}");
-    assert!(desktop.wayland_display().is_absolute());
+    // As in a person's session: WAYLAND_DISPLAY is a name in the desktop's
+    // own XDG_RUNTIME_DIR, and the socket there is sway's.
+    let name = desktop.wayland_display();
+    assert!(name.starts_with("wayland-") && !name.contains('/'), "{name}");
     let env = desktop.env();
+    let var = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+    assert_eq!(var("WAYLAND_DISPLAY"), Some(name));
+    assert_eq!(
+        var("XDG_RUNTIME_DIR").map(std::path::Path::new),
+        Some(desktop.runtime_dir())
+    );
+    let socket = desktop.runtime_dir().join(name);
+    assert_eq!(socket, desktop.wayland_socket());
+    let listener = uidrive_wayland::socket_listener(&socket).expect("the socket answers");
+    assert!(pids.contains(&listener), "{listener} is not one of {pids:?}");
+    assert_eq!(
+        std::fs::read_to_string(format!("/proc/{listener}/comm"))
+            .unwrap()
+            .trim(),
+        "sway"
+    );
     assert!(env.iter().all(|(k, _)| k != "DISPLAY"), "{env:?}");
     assert!(env
         .iter()
@@ -80,10 +99,17 @@ fn a_wayland_desktop_runs_an_app_natively_and_ends_everything() {
     let _ = app.kill();
     let _ = app.wait();
     drop(wayland);
+    let runtime_dir = desktop.runtime_dir().to_path_buf();
     desktop.stop();
     for pid in pids {
         assert!(!alive(pid), "process {pid} of the desktop still runs");
     }
+    // The runtime directory, with the socket's name in it, went too.
+    assert!(
+        std::fs::symlink_metadata(&socket).is_err() && !runtime_dir.exists(),
+        "{} stayed",
+        runtime_dir.display()
+    );
 }
 
 /// How many different colours a PNG has (up to a few).
