@@ -736,7 +736,10 @@ export declare class Tracing {
 /** A private headless desktop: an X display, a session bus and the accessibility bus. */
 export declare class Desktop {
   private constructor();
-  /** The X display, as `:3`; on the Wayland backend, the compositor's socket (an absolute path). */
+  /**
+   * The X display, as `:3`; on the Wayland backend, the compositor's socket as an absolute path
+   * (`env`'s `XDG_RUNTIME_DIR` joined with its `WAYLAND_DISPLAY`, a name).
+   */
   readonly display: string;
   /** What an app needs to show up on this desktop, with accessibility on. */
   readonly env: Record<string, string>;

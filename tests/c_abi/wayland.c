@@ -1,7 +1,8 @@
 /*
  * The headless Wayland desktop through the C ABI: ud_desktop_start_with
  * refuses a backend that is none and Xwayland on X11; it starts sway
- * (UD_BACKEND_WAYLAND), whose environment names no X display; mousepad
+ * (UD_BACKEND_WAYLAND), whose environment names sway's socket by a name in
+ * the desktop's own XDG_RUNTIME_DIR and no X display; mousepad
  * launched on it is a native Wayland client, text typed with real keys
  * reads back, and ud_app_close ends another when its window is asked to
  * close.
@@ -11,12 +12,16 @@
  *
  * usage: wayland
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* struct ucred */
 
 #include "uidrive.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
 
 static int failures;
 
@@ -27,6 +32,56 @@ static void check(int ok, const char *what) {
         failures++;
         fprintf(stderr, "FAIL %s: %s: %s\n", what, ud_last_error_code_name(), ud_last_error_message());
     }
+}
+
+/* Copies the value of `name` in the desktop's environment (JSON, with no
+ * escapes in these values) into `buf`; 0 when it is not there. */
+static int env_value(const char *json, const char *name, char *buf, size_t size) {
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\":\"", name);
+    const char *at = json ? strstr(json, key) : NULL;
+    if (!at) {
+        return 0;
+    }
+    at += strlen(key);
+    const char *end = strchr(at, '"');
+    if (!end || (size_t)(end - at) >= size) {
+        return 0;
+    }
+    memcpy(buf, at, (size_t)(end - at));
+    buf[end - at] = '\0';
+    return 1;
+}
+
+/* Copies the name of the process listening on the Unix socket at `path`
+ * (the kernel's SO_PEERCRED on a connection to it) into `comm`. */
+static int listener_name(const char *path, char *comm, size_t size) {
+    struct sockaddr_un addr = {.sun_family = AF_UNIX};
+    if (strlen(path) >= sizeof addr.sun_path) {
+        return 0;
+    }
+    strcpy(addr.sun_path, path);
+    int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+    struct ucred cred = {0};
+    socklen_t len = sizeof cred;
+    int ok = fd >= 0 && connect(fd, (struct sockaddr *)&addr, sizeof addr) == 0 &&
+             getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 && cred.pid > 0;
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (!ok) {
+        return 0;
+    }
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/%d/comm", (int)cred.pid);
+    FILE *f = fopen(proc, "r");
+    if (!f) {
+        return 0;
+    }
+    int got = fgets(comm, (int)size, f) != NULL;
+    fclose(f);
+    comm[strcspn(comm, "\n")] = '\0';
+    return got;
 }
 
 /* Launches mousepad (with `env`, a NULL-terminated NAME=VALUE list, or
@@ -81,11 +136,23 @@ int main(void) {
     }
     char *env = NULL;
     check(ud_desktop_env(desktop, &env) == UD_OK, "ud_desktop_env");
-    check(env && strstr(env, "\"WAYLAND_DISPLAY\":\"/") != NULL, "its environment names sway's socket");
+    /* As in a person's session: the socket by its name in the desktop's own runtime directory. */
+    char name[256] = "", runtime[512] = "", socket_path[1024] = "", comm[32] = "";
+    check(env_value(env, "WAYLAND_DISPLAY", name, sizeof name) && strncmp(name, "wayland-", 8) == 0 &&
+              strchr(name, '/') == NULL,
+          "WAYLAND_DISPLAY is a name, not a path");
+    check(env_value(env, "XDG_RUNTIME_DIR", runtime, sizeof runtime) && runtime[0] == '/',
+          "XDG_RUNTIME_DIR is the desktop's directory");
+    snprintf(socket_path, sizeof socket_path, "%s/%s", runtime, name);
+    check(listener_name(socket_path, comm, sizeof comm) && strcmp(comm, "sway") == 0,
+          "the socket they name is sway's");
     check(env && strstr(env, "\"DISPLAY\"") == NULL, "and no X display");
     ud_string_free(env);
     type_into_mousepad(desktop, NULL, "typed from C on Wayland");
     ud_desktop_free(desktop);
+    struct stat st;
+    check(lstat(socket_path, &st) != 0 && lstat(runtime, &st) != 0,
+          "freeing the desktop removed its runtime directory, the socket's name in it too");
 
     desktop = NULL;
     if (ud_desktop_start_with(0, 0, 0, UD_BACKEND_WAYLAND, true, &desktop) != UD_OK) {

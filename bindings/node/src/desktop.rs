@@ -28,7 +28,8 @@ pub struct Desktop {
 
 #[napi]
 impl Desktop {
-    /// The X display, as `:N`; on the Wayland backend, the compositor's socket (an absolute path).
+    /// The X display, as `:N`; on the Wayland backend, the compositor's socket as an absolute path
+    /// (`env`'s `XDG_RUNTIME_DIR` joined with its `WAYLAND_DISPLAY`, a name).
     #[napi(getter)]
     pub fn display(&self) -> String {
         self.inner.display().to_string()

@@ -56,7 +56,8 @@ impl Drop for PyDesktop {
 
 #[pymethods]
 impl PyDesktop {
-    /// The X display, as ``":N"``; on the Wayland backend, the compositor's socket (an absolute path).
+    /// The X display, as ``":N"``; on the Wayland backend, the compositor's socket as an absolute
+    /// path (``env``'s ``XDG_RUNTIME_DIR`` joined with its ``WAYLAND_DISPLAY``, a name).
     #[getter]
     fn display(&self) -> &str {
         self.desktop.display()

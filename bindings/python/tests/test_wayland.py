@@ -4,17 +4,33 @@ DISPLAY; reading, real typing, a real click and a capture work through the
 compositor (crates/atspi/tests/wayland.rs tests each part in Rust)."""
 
 import os
+import socket
 import struct
 
 import pytest
 import uidrive
 
 
+def listener(path: str) -> int:
+    """The pid of the process listening on the Unix socket at `path`, as the kernel says."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(path)
+        cred = s.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    pid: int = struct.unpack("3i", cred)[0]
+    return pid
+
+
 def test_mousepad_on_the_wayland_desktop() -> None:
     with uidrive.headless(backend="wayland") as desktop:
         assert "DISPLAY" not in desktop.env
-        assert desktop.env["WAYLAND_DISPLAY"] == desktop.display
-        assert os.path.isabs(desktop.display)
+        # As in a person's session: a name in the desktop's own runtime
+        # directory; `display` is that socket's absolute path, and it is sway's.
+        name = desktop.env["WAYLAND_DISPLAY"]
+        assert name.startswith("wayland-") and "/" not in name, name
+        socket_path = os.path.join(desktop.env["XDG_RUNTIME_DIR"], name)
+        assert desktop.display == socket_path
+        with open(f"/proc/{listener(socket_path)}/comm") as f:
+            assert f.read().strip() == "sway"
         with desktop.launch(["mousepad"]) as app:
             with open(f"/proc/{app.pid}/environ", "rb") as f:
                 names = {v.split(b"=", 1)[0] for v in f.read().split(b"\0") if v}
@@ -32,6 +48,9 @@ def test_mousepad_on_the_wayland_desktop() -> None:
             assert desktop.clipboard.get() == "copied on Wayland ✓"
             desktop.clipboard.clear()
             assert desktop.clipboard.get() is None
+    # Closing removed the runtime directory, the socket's name in it too.
+    assert not os.path.lexists(socket_path)
+    assert not os.path.exists(os.path.dirname(socket_path))
 
 
 def test_an_unknown_backend_is_refused() -> None:

@@ -130,11 +130,31 @@ fn mousepad_on_wayland_types_clicks_and_captures() {
     let app = launch(&["mousepad"]);
     let pids = app.desktop.process_ids();
 
-    // A native Wayland client: the compositor's socket, no X display at all.
+    // A native Wayland client: the compositor's socket by its name in the
+    // app's runtime directory (sway's, as the kernel says), no X display.
     let environ = app.environ();
+    let var = |k: &str| {
+        environ
+            .iter()
+            .find_map(|v| v.strip_prefix(&format!("{k}=")))
+            .unwrap_or_else(|| panic!("no {k}: {environ:?}"))
+    };
+    let name = var("WAYLAND_DISPLAY");
     assert!(
-        environ.iter().any(|v| v.starts_with("WAYLAND_DISPLAY=/")),
-        "{environ:?}"
+        name.starts_with("wayland-") && !name.contains('/'),
+        "{name}"
+    );
+    let socket = std::path::Path::new(var("XDG_RUNTIME_DIR")).join(name);
+    let listener = uidrive_wayland::socket_listener(&socket).expect("the socket answers");
+    assert!(
+        pids.contains(&listener),
+        "{listener} is not one of {pids:?}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(format!("/proc/{listener}/comm"))
+            .unwrap()
+            .trim(),
+        "sway"
     );
     assert!(
         !environ.iter().any(|v| v.starts_with("DISPLAY=")),

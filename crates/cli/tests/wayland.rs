@@ -25,9 +25,24 @@ fn mousepad_on_the_wayland_desktop_types_reads_back_and_close_leaves_nothing() {
     }
     assert!(!names.contains(&"Xvfb"), "an X server runs: {names:?}");
     let env = environ(pad.app_pid());
+    // The compositor's socket by its name in the app's own runtime
+    // directory, as in a person's session; the kernel says it is sway's.
+    let var = |k: &str| {
+        env.iter()
+            .find_map(|v| v.strip_prefix(&format!("{k}=")))
+            .unwrap_or_else(|| panic!("no {k}: {env:?}"))
+    };
+    let name = var("WAYLAND_DISPLAY");
     assert!(
-        env.iter().any(|v| v.starts_with("WAYLAND_DISPLAY=/")),
-        "{env:?}"
+        name.starts_with("wayland-") && !name.contains('/'),
+        "{name}"
+    );
+    let runtime_dir = std::path::PathBuf::from(var("XDG_RUNTIME_DIR"));
+    let socket = runtime_dir.join(name);
+    let listener = uidrive_wayland::socket_listener(&socket).expect("the socket answers");
+    assert!(
+        procs.iter().any(|p| p.pid == listener && p.name == "sway"),
+        "{listener} is not the daemon's sway: {procs:?}"
     );
     assert!(!env.iter().any(|v| v.starts_with("DISPLAY=")), "{env:?}");
 
@@ -50,6 +65,12 @@ fn mousepad_on_the_wayland_desktop_types_reads_back_and_close_leaves_nothing() {
         left.retain(|p| runs(p));
     }
     assert!(left.is_empty(), "still running after close: {left:?}");
+    // The runtime directory went too, with the name of the socket in it.
+    assert!(
+        std::fs::symlink_metadata(&socket).is_err() && !runtime_dir.exists(),
+        "{} stayed after close",
+        runtime_dir.display()
+    );
 }
 
 /// With `--xwayland`, an app told `GDK_BACKEND=x11` is an X client of

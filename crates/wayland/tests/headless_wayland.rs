@@ -30,7 +30,10 @@ fn a_wayland_desktop_runs_an_app_natively_and_ends_everything() {
     // As in a person's session: WAYLAND_DISPLAY is a name in the desktop's
     // own XDG_RUNTIME_DIR, and the socket there is sway's.
     let name = desktop.wayland_display();
-    assert!(name.starts_with("wayland-") && !name.contains('/'), "{name}");
+    assert!(
+        name.starts_with("wayland-") && !name.contains('/'),
+        "{name}"
+    );
     let env = desktop.env();
     let var = |k: &str| env.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
     assert_eq!(var("WAYLAND_DISPLAY"), Some(name));
@@ -41,7 +44,10 @@ fn a_wayland_desktop_runs_an_app_natively_and_ends_everything() {
     let socket = desktop.runtime_dir().join(name);
     assert_eq!(socket, desktop.wayland_socket());
     let listener = uidrive_wayland::socket_listener(&socket).expect("the socket answers");
-    assert!(pids.contains(&listener), "{listener} is not one of {pids:?}");
+    assert!(
+        pids.contains(&listener),
+        "{listener} is not one of {pids:?}"
+    );
     assert_eq!(
         std::fs::read_to_string(format!("/proc/{listener}/comm"))
             .unwrap()
@@ -110,6 +116,30 @@ fn a_wayland_desktop_runs_an_app_natively_and_ends_everything() {
         "{} stayed",
         runtime_dir.display()
     );
+}
+
+/// Two desktops at once share nothing: each names its socket in a runtime
+/// directory of its own, and the socket each names is its own sway's.
+#[test]
+fn two_wayland_desktops_at_once_each_name_their_own_sway() {
+    let one = WaylandDesktop::start().expect("a first desktop starts");
+    let two = WaylandDesktop::start().expect("a second desktop starts");
+    assert_ne!(one.runtime_dir(), two.runtime_dir());
+    for desktop in [&one, &two] {
+        let listener = uidrive_wayland::socket_listener(&desktop.wayland_socket())
+            .expect("the socket answers");
+        assert!(
+            desktop.process_ids().contains(&listener),
+            "{listener} is not one of this desktop's processes: {desktop:?}"
+        );
+    }
+    let (one_dir, one_socket) = (one.runtime_dir().to_path_buf(), one.wayland_socket());
+    one.stop();
+    assert!(std::fs::symlink_metadata(&one_socket).is_err() && !one_dir.exists());
+    // The other one's socket still answers, as its sway's.
+    let listener = uidrive_wayland::socket_listener(&two.wayland_socket())
+        .expect("the second desktop's socket still answers");
+    assert!(two.process_ids().contains(&listener));
 }
 
 /// How many different colours a PNG has (up to a few).
