@@ -709,14 +709,6 @@ UNSUPPORTED_ON_WAYLAND = {}
 # ... and the steps that fail there on a defect found and not fixed yet, with what it is: such
 # a step failing is listed as known, neither passed nor failed (docs/apps.md, Wayland).
 FAILS_ON_WAYLAND = {
-    "gtk3-modal": {
-        "button": "Real keys sent to the GTK 3 modal dialog reach it (WAYLAND_DEBUG shows wl_keyboard.key "
-                  "on the dialog's surface) and change nothing: Enter, Tab and Space leave it open with "
-                  "Cancel focused. After a real click or `uidrive hover` on an element of the dialog, "
-                  "Enter answers it; the pointer moved over the dialog by itself does not do it. "
-                  "Not diagnosed yet.",
-        "menu": "Follows the button step: the dialog it leaves open is the session's window.",
-    },
     "gnome-text-editor": {
         "menu": "GTK 4 popover placement: the main menu's popover is an xdg_popup, which sway does not "
                 "list; at the window's right edge sway slides it left, while GTK gives its items' places "
@@ -736,10 +728,6 @@ FAILS_ON_WAYLAND = {
                        "earlier start, 3 opens of 3 pass. Not fixed yet."},
     "calc": {"open": "As Writer's: with a fresh profile the soffice process that showed the window leaves "
                      "the bus a moment later; with the profile of an earlier start, 3 opens of 3 pass."},
-    "system-monitor": {
-        "text": "Ctrl+F as real keys after the clicks on the ID header leaves the search bar hidden (its "
-                "Search field stays offscreen), as keys to the GTK 3 dialog above. Not diagnosed yet.",
-    },
 }
 
 APPS = {

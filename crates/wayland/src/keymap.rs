@@ -6,9 +6,18 @@
 use uidrive_core::protocol::{KeyChord, Modifier};
 use uidrive_core::{Error, Result};
 
-/// XKB keycodes 9..=255 (evdev codes 1..=247) carry keysyms.
+/// XKB keycodes 9..=254 (evdev codes 1..=246) carry keysyms.
 const FIRST: u32 = 9;
-const LAST: u32 = 255;
+const LAST: u32 = 254;
+/// A key with no keysym on the highest keycode X allows. xkbcommon ignores
+/// a keymap's `maximum` and takes the highest keycode named as the
+/// keymap's, and GTK 3 (3.24.38, `gdk_keymap_get_entries_for_keyval` on
+/// Wayland) looks for a keysym's keys below that maximum only: the key
+/// uidrive added last was typed but GTK's key bindings, accelerators and
+/// mnemonics never matched it (Enter, Tab and Space to a dialog, Ctrl+F),
+/// as its keycode was the keymap's highest. This key keeps every real
+/// one below the maximum.
+const SPARE: u32 = 255;
 
 /// Keysyms on keys, by evdev code (`keys[i]` is on evdev code `i + 1`).
 #[derive(Debug, Default, Clone)]
@@ -65,9 +74,10 @@ impl Keymap {
     pub fn text(&self) -> String {
         let mut out = String::from("xkb_keymap {\nxkb_keycodes \"uidrive\" {\n");
         out.push_str(&format!("minimum = 8;\nmaximum = {LAST};\n"));
-        for at in 0..self.keys.len().max(1) {
+        for at in 0..self.keys.len() {
             out.push_str(&format!("<K{}> = {};\n", at, at as u32 + FIRST));
         }
+        out.push_str(&format!("<SPARE> = {SPARE};\n"));
         out.push_str("};\nxkb_types \"uidrive\" { include \"complete\" };\n");
         out.push_str("xkb_compat \"uidrive\" { include \"complete\" };\n");
         out.push_str("xkb_symbols \"uidrive\" {\n");
@@ -119,11 +129,15 @@ mod tests {
         let text = map.text();
         assert!(text.contains("<K1> = 10;"), "{text}");
         assert!(text.contains("key <K0> { [ 0x00000041 ] };"), "{text}");
+        // The highest keycode carries no keysym (see SPARE).
+        assert!(text.contains("<SPARE> = 255;"), "{text}");
+        assert!(!text.contains("key <SPARE>"), "{text}");
         // A full keymap reuses keys the request does not need.
-        let many: Vec<u32> = (0x0100_0400..0x0100_0400 + 247).collect();
+        let many: Vec<u32> = (0x0100_0400..0x0100_0400 + 246).collect();
         assert!(map.place_all(&many, &[]).unwrap());
         assert!(many.iter().all(|&s| map.code(s).is_some()));
-        let more: Vec<u32> = (0x0100_1000..0x0100_1000 + 248).collect();
+        assert_eq!(many.iter().filter_map(|&s| map.code(s)).max(), Some(246));
+        let more: Vec<u32> = (0x0100_1000..0x0100_1000 + 247).collect();
         assert!(map.place_all(&more, &[]).is_err());
     }
 }
