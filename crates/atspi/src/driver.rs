@@ -143,6 +143,9 @@ impl AtspiDriver {
                         let direct = bus::Link::over_bus(conn.clone());
                         match discovery::top_levels(&direct, &app).await {
                             Ok(tops) if !tops.is_empty() => {
+                                if crate::profile::Profile::of(&app).boxes_kept {
+                                    events::listen_to_boxes(&conn, &app.bus).await;
+                                }
                                 let peers = bus::open_peers(&conn, &app.bus).await;
                                 return Ok((conn, app, peers));
                             }
@@ -256,6 +259,13 @@ impl AtspiDriver {
     #[doc(hidden)]
     pub fn reads_from_kept_cache(&self) -> u64 {
         self.inner.kept.reads_served()
+    }
+
+    /// How many boxes whole reads took from the boxes the read before kept
+    /// (GTK 3 while it announces no change).
+    #[doc(hidden)]
+    pub fn boxes_from_kept_reads(&self) -> u64 {
+        self.inner.kept.boxes_served()
     }
 
     /// How many elements a locator's read filled in from answers asked

@@ -11,7 +11,7 @@
 //! anything a test would read.
 
 use futures_util::StreamExt;
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
@@ -36,6 +36,10 @@ const WINDOW_EVENTS: [&str; 4] = [
     "window:activate",
     "window:deactivate",
 ];
+/// Boxes that changed (GTK 3 sends one at every new allocation of a
+/// widget): counted apart, for the boxes a read keeps ([`crate::kept`]),
+/// and not by settling, which waits for what the app announces.
+const BOUNDS_EVENT: &str = "object:bounds-changed";
 const MEMBERS: [&str; 4] = [
     "ChildrenChanged",
     "PropertyChange",
@@ -51,11 +55,28 @@ struct Awaited {
     until: Instant,
 }
 
+/// The boxes one app announced changed, by object.
+#[derive(Debug, Default)]
+struct BoundsLog {
+    /// How many it announced.
+    count: u64,
+    /// The count at each object's latest announcement.
+    latest: HashMap<String, u64>,
+    /// The count when `latest` was last emptied: it holds at most
+    /// [`MOST_BOUNDS_KEPT`] objects.
+    emptied_at: u64,
+}
+
+/// More objects than a window shows, many times over.
+const MOST_BOUNDS_KEPT: usize = 20_000;
+
 /// Per app (by bus name): how many events it sent, and the action whose
 /// effect is still to show.
 #[derive(Debug, Default)]
 pub struct Activity {
     seen: Mutex<HashMap<String, u64>>,
+    /// The boxes each app announced changed (`BoundsChanged`).
+    bounds: Mutex<HashMap<String, BoundsLog>>,
     awaiting: Mutex<HashMap<String, Awaited>>,
     /// When the driver last acted on the app, and when a settle last saw the
     /// app quiet for a whole quiet period after that.
@@ -154,6 +175,46 @@ impl Activity {
             .get(bus_name)
             .copied()
             .unwrap_or(0)
+    }
+
+    /// How many boxes the app announced changed so far (`BoundsChanged`).
+    pub fn bounds_seen(&self, bus_name: &str) -> u64 {
+        self.bounds
+            .lock()
+            .unwrap()
+            .get(bus_name)
+            .map_or(0, |log| log.count)
+    }
+
+    /// The objects (paths) whose boxes the app announced changed since
+    /// `since` (a count of [`Activity::bounds_seen`]); `None` when that is
+    /// no longer known.
+    pub fn bounds_changed_since(&self, bus_name: &str, since: u64) -> Option<HashSet<String>> {
+        let logs = self.bounds.lock().unwrap();
+        let Some(log) = logs.get(bus_name) else {
+            return Some(HashSet::new());
+        };
+        if log.emptied_at > since {
+            return None;
+        }
+        Some(
+            log.latest
+                .iter()
+                .filter(|(_, at)| **at > since)
+                .map(|(path, _)| path.clone())
+                .collect(),
+        )
+    }
+
+    fn saw_bounds(&self, bus_name: &str, path: &str) {
+        let mut logs = self.bounds.lock().unwrap();
+        let log = logs.entry(bus_name.to_string()).or_default();
+        log.count += 1;
+        if log.latest.len() >= MOST_BOUNDS_KEPT && !log.latest.contains_key(path) {
+            log.latest.clear();
+            log.emptied_at = log.count;
+        }
+        log.latest.insert(path.to_string(), log.count);
     }
 
     fn saw_event(&self, bus_name: &str) {
@@ -407,27 +468,7 @@ pub async fn listen(conn: &Connection, activity: Arc<Activity>) -> zbus::Result<
         .build();
     let mut window_stream = MessageStream::for_match_rule(window_rule, conn, Some(1024)).await?;
     for event in EVENTS.into_iter().chain(WINDOW_EVENTS) {
-        let registered = conn
-            .call_method(
-                Some("org.a11y.atspi.Registry"),
-                "/org/a11y/atspi/registry",
-                Some("org.a11y.atspi.Registry"),
-                "RegisterEvent",
-                &(event, Vec::<String>::new(), ""),
-            )
-            .await;
-        if registered.is_err() {
-            // Older registries take the event name alone.
-            let _ = conn
-                .call_method(
-                    Some("org.a11y.atspi.Registry"),
-                    "/org/a11y/atspi/registry",
-                    Some("org.a11y.atspi.Registry"),
-                    "RegisterEvent",
-                    &(event,),
-                )
-                .await;
-        }
+        register(conn, event, "").await;
     }
     let _ = activity.counter.set(tokio::runtime::Handle::current());
     let activity_for_windows = activity.clone();
@@ -439,6 +480,13 @@ pub async fn listen(conn: &Connection, activity: Arc<Activity>) -> zbus::Result<
                 .member()
                 .map(|m| m.as_str().to_string())
                 .unwrap_or_default();
+            if member == "BoundsChanged" {
+                crate::stats::count("event BoundsChanged");
+                if let (Some(sender), Some(path)) = (header.sender(), header.path()) {
+                    activity.saw_bounds(sender.as_str(), path.as_str());
+                }
+                continue;
+            }
             if !MEMBERS.contains(&member.as_str()) {
                 continue;
             }
@@ -457,6 +505,41 @@ pub async fn listen(conn: &Connection, activity: Arc<Activity>) -> zbus::Result<
         }
     });
     Ok(())
+}
+
+/// Asks the registry to have the app `bus_name` announce every box that
+/// changes, for the boxes a read keeps ([`crate::kept::KeptBoxes`]); only
+/// of apps whose profile keeps them, as every app registered sends one at
+/// each new allocation of a widget. Done before the driver's first read,
+/// so the round trip that tells the bridge learnt of this driver's
+/// registrations ([`crate::kept`]) tells it of this one too.
+pub async fn listen_to_boxes(conn: &Connection, bus_name: &str) {
+    register(conn, BOUNDS_EVENT, bus_name).await;
+}
+
+/// Registers `event` with the registry, for the app `bus_name` (every app if empty).
+async fn register(conn: &Connection, event: &str, bus_name: &str) {
+    let registered = conn
+        .call_method(
+            Some("org.a11y.atspi.Registry"),
+            "/org/a11y/atspi/registry",
+            Some("org.a11y.atspi.Registry"),
+            "RegisterEvent",
+            &(event, Vec::<String>::new(), bus_name),
+        )
+        .await;
+    if registered.is_err() {
+        // Older registries take the event name alone.
+        let _ = conn
+            .call_method(
+                Some("org.a11y.atspi.Registry"),
+                "/org/a11y/atspi/registry",
+                Some("org.a11y.atspi.Registry"),
+                "RegisterEvent",
+                &(event,),
+            )
+            .await;
+    }
 }
 
 /// Keeps `message`, an AT-SPI event signal, for `waitEvent`.
@@ -549,6 +632,31 @@ mod tests {
             activity.awaiting_until(":1.5").is_some(),
             "too soon to be its effect"
         );
+    }
+
+    #[test]
+    fn boxes_announced_changed_are_known_by_object_since_a_count() {
+        let activity = Activity::default();
+        assert_eq!(
+            activity.bounds_changed_since(":1.5", 0),
+            Some(HashSet::new())
+        );
+        activity.saw_bounds(":1.5", "/a/1");
+        let since = activity.bounds_seen(":1.5");
+        activity.saw_bounds(":1.5", "/a/2");
+        activity.saw_bounds(":1.6", "/a/3");
+        let changed = activity.bounds_changed_since(":1.5", since).unwrap();
+        assert_eq!(changed, HashSet::from(["/a/2".to_string()]));
+        assert_eq!(
+            activity.events_seen(":1.5"),
+            0,
+            "settling does not count them"
+        );
+        // Past its bound the log forgets; what changed since before is unknown.
+        for n in 0..MOST_BOUNDS_KEPT {
+            activity.saw_bounds(":1.5", &format!("/b/{n}"));
+        }
+        assert_eq!(activity.bounds_changed_since(":1.5", since), None);
     }
 
     #[test]

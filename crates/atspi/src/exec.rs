@@ -26,7 +26,7 @@ use crate::discovery::{
 use crate::driver::Inner;
 use crate::fetch::{self, cache_items, BoxPlace, Boxes, CacheItems, RawNode};
 use crate::gate;
-use crate::kept::Changes;
+use crate::kept::{Changes, KeptBoxes};
 use crate::plan::{self, Asked, CachePlan, FieldCalls, FieldRules, FieldsPlan, Moment, ReadPlan};
 use crate::profile::{CacheKept, Profile};
 use crate::scale::Frame;
@@ -54,6 +54,9 @@ pub struct ReadWindow {
     pub cache: Arc<CacheItems>,
     /// The children of the cache's elements known before the walk.
     pub children: HashMap<String, Vec<ObjRef>>,
+    /// When the kept cache answer was taken: what had happened, proven
+    /// by a round trip to be all that had.
+    pub quiet_at: Option<Changes>,
 }
 
 impl ReadWindow {
@@ -135,6 +138,7 @@ impl Inner {
             awaiting_action: self.activity.awaiting_until(&self.app.bus).is_some(),
             fields_connection: self.link.fields.is_some(),
             popover: candidates && crate::desktop::shows_popover(self),
+            kept_boxes: announces.then(|| self.kept.boxes(self.changes())).flatten(),
             children_asked: self.kept.children_asked(),
             last_fills: if candidates {
                 self.kept.last_fills()
@@ -157,10 +161,24 @@ impl Inner {
         gate::through(self.gate.clone(), self.read_tree(plan, wanted)).await
     }
 
-    async fn read_tree(&self, plan: ReadPlan, wanted: Option<u64>) -> Result<Tree> {
+    async fn read_tree(&self, mut plan: ReadPlan, wanted: Option<u64>) -> Result<Tree> {
         let started = std::time::Instant::now();
+        let start = (self.changes(), self.activity.bounds_seen(&self.app.bus));
         let (link, app) = (&self.link, &self.app);
         let mut found = bus::strict(self.find_window(&plan, wanted)).await?;
+        // Kept boxes hold if nothing happened since the read that asked them
+        // began, as the round trip that kept the cache answer proves, but
+        // for the elements whose boxes the app announced changed since.
+        let moved = match (&plan.boxes, found.quiet_at) {
+            (Some(boxes), Some(at)) if boxes.kept_at(at) => self
+                .activity
+                .bounds_changed_since(&app.bus, boxes.bounds_before()),
+            _ => None,
+        };
+        match moved {
+            Some(moved) => plan.boxes_moved = moved,
+            None => plan.boxes = None,
+        }
         let cache = std::mem::take(&mut found.cache);
         stats::note(|| {
             format!(
@@ -172,6 +190,11 @@ impl Inner {
         let mut elements =
             read_subtree(link, app, &plan, &found.top.obj, &cache, &found.children).await?;
         self.check_cache_answer(&cache, &elements);
+        self.place_kept_boxes(&mut elements).await;
+        if plan.keep_boxes {
+            self.kept
+                .keep_boxes(KeptBoxes::of(&elements, &cache, &app.bus, start));
+        }
         found.top.extents = found.window_box(link, app, elements.first()).await;
         let (id, top) = (found.id, found.top);
         crate::desktop::place_popovers(self, &top, &mut elements).await;
@@ -399,7 +422,7 @@ impl Inner {
     async fn find_window(&self, plan: &ReadPlan, wanted: Option<WindowId>) -> Result<ReadWindow> {
         let (link, app, ids) = (&self.link, &self.app, &self.ids);
         let children_early = plan.children_early.clone();
-        let ((children, cache), early) = tokio::join!(
+        let ((children, cache, quiet_at), early) = tokio::join!(
             self.roots_and_cache(&plan.cache),
             fetch::ask_children(link, &app.bus, children_early)
         );
@@ -423,16 +446,23 @@ impl Inner {
             boxed,
             cache,
             children: known,
+            quiet_at,
         })
     }
 
-    /// The app root's children and the app's cache as the plan takes it.
-    async fn roots_and_cache(&self, cache: &CachePlan) -> (Result<Vec<ObjRef>>, Arc<CacheItems>) {
+    /// The app root's children and the app's cache as the plan takes it;
+    /// for a kept answer taken, what had happened when it was proven to hold.
+    async fn roots_and_cache(
+        &self,
+        cache: &CachePlan,
+    ) -> (Result<Vec<ObjRef>>, Arc<CacheItems>, Option<Changes>) {
         let (link, app) = (&self.link, &self.app);
         match cache {
-            CachePlan::None => (root_children(link, app).await, Arc::default()),
+            CachePlan::None => (root_children(link, app).await, Arc::default(), None),
             CachePlan::Ask { keep, learn } => {
-                tokio::join!(root_children(link, app), self.ask_cache(*keep, *learn))
+                let (children, items) =
+                    tokio::join!(root_children(link, app), self.ask_cache(*keep, *learn));
+                (children, items, None)
             }
             CachePlan::Kept(items) => {
                 let (before, root) = (self.changes(), self.root());
@@ -443,11 +473,46 @@ impl Inner {
                 if quiet.unwrap_or(false) {
                     self.kept.served_from_cache();
                     stats::count("GetItems kept");
-                    return (children, items.clone());
+                    return (children, items.clone(), Some(before));
                 }
-                (children, self.ask_cache(true, false).await)
+                (children, self.ask_cache(true, false).await, None)
             }
         }
+    }
+
+    /// Places the boxes a read took from kept boxes at the window's corner
+    /// as the read found it (the window may have moved); asks them where
+    /// the window's own box was not read.
+    async fn place_kept_boxes(&self, elements: &mut [Element]) {
+        let kept = elements.iter().filter(|e| e.raw.box_kept).count();
+        if kept == 0 {
+            return;
+        }
+        self.kept.served_boxes(kept);
+        stats::note(|| format!("{kept} boxes kept"));
+        if let Some((x0, y0, _, _)) = elements.first().and_then(|w| w.raw.extents) {
+            for e in elements.iter_mut().filter(|e| e.raw.box_kept) {
+                e.raw.extents = e.raw.extents.map(|(x, y, w, h)| (x + x0, y + y0, w, h));
+            }
+            return;
+        }
+        let coords = self.profile.fields.coords;
+        let asked = elements
+            .iter_mut()
+            .filter(|e| e.raw.box_kept)
+            .map(|e| async move {
+                e.raw.box_kept = false;
+                e.raw.extents = match &e.raw.obj {
+                    Some(obj) => {
+                        let (conn, dest) = self.link.route_fields(&obj.0);
+                        bus::get_extents(conn, dest, obj.1.as_str(), coords)
+                            .await
+                            .ok()
+                    }
+                    None => None,
+                };
+            });
+        join_all(asked).await;
     }
 
     /// Asks the app's cache; keeps the answer for later reads if `keep`;
@@ -556,28 +621,34 @@ async fn read_subtree(
     bus::strict(async {
         let started = std::time::Instant::now();
         let boxes = Boxes::default();
-        let walked = match plan.fields {
-            FieldsPlan::WhileWalking => {
-                walk(link, app, plan, top, cache, children, Some(&boxes)).await?
-            }
-            _ => {
-                let mut walked = walk(link, app, plan, top, cache, children, None).await?;
-                stats::note(|| format!("structure read at {:?}", started.elapsed()));
-                let boxes = &boxes;
-                join_all(walked.iter_mut().enumerate().map(
+        let walked =
+            match plan.fields {
+                FieldsPlan::WhileWalking => {
+                    walk(link, app, plan, top, cache, children, Some(&boxes)).await?
+                }
+                _ => {
+                    let mut walked = walk(link, app, plan, top, cache, children, None).await?;
+                    stats::note(|| format!("structure read at {:?}", started.elapsed()));
+                    let boxes = &boxes;
+                    let mut moved = Vec::with_capacity(walked.len());
+                    for (parent, _, node, _) in &walked {
+                        moved.push(box_moved(plan, node, parent.map(|p| moved[p])));
+                    }
+                    join_all(walked.iter_mut().enumerate().map(
                         |(me, (parent, _, node, cached))| {
-                            let calls = plan::field_calls(node, *cached, plan.rules, true);
+                            let (calls, kept) =
+                                calls_of(plan, node, *cached, parent.is_none(), moved[me]);
                             let place = boxes.place(me, *parent);
                             async move {
-                                gate::fields(fetch::fields(link, node, &calls, place))
-                                    .await
+                                gate::fields(fetch::fields(link, node, &calls, place)).await;
+                                take_kept_box(node, kept);
                             }
                         },
                     ))
                     .await;
-                walked
-            }
-        };
+                    walked
+                }
+            };
         stats::note(|| format!("structure and fields read in {:?}", started.elapsed()));
         stats::print_calls();
         Ok(in_tree_order(walked).into_iter().map(|(e, _)| e).collect())
@@ -649,6 +720,8 @@ async fn walk(
     seen.insert(window.1.as_str().to_string());
     pending.push(find(window.clone(), None, 0));
     let mut filling = FuturesUnordered::new();
+    // Whether each element's box, or an ancestor's, was announced changed.
+    let mut moved: Vec<bool> = Vec::new();
     loop {
         let (parent, position, node, cached) = tokio::select! {
             biased;
@@ -689,13 +762,15 @@ async fn walk(
                 pending.push(find(child.clone(), Some(me), at));
             }
         }
+        moved.push(box_moved(plan, &node, parent.map(|p| moved[p])));
         match fields_while {
             Some(boxes) => {
                 read.push((parent, position, RawNode::default(), cached));
-                let calls = plan::field_calls(&node, cached, plan.rules, true);
+                let (calls, kept) = calls_of(plan, &node, cached, parent.is_none(), moved[me]);
                 let place = boxes.place(me, parent);
                 filling.push(async move {
                     gate::fields(fetch::fields(link, &mut node, &calls, place)).await;
+                    take_kept_box(&mut node, kept);
                     (me, node)
                 });
             }
@@ -703,6 +778,47 @@ async fn walk(
         }
     }
     Ok(read)
+}
+
+/// The calls for the fields of an element a whole read walked, and the
+/// box kept for it, which is then not asked (never the window's own: the
+/// kept boxes are placed from its corner).
+fn calls_of(
+    plan: &ReadPlan,
+    node: &RawNode,
+    cached: bool,
+    window: bool,
+    moved: bool,
+) -> (FieldCalls, Option<(i32, i32, i32, i32)>) {
+    let mut calls = plan::field_calls(node, cached, plan.rules, true);
+    let kept = if window || moved || calls.extents == plan::Extents::No {
+        None
+    } else {
+        plan::kept_box(plan, node)
+    };
+    if kept.is_some() {
+        calls.extents = plan::Extents::No;
+    }
+    (calls, kept)
+}
+
+/// Whether `node`'s box may have changed since the kept boxes were asked:
+/// the app announced its box changed, or an ancestor's (`parent_moved`).
+fn box_moved(plan: &ReadPlan, node: &RawNode, parent_moved: Option<bool>) -> bool {
+    parent_moved == Some(true)
+        || node
+            .obj
+            .as_ref()
+            .is_some_and(|obj| plan.boxes_moved.contains(obj.1.as_str()))
+}
+
+/// Gives `node` the box kept for it, from its window's corner, once its
+/// other fields are read.
+fn take_kept_box(node: &mut RawNode, kept: Option<(i32, i32, i32, i32)>) {
+    if let Some(kept) = kept {
+        node.extents = Some(kept);
+        node.box_kept = true;
+    }
 }
 
 /// The fields of the elements the last two fills named, asked as the fill

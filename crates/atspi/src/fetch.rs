@@ -189,6 +189,9 @@ pub struct RawNode {
     pub child_count: i32,
     /// Whether only the children on screen were read (see [`visible`]).
     pub truncated: bool,
+    /// Whether `extents` was kept by an earlier read, from its window's
+    /// corner, rather than asked ([`crate::kept::KeptBoxes`]).
+    pub box_kept: bool,
     /// Whether `actions` was left for later, the element being hidden ([`crate::plan::ActionsRead`]).
     pub actions_unread: bool,
 }

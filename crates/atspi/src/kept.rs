@@ -23,6 +23,21 @@
 //! app whose toolkit does not announce its changes has none kept
 //! ([`crate::profile::CacheKept`]).
 //!
+//! **Boxes.** Most of the time a GTK 3 app spends on a read goes to the
+//! boxes: each `GetExtents` asks the X server where the widget's window is
+//! (about half the app's answer time for gtk3-widget-factory). GTK 3's
+//! bridge announces each new allocation of a widget (`BoundsChanged`) to a
+//! client that registered for it, which this driver does for such apps. So
+//! a whole read keeps the boxes it asked of the cache's elements, each from
+//! its window's corner, and the next whole read that takes the kept cache
+//! answer (nothing happened since the earlier read began, proven by the
+//! same round trip) takes them too: the window's own box is asked, and
+//! places them. An element whose box the app announced changed since, and
+//! everything inside it (a container that moves its own window, as a
+//! stack's page as it slides, announces only its own box), is asked again.
+//! Scrolling moves what a view holds without a new allocation; the
+//! scroll bars announce their new values, an event, which drops all.
+//!
 //! **Accessible ids** are not in the cache answer: GTK 3's bridge answers
 //! each element's only when asked, one call per element. The ids a read
 //! asked are kept in the answer's items and carried into the next answer
@@ -48,6 +63,11 @@ use std::sync::{Arc, Mutex};
 #[derive(Default)]
 pub struct Kept {
     cache: Mutex<Option<KeptCache>>,
+    /// The boxes the last whole read asked, for apps that announce every
+    /// change of a box ([`crate::profile::Profile::boxes_kept`]).
+    boxes: Mutex<Option<Arc<KeptBoxes>>>,
+    /// How many boxes kept boxes gave.
+    boxes_served: AtomicU64,
     /// How many reads a kept cache answer served.
     cache_served: AtomicU64,
     /// Whether a round trip over the bus, made after this driver registered
@@ -77,6 +97,61 @@ pub struct Changes {
     pub actions: u64,
 }
 
+/// The boxes a whole read asked of the elements of the app's cache, each
+/// from its window's top-left corner, by object path.
+#[derive(Debug, Default)]
+pub struct KeptBoxes {
+    pub boxes: HashMap<String, (i32, i32, i32, i32)>,
+    /// What had happened when the read that asked them began, and how
+    /// many boxes the app had announced changed.
+    before: Option<(Changes, u64)>,
+}
+
+impl KeptBoxes {
+    /// The boxes of `elements` below the window (the first), from its
+    /// corner: those of the cache's elements that have one.
+    pub fn of(
+        elements: &[Element],
+        cache: &CacheItems,
+        bus_name: &str,
+        before: (Changes, u64),
+    ) -> Self {
+        let Some((x0, y0, _, _)) = elements.first().and_then(|w| w.raw.extents) else {
+            return KeptBoxes::default();
+        };
+        let boxes = elements
+            .iter()
+            .skip(1)
+            .filter_map(|e| {
+                let obj = e.raw.obj.as_ref()?;
+                let (x, y, w, h) = e.raw.extents?;
+                (obj.0 == bus_name && cache.contains_key(obj.1.as_str()))
+                    .then(|| (obj.1.as_str().to_string(), (x - x0, y - y0, w, h)))
+            })
+            .collect();
+        KeptBoxes {
+            boxes,
+            before: Some(before),
+        }
+    }
+
+    /// Whether these boxes were asked by a read begun when `at` had happened.
+    pub fn kept_at(&self, at: Changes) -> bool {
+        self.before.is_some_and(|(changes, _)| changes == at)
+    }
+
+    /// How many boxes the app had announced changed when the read that
+    /// asked these began: those it announced since are asked again.
+    pub fn bounds_before(&self) -> u64 {
+        self.before.map_or(0, |(_, bounds)| bounds)
+    }
+
+    /// The box kept of the element at `path`, from its window's corner.
+    pub fn of_path(&self, path: &str) -> Option<(i32, i32, i32, i32)> {
+        self.boxes.get(path).copied()
+    }
+}
+
 impl Kept {
     /// The kept cache answer, if nothing happened since it was asked
     /// (`now` is what has happened so far); a round trip must still prove
@@ -91,6 +166,28 @@ impl Kept {
     /// Keeps a cache answer asked after `before`.
     pub fn keep_cache(&self, items: Arc<CacheItems>, before: Changes) {
         *self.cache.lock().unwrap() = Some(KeptCache { items, before });
+    }
+
+    /// The boxes the last whole read kept, if nothing happened since that
+    /// read began (`now` is what has happened so far); a round trip must
+    /// still prove no event is on its way.
+    pub fn boxes(&self, now: Changes) -> Option<Arc<KeptBoxes>> {
+        let kept = self.boxes.lock().unwrap();
+        kept.as_ref().filter(|k| k.kept_at(now)).cloned()
+    }
+
+    pub fn keep_boxes(&self, boxes: KeptBoxes) {
+        *self.boxes.lock().unwrap() = Some(Arc::new(boxes));
+    }
+
+    /// Counts `boxes` taken from kept boxes.
+    pub fn served_boxes(&self, boxes: usize) {
+        self.boxes_served.fetch_add(boxes as u64, Ordering::Relaxed);
+    }
+
+    /// How many boxes kept boxes gave so far.
+    pub fn boxes_served(&self) -> u64 {
+        self.boxes_served.load(Ordering::Relaxed)
     }
 
     /// Gives the elements of a new cache answer the accessible ids asked of

@@ -16,16 +16,20 @@
 //!    text, value, actions, relations, attributes and table place are asked,
 //!    decided from its role, interfaces, states and the profile's rules.
 //!
-//! Nothing is reused on a timer. The one answer kept from read to read is
-//! the app's cache answer, and only where the toolkit announces every
-//! change to what it holds; any event of the app or action of the driver
-//! drops it ([`crate::kept`]). The children of views that manage their
-//! descendants (GTK 3 tree views, Qt item views, which sort, filter and
-//! gain rows without an event) are never in a kept answer: they are asked
-//! at every read, and so are values, text, actions and boxes.
+//! Nothing is reused on a timer. Two answers are kept from read to read,
+//! and only where the toolkit announces every change to what they hold:
+//! the app's cache answer, and (GTK 3) the boxes of the cache's elements,
+//! which the app announces one by one (`BoundsChanged`). Any event of the
+//! app or action of the driver drops both; a box announced changed is
+//! asked again with the boxes of everything inside it ([`crate::kept`]).
+//! The children of views that manage their descendants (GTK 3 tree views,
+//! Qt item views, which sort, filter and gain rows without an event) are
+//! never in a kept answer: they and their boxes are asked at every read,
+//! and so are values, text and actions.
 
 use crate::bus::ObjRef;
 use crate::fetch::{CacheItems, CachedItem, Ifaces, RawNode};
+use crate::kept::KeptBoxes;
 use crate::profile::{CacheKept, Profile};
 use crate::roles;
 use crate::states::st;
@@ -69,6 +73,9 @@ pub struct Moment {
     /// Whether a GTK 4 popover shows: what it holds is placed from the
     /// whole read of its window.
     pub popover: bool,
+    /// The boxes the last whole read kept, if the app announces every
+    /// change of a box and nothing happened since that read began.
+    pub kept_boxes: Option<Arc<KeptBoxes>>,
     /// The cached elements whose children the last read had to ask.
     pub children_asked: Vec<String>,
     /// The elements the last two fills named, as the walk gave them, and
@@ -118,6 +125,15 @@ pub struct ReadPlan {
     /// Whether the cache places the children of the elements it holds
     /// ([`Profile::cache_places_children`]).
     pub cache_places_children: bool,
+    /// The boxes an earlier whole read kept, taken for the elements of the
+    /// cache (not the window's own) with the kept cache answer, once the
+    /// same round trip proves no event is on its way; else every box is asked.
+    pub boxes: Option<Arc<KeptBoxes>>,
+    /// The elements (paths) whose boxes the app announced changed since
+    /// the kept boxes were asked: theirs and their descendants' are asked.
+    pub boxes_moved: std::collections::HashSet<String>,
+    /// Whether this read keeps the boxes it asks, for the next.
+    pub keep_boxes: bool,
     /// How the children on screen of a view are asked.
     pub views: visible::Views,
 }
@@ -147,11 +163,19 @@ pub fn plan(profile: &Profile, asked: Asked, moment: Moment) -> ReadPlan {
         rules: profile.fields,
         cache_places_children: profile.cache_places_children,
         views: profile.views(),
+        boxes: None,
+        boxes_moved: Default::default(),
+        keep_boxes: false,
     };
     match asked {
         Asked::Window => {
             plan.cache = whole_window_cache();
             plan.children_early = moment.children_asked;
+            let keeps = profile.boxes_kept && moment.announces && !moment.awaiting_action;
+            if keeps && matches!(plan.cache, CachePlan::Kept(_)) {
+                plan.boxes = moment.kept_boxes;
+            }
+            plan.keep_boxes = keeps;
         }
         Asked::Candidates if reads_lean(profile, &moment) => {
             plan.cache = whole_window_cache();
@@ -177,6 +201,13 @@ pub fn plan(profile: &Profile, asked: Asked, moment: Moment) -> ReadPlan {
         }
     }
     plan
+}
+
+/// The box kept for `node` by an earlier read, if the plan takes kept
+/// boxes: then its box is not asked.
+pub fn kept_box(plan: &ReadPlan, node: &RawNode) -> Option<(i32, i32, i32, i32)> {
+    let obj = node.obj.as_ref()?;
+    plan.boxes.as_ref()?.of_path(obj.1.as_str())
 }
 
 /// Whether a locator's read is lean: the app's cache answers role, name
@@ -602,6 +633,44 @@ mod tests {
             plan(&gtk4, Asked::Element, moment(true)).cache,
             CachePlan::None
         ));
+    }
+
+    #[test]
+    fn boxes_are_kept_for_gtk3_alone_and_taken_with_the_kept_cache_answer() {
+        let kept_boxes = Some(Arc::new(KeptBoxes::default()));
+        let quiet = |kept: Option<Arc<CacheItems>>| Moment {
+            kept,
+            announces: true,
+            kept_boxes: kept_boxes.clone(),
+            ..Moment::default()
+        };
+        let answer = Some(Arc::new(CacheItems::new()));
+        let gtk3 = profile("gtk3-widget-factory", "gtk", Toolkit::Other);
+        let whole = plan(&gtk3, Asked::Window, quiet(answer.clone()));
+        assert!(whole.keep_boxes && whole.boxes.is_some());
+        let fresh = plan(&gtk3, Asked::Window, quiet(None));
+        assert!(
+            fresh.keep_boxes && fresh.boxes.is_none(),
+            "a cache asked afresh: every box asked"
+        );
+        let lean = plan(&gtk3, Asked::Candidates, quiet(answer.clone()));
+        assert!(!lean.keep_boxes && lean.boxes.is_none());
+        let acting = Moment {
+            awaiting_action: true,
+            ..quiet(answer.clone())
+        };
+        let whole = plan(&gtk3, Asked::Window, acting);
+        assert!(!whole.keep_boxes && whole.boxes.is_none());
+        for other in [
+            profile("gnome-calculator", "gtk", Toolkit::Gtk4),
+            profile("soffice", "gtk", Toolkit::Other),
+            profile("gimp-2.10", "GAIL", Toolkit::Other),
+            profile("kcalc", "Qt", Toolkit::Other),
+        ] {
+            assert!(!other.boxes_kept);
+            let whole = plan(&other, Asked::Window, quiet(answer.clone()));
+            assert!(!whole.keep_boxes && whole.boxes.is_none());
+        }
     }
 
     #[test]

@@ -53,6 +53,13 @@ pub struct Profile {
     /// How many of a read's calls may be in flight to the app at once
     /// ([`crate::gate`]).
     pub in_flight: usize,
+    /// Whether the boxes of a whole read may serve the next while the app
+    /// sends no event (no box changed) and the driver sends no action: GTK 3,
+    /// whose bridge sends `BoundsChanged` at every new allocation of a widget
+    /// to a client that registered for it, as this driver does. Its boxes
+    /// cost the app most of a read (each `GetExtents` is a round trip to the
+    /// X server). Not LibreOffice behind the same bridge, nor GTK 2.
+    pub boxes_kept: bool,
 }
 
 impl Profile {
@@ -71,6 +78,7 @@ impl Profile {
             cache_places_children: gtk_bridge,
             fields: field_rules(app),
             in_flight: in_flight(app),
+            boxes_kept: gtk_bridge && app.toolkit == Toolkit::Other && !is_libreoffice(&app.name),
         }
     }
 }

@@ -192,3 +192,100 @@ fn gnome_system_monitor_rows_under_the_header_are_offscreen() {
     }
     panic!("12 wheel clicks never left a row beneath the header: nothing was checked");
 }
+
+/// The window `title`'s bounds on the screen, as the driver lists them.
+fn window_bounds(app: &common::Running, title: &str) -> uidrive_core::protocol::Bounds {
+    use uidrive_core::Driver;
+    let windows = app.driver.windows().expect("the windows list");
+    let window = windows
+        .windows
+        .iter()
+        .find(|w| w.title == title)
+        .unwrap_or_else(|| panic!("no window {title:?} in {:?}", windows.windows));
+    window.bounds
+}
+
+/// Waits until the app wrote `what` to `marker` (it does once the change is laid out).
+fn wait_for_marker(marker: &std::path::Path, what: &str) {
+    let started = std::time::Instant::now();
+    while std::fs::read_to_string(marker).unwrap_or_default() != what {
+        assert!(
+            started.elapsed() < common::DEADLINE,
+            "the app did not report {what} moved"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+fn signal(app: &common::Running, name: &str) {
+    let sent = std::process::Command::new("kill")
+        .args([format!("-{name}"), app.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success(), "kill -{name}");
+}
+
+/// GTK 3 announces each new allocation of a widget (`BoundsChanged`) to a
+/// driver that registered for it, so a whole read takes the boxes the read
+/// before kept while the app announces nothing. A button the app moves with
+/// no other event reads at its new place at the very next read (so does
+/// everything inside the containers laid out again with it); after the
+/// window moves, which lays out nothing, the boxes kept read where the
+/// window now is (bounds count from its content).
+#[test]
+fn gtk3_kept_boxes_follow_a_widget_the_app_moves_and_the_window() {
+    let dir = std::env::temp_dir().join(format!("uidrive-moving-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let marker = dir.join("moved");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/apps/gtk3_moving.py"
+    );
+    let app = launch(&["/usr/bin/python3", script, marker.to_str().unwrap()]);
+    let kept = app.read_until_kept();
+    assert!(
+        app.driver.boxes_from_kept_reads() > 0,
+        "the quiet window's read took kept boxes"
+    );
+    let target = |t: &Tree| {
+        find(t, Role::Button, "Target", |_| true)
+            .bounds
+            .expect("a box")
+    };
+    let label = |t: &Tree| {
+        find(t, Role::Text, "A label that stays", |_| true)
+            .bounds
+            .expect("a box")
+    };
+    let (was, label_was) = (target(&kept), label(&kept));
+
+    signal(&app, "USR1");
+    wait_for_marker(&marker, "button");
+    let moved = app.tree();
+    assert_eq!(
+        target(&moved).x,
+        was.x + 40.0,
+        "the button reads where it moved"
+    );
+    assert_eq!(label(&moved), label_was);
+
+    let window_was = window_bounds(&app, "Moving test");
+    app.read_until_kept();
+    signal(&app, "USR2");
+    wait_for_marker(&marker, "window");
+    let served = app.driver.boxes_from_kept_reads();
+    let after = app.tree();
+    assert_ne!(
+        window_bounds(&app, "Moving test").x,
+        window_was.x,
+        "the window moved"
+    );
+    assert!(app.driver.boxes_from_kept_reads() > served);
+    assert_eq!(
+        target(&after),
+        target(&moved),
+        "the button, from the window's content"
+    );
+    assert_eq!(label(&after), label_was);
+    let _ = std::fs::remove_dir_all(&dir);
+}
