@@ -206,7 +206,18 @@ pub async fn all_apps(conn: &Connection) -> Result<Vec<AppRef>> {
 
 /// The app whose process is one of `pids`, if it registered.
 pub async fn find_app_by_pids(conn: &Connection, pids: &[u32]) -> Result<Option<AppRef>> {
+    find_app_by_pids_except(conn, pids, "").await
+}
+
+/// [`find_app_by_pids`], leaving out the app at bus name `left` (one that
+/// is leaving the bus).
+pub async fn find_app_by_pids_except(
+    conn: &Connection,
+    pids: &[u32],
+    left: &str,
+) -> Result<Option<AppRef>> {
     let apps = registry_apps(conn).await?;
+    let apps: Vec<_> = apps.into_iter().filter(|(b, _)| b != left).collect();
     let owners = join_all(apps.iter().map(|(b, _)| pid_of(conn, b))).await;
     for ((bus_name, _), owner) in apps.iter().zip(owners) {
         if owner.map(|p| pids.contains(&p)).unwrap_or(false) {

@@ -266,6 +266,7 @@ impl AtspiDriver {
         let started = std::time::Instant::now();
         match AtspiDriver::attach_pid_or(pid, opts, move || probe.give_up()) {
             Ok(driver) => {
+                let driver = driver.following_launch(pid, opts.timeout);
                 let left = opts.timeout.saturating_sub(started.elapsed());
                 let ready = driver.wait_ready(left.max(READY_AT_LEAST))?;
                 Ok(Launched::Tree(driver, ready))
