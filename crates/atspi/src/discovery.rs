@@ -299,6 +299,24 @@ pub fn cached_top_levels(children: &[ObjRef], cache: &CacheItems) -> Option<Vec<
     Some(tops?.into_iter().filter(is_window).collect())
 }
 
+/// Whether the window `top` of `app` is a splash screen: GTK gives a
+/// window's type hint as its `window-type` attribute, `splashscreen` for one
+/// (LibreOffice's on Wayland, 648x200 and unnamed, shown while it starts;
+/// on X11 its launcher draws the splash itself, off the bus).
+pub async fn is_splash(link: &crate::bus::Link, app: &AppRef, top: &TopLevel) -> bool {
+    let (conn, dest) = link.route(&app.bus);
+    let attributes: Result<std::collections::HashMap<String, String>> = call(
+        conn,
+        dest,
+        top.obj.1.as_str(),
+        IFACE_ACCESSIBLE,
+        "GetAttributes",
+        &(),
+    )
+    .await;
+    attributes.is_ok_and(|a| a.get("window-type").is_some_and(|t| t == "splashscreen"))
+}
+
 fn is_window(top: &TopLevel) -> bool {
     roles::is_window_role(top.role) && !top.states.has(st::DEFUNCT)
 }

@@ -8,6 +8,7 @@ use crate::events::{self, Activity};
 use crate::menu;
 use crate::tree;
 use crate::windows::{self, WindowIds};
+use futures_util::future::join_all;
 use std::future::Future;
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
@@ -440,14 +441,20 @@ where
     loop {
         match find(conn.clone()).await {
             Ok(Some(app)) => {
-                // The app counts as up once it shows a window.
+                // The app counts as up once it shows a window, a splash
+                // screen aside: what it shows while it starts (LibreOffice's
+                // first process shows only that, then starts another).
                 let direct = bus::Link::over_bus(conn.clone());
                 match discovery::top_levels(&direct, &app).await {
-                    Ok(tops) if !tops.is_empty() => {
-                        let peers = bus::open_peers(conn, &app.bus).await;
-                        return Ok((app, peers));
+                    Ok(tops) => {
+                        let splashes =
+                            join_all(tops.iter().map(|t| discovery::is_splash(&direct, &app, t)))
+                                .await;
+                        if splashes.contains(&false) {
+                            let peers = bus::open_peers(conn, &app.bus).await;
+                            return Ok((app, peers));
+                        }
                     }
-                    Ok(_) => {}
                     Err(e) => last_error = Some(e),
                 }
             }

@@ -2,6 +2,8 @@
 //! (tests/apps/restarting.py, as LibreOffice does on its first start with a
 //! new profile): the driver follows the new instance while the process it
 //! launched runs, and answers `app_exited` once that process has ended too.
+//! And an app that shows a splash screen first (tests/apps/splash_first.py,
+//! as LibreOffice does on Wayland): the launch waits for its main window.
 
 mod common;
 
@@ -150,4 +152,48 @@ fn an_app_that_replaces_itself_is_followed_on_x11() {
             .unwrap_or_else(|e| panic!("the app launches: {e} ({})", e.suggestion));
     follows_the_restart(&driver, child, &go, true);
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_launch_waits_past_the_splash_screen_on_wayland() {
+    let desktop = uidrive_wayland::WaylandDesktop::start().expect("the Wayland desktop starts");
+    let dir = desktop.runtime_dir().join("splash");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (shown, go) = (dir.join("shown"), dir.join("go"));
+    let script = format!(
+        "{}/../../tests/apps/splash_first.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let argv: Vec<String> = ["/usr/bin/python3", &script]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([shown.display().to_string(), go.display().to_string()])
+        .collect();
+    // The app shows its main window only when told, a second after its
+    // splash screen showed: a launch that took the splash for the app's
+    // window would have answered before.
+    let teller = {
+        let (shown, go) = (shown.clone(), go.clone());
+        std::thread::spawn(move || {
+            wait_until("the splash screen showed", || shown.exists());
+            std::thread::sleep(Duration::from_secs(1));
+            std::fs::write(&go, b"").unwrap();
+        })
+    };
+    let (driver, mut child) = AtspiDriver::launch(&argv, &options(desktop.env()))
+        .unwrap_or_else(|e| panic!("the app launches: {e} ({})", e.suggestion));
+    assert!(
+        go.exists(),
+        "the launch answered while only the splash screen showed"
+    );
+    teller.join().unwrap();
+    let windows = driver.windows().expect("the app's windows list");
+    let listed: Vec<(u64, &str)> = windows
+        .windows
+        .iter()
+        .map(|w| (w.id, w.title.as_str()))
+        .collect();
+    assert_eq!(listed, [(1, "Main window")], "the main window is window 1");
+    let _ = child.kill();
+    let _ = child.wait();
 }
