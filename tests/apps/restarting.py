@@ -12,6 +12,7 @@ instance exits with status 81 and the launcher starts the second ("Instance
 instead replaces itself (exec) with the second: the same process, a new
 registration on the accessibility bus.
 """
+
 import os
 import subprocess
 import sys

@@ -5,6 +5,7 @@ exists, its main window ("Main window") in place of the splash.
 
 usage: splash_first.py SHOWN_FILE GO_FILE
 SHOWN_FILE is written once the splash is on screen."""
+
 import os
 import sys
 
@@ -12,7 +13,7 @@ import gi
 
 gi.require_version("Gdk", "3.0")
 gi.require_version("Gtk", "3.0")
-from gi.repository import Gdk, GLib, Gtk  # noqa: E402
+from gi.repository import Gdk, GLib, Gtk
 
 shown_file, go_file = sys.argv[1], sys.argv[2]
 
