@@ -721,13 +721,6 @@ FAILS_ON_WAYLAND = {
                   "(Deutschland)' with the tops of its letters cut off (the capture shows it so), and "
                   "tesseract reads the cut glyphs as other words.",
     },
-    # When they open, every step passes (Writer in 2 runs of 4, Calc in 1 of 4).
-    "writer": {"open": "LibreOffice on Wayland with a fresh profile (as the suite gives it): the soffice "
-                       "process that showed the window leaves the bus a moment later and the open answers "
-                       "app_exited (a first start that restarts itself, it seems); with the profile of an "
-                       "earlier start, 3 opens of 3 pass. Not fixed yet."},
-    "calc": {"open": "As Writer's: with a fresh profile the soffice process that showed the window leaves "
-                     "the bus a moment later; with the profile of an earlier start, 3 opens of 3 pass."},
 }
 
 APPS = {

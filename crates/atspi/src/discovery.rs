@@ -206,7 +206,18 @@ pub async fn all_apps(conn: &Connection) -> Result<Vec<AppRef>> {
 
 /// The app whose process is one of `pids`, if it registered.
 pub async fn find_app_by_pids(conn: &Connection, pids: &[u32]) -> Result<Option<AppRef>> {
+    find_app_by_pids_except(conn, pids, "").await
+}
+
+/// [`find_app_by_pids`], leaving out the app at bus name `left` (one that
+/// is leaving the bus).
+pub async fn find_app_by_pids_except(
+    conn: &Connection,
+    pids: &[u32],
+    left: &str,
+) -> Result<Option<AppRef>> {
     let apps = registry_apps(conn).await?;
+    let apps: Vec<_> = apps.into_iter().filter(|(b, _)| b != left).collect();
     let owners = join_all(apps.iter().map(|(b, _)| pid_of(conn, b))).await;
     for ((bus_name, _), owner) in apps.iter().zip(owners) {
         if owner.map(|p| pids.contains(&p)).unwrap_or(false) {
@@ -286,6 +297,24 @@ pub fn cached_top_levels(children: &[ObjRef], cache: &CacheItems) -> Option<Vec<
     });
     let tops: Option<Vec<TopLevel>> = tops.collect();
     Some(tops?.into_iter().filter(is_window).collect())
+}
+
+/// Whether the window `top` of `app` is a splash screen: GTK gives a
+/// window's type hint as its `window-type` attribute, `splashscreen` for one
+/// (LibreOffice's on Wayland, 648x200 and unnamed, shown while it starts;
+/// on X11 its launcher draws the splash itself, off the bus).
+pub async fn is_splash(link: &crate::bus::Link, app: &AppRef, top: &TopLevel) -> bool {
+    let (conn, dest) = link.route(&app.bus);
+    let attributes: Result<std::collections::HashMap<String, String>> = call(
+        conn,
+        dest,
+        top.obj.1.as_str(),
+        IFACE_ACCESSIBLE,
+        "GetAttributes",
+        &(),
+    )
+    .await;
+    attributes.is_ok_and(|a| a.get("window-type").is_some_and(|t| t == "splashscreen"))
 }
 
 fn is_window(top: &TopLevel) -> bool {

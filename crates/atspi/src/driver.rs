@@ -8,8 +8,9 @@ use crate::events::{self, Activity};
 use crate::menu;
 use crate::tree;
 use crate::windows::{self, WindowIds};
+use futures_util::future::join_all;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::{Duration, Instant};
 use uidrive_core::protocol::{
     ActParams, Bounds, Capture, CaptureParams, CellAtParams, ElementAtParams, ElementId,
@@ -92,9 +93,16 @@ pub(crate) struct Inner {
 
 /// Drives one app's windows through AT-SPI2.
 pub struct AtspiDriver {
-    inner: Arc<Inner>,
+    /// The app driven now: replaced when the app uidrive launched starts
+    /// again as a new process (`crate::follow`).
+    inner: RwLock<Arc<Inner>>,
     runtime: Option<tokio::runtime::Runtime>,
+    /// The launch whose next instance the driver follows, for an app it launched.
+    pub(crate) launch: Option<crate::follow::Launch>,
 }
+
+/// The app's peer connections, as [`bus::open_peers`] answers them.
+pub(crate) type Peers = Option<(String, Connection, Option<Connection>)>;
 
 impl AtspiDriver {
     /// Connects to the session bus of `opts.env` (else the process env) and
@@ -107,7 +115,7 @@ impl AtspiDriver {
         what: String,
         watched: Option<u32>,
         find: F,
-        mut give_up: impl FnMut() -> Option<Error> + Send + 'static,
+        give_up: impl FnMut() -> Option<Error> + Send + 'static,
     ) -> Result<AtspiDriver>
     where
         F: Fn(Connection) -> Fut + Send + 'static,
@@ -134,80 +142,22 @@ impl AtspiDriver {
             events::listen(&conn, listening).await.map_err(|e| {
                 Error::failed(format!("could not listen to accessibility events: {e}"))
             })?;
-            let deadline = tokio::time::Instant::now() + timeout;
-            let mut last_error = None;
-            loop {
-                match find(conn.clone()).await {
-                    Ok(Some(app)) => {
-                        // The app counts as up once it shows a window.
-                        let direct = bus::Link::over_bus(conn.clone());
-                        match discovery::top_levels(&direct, &app).await {
-                            Ok(tops) if !tops.is_empty() => {
-                                if crate::profile::Profile::of(&app).boxes_kept {
-                                    events::listen_to_boxes(&conn, &app.bus).await;
-                                }
-                                let peers = bus::open_peers(&conn, &app.bus).await;
-                                return Ok((conn, app, peers));
-                            }
-                            Ok(_) => {}
-                            Err(e) => last_error = Some(e),
-                        }
-                    }
-                    Ok(None) => {}
-                    Err(e) => last_error = Some(e),
-                }
-                // An app that ended shows no window however long we wait.
-                if let Some(pid) = watched.filter(|pid| discovery::process_gone(*pid)) {
-                    return Err(Error::new(
-                        ErrorCode::AppExited,
-                        format!("{what} ended (process {pid}) before it showed a window"),
-                    )
-                    .with_suggestion("run the command by hand to see why it exits"));
-                }
-                if let Some(err) = give_up() {
-                    return Err(err);
-                }
-                if tokio::time::Instant::now() >= deadline {
-                    let detail = last_error
-                        .map(|e| format!(" (last error: {e})"))
-                        .unwrap_or_default();
-                    return Err(Error::timeout(format!(
-                        "{what} showed no window on the accessibility bus within {} ms{detail}",
-                        timeout.as_millis()
-                    ))
-                    .with_suggestion("check that the app started (its output), and that it runs on this desktop's DISPLAY and D-Bus session"));
-                }
-                tokio::time::sleep(Duration::from_millis(50)).await;
-            }
+            let (app, peers) = find_shown(&conn, &what, watched, find, give_up, timeout).await?;
+            Ok((conn, app, peers))
         })?;
         let (conn, app, peers) = started;
-        let lanes = peers
-            .as_ref()
-            .map(|(address, _, _)| crate::lanes::for_app(address));
-        let (peer, fields) = peers.map(|(_, walk, fields)| (walk, fields)).unzip();
-        let profile = crate::profile::Profile::of(&app);
+        let inner = Inner::new(
+            conn,
+            app,
+            peers,
+            activity,
+            opts.env.clone(),
+            WindowIds::default(),
+        );
         Ok(AtspiDriver {
-            inner: Arc::new(Inner {
-                link: bus::Link {
-                    bus: conn.clone(),
-                    peer: peer.map(|p| (app.bus.clone(), p)),
-                    fields: fields.flatten(),
-                },
-                conn,
-                gate: crate::gate::of_app(app.pid, &app.bus, profile.in_flight),
-                profile,
-                scales: Default::default(),
-                app,
-                ids: WindowIds::default(),
-                activity,
-                env: opts.env.clone(),
-                xlink: Default::default(),
-                wlink: Default::default(),
-                known: Default::default(),
-                kept: Default::default(),
-                lanes,
-            }),
+            inner: RwLock::new(Arc::new(inner)),
             runtime: Some(runtime),
+            launch: None,
         })
     }
 
@@ -251,35 +201,35 @@ impl AtspiDriver {
 
     /// The process of the app this driver drives.
     pub fn pid(&self) -> u32 {
-        self.inner.app.pid
+        self.current().app.pid
     }
 
     /// How many reads took the app's cache answer kept from an earlier read
     /// instead of asking it again (GTK's apps while they announce no change).
     #[doc(hidden)]
     pub fn reads_from_kept_cache(&self) -> u64 {
-        self.inner.kept.reads_served()
+        self.current().kept.reads_served()
     }
 
     /// How many boxes whole reads took from the boxes the read before kept
     /// (GTK 3 while it announces no change).
     #[doc(hidden)]
     pub fn boxes_from_kept_reads(&self) -> u64 {
-        self.inner.kept.boxes_served()
+        self.current().kept.boxes_served()
     }
 
     /// How many elements a locator's read filled in from answers asked
     /// beside its structure (the elements the read before filled in).
     #[doc(hidden)]
     pub fn fills_from_early_answers(&self) -> u64 {
-        self.inner.kept.fields_served()
+        self.current().kept.fields_served()
     }
 
     /// The limit on a read's calls in flight to the app (its profile's),
     /// and the most that were in flight at once so far.
     #[doc(hidden)]
     pub fn calls_in_flight(&self) -> (usize, usize) {
-        let gate = &self.inner.gate;
+        let gate = self.current().gate.clone();
         (gate.limit(), gate.most_in_flight())
     }
 
@@ -297,35 +247,86 @@ impl AtspiDriver {
     }
 
     /// The app's accessible name, as the registry lists it.
-    pub fn app_name(&self) -> &str {
-        &self.inner.app.name
+    pub fn app_name(&self) -> String {
+        self.current().app.name.clone()
+    }
+
+    /// The state of the app driven now.
+    pub(crate) fn current(&self) -> Arc<Inner> {
+        self.inner.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Drives `inner` from now on: the launch's new instance of the app.
+    pub(crate) fn replace(&self, inner: Arc<Inner>) {
+        *self.inner.write().unwrap_or_else(|e| e.into_inner()) = inner;
+    }
+
+    /// The driver's own runtime, which reads its bus connection.
+    pub(crate) fn own_runtime(&self) -> tokio::runtime::Handle {
+        let runtime = self.runtime.as_ref();
+        runtime
+            .expect("the runtime lives as long as the driver")
+            .handle()
+            .clone()
     }
 
     /// Runs `work` and waits for it, for at most `limit`: on the runtime
     /// that reads the app's peer connections where it has them
     /// ([`crate::peer_pool::runtime`]), else on the driver's own, which reads
-    /// its bus connection.
+    /// its bus connection. When the app left the bus and the app uidrive
+    /// launched started again meanwhile, the driver follows the new instance
+    /// ([`crate::follow`]): before the work, and after work the app's exit
+    /// failed, so that the next call reaches the new instance (this one
+    /// fails: what it acted on is gone; see [`AtspiDriver::read`]).
     fn run<T, F, Fut>(&self, limit: Duration, work: F) -> Result<T>
     where
         T: Send + 'static,
         F: FnOnce(Arc<Inner>) -> Fut,
         Fut: Future<Output = Result<T>> + Send + 'static,
     {
-        let own = || {
-            let runtime = self.runtime.as_ref();
-            runtime
-                .expect("the runtime lives as long as the driver")
-                .handle()
-                .clone()
+        let inner = self.following()?;
+        match self.run_with(&inner, limit, work) {
+            Err(e) if crate::follow::may_have_left(&e) => match self.followed(&inner)? {
+                Some(now) => Err(crate::follow::worked_on_gone(&inner, &now, e)),
+                None => Err(e),
+            },
+            other => other,
+        }
+    }
+
+    /// [`AtspiDriver::run`] for work that only reads: when the app's exit
+    /// failed it and the driver follows the launch's new instance, the work
+    /// runs again on that instance.
+    fn read<T, F, Fut>(&self, limit: Duration, work: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: Fn(Arc<Inner>) -> Fut,
+        Fut: Future<Output = Result<T>> + Send + 'static,
+    {
+        let inner = self.following()?;
+        match self.run_with(&inner, limit, &work) {
+            Err(e) if crate::follow::may_have_left(&e) => match self.followed(&inner)? {
+                Some(now) => self.run_with(&now, limit, &work),
+                None => Err(e),
+            },
+            other => other,
+        }
+    }
+
+    /// Runs `work` on `inner` as [`AtspiDriver::run`] says, explaining its error.
+    fn run_with<T, F, Fut>(&self, inner: &Arc<Inner>, limit: Duration, work: F) -> Result<T>
+    where
+        T: Send + 'static,
+        F: FnOnce(Arc<Inner>) -> Fut,
+        Fut: Future<Output = Result<T>> + Send + 'static,
+    {
+        let runtime = match inner.link.peer {
+            Some(_) => crate::peer_pool::runtime().unwrap_or_else(|| self.own_runtime()),
+            None => self.own_runtime(),
         };
-        let runtime = match self.inner.link.peer {
-            Some(_) => crate::peer_pool::runtime().unwrap_or_else(own),
-            None => own(),
-        };
-        let inner = self.inner.clone();
-        let result = run_on(&runtime, limit, work(inner));
+        let result = run_on(&runtime, limit, work(inner.clone()));
         match result {
-            Err(e) => Err(self.explain(e)),
+            Err(e) => Err(explain_by(inner, e)),
             other => other,
         }
     }
@@ -335,49 +336,51 @@ impl AtspiDriver {
     /// that is stopped or busy is not gone (its call is a `timeout`); one that
     /// died and was not reaped yet (a zombie) is.
     pub(crate) fn explain(&self, err: Error) -> Error {
-        let explained = matches!(
-            err.code,
-            ErrorCode::Timeout
-                | ErrorCode::Failed
-                | ErrorCode::Disconnected
-                | ErrorCode::NoWindow
-                | ErrorCode::NoElement
-        );
-        if !explained || !self.gone_by(&err) {
-            err
-        } else {
-            Error::new(
-                ErrorCode::AppExited,
-                format!(
-                    "{} (process {}) exited: {}",
-                    self.inner.app.name, self.inner.app.pid, err.message
-                ),
-            )
-        }
+        explain_by(&self.current(), err)
     }
 }
 
-impl AtspiDriver {
-    /// Whether the app's process is gone. A connection closes as a killed
-    /// process exits, a moment before the process shows as dead: after a
-    /// closed connection, that moment is waited for (briefly).
-    fn gone_by(&self, err: &Error) -> bool {
-        let pid = self.inner.app.pid;
-        let wait = if err.code == ErrorCode::Disconnected {
-            Duration::from_millis(500)
-        } else {
-            Duration::ZERO
-        };
-        let until = std::time::Instant::now() + wait;
-        loop {
-            if discovery::process_gone(pid) {
-                return true;
-            }
-            if std::time::Instant::now() >= until {
-                return false;
-            }
-            std::thread::sleep(Duration::from_millis(10));
+/// [`AtspiDriver::explain`], for the app of `inner`.
+fn explain_by(inner: &Inner, err: Error) -> Error {
+    let explained = matches!(
+        err.code,
+        ErrorCode::Timeout
+            | ErrorCode::Failed
+            | ErrorCode::Disconnected
+            | ErrorCode::NoWindow
+            | ErrorCode::NoElement
+    );
+    if !explained || !gone_by(inner.app.pid, &err) {
+        err
+    } else {
+        Error::new(
+            ErrorCode::AppExited,
+            format!(
+                "{} (process {}) exited: {}",
+                inner.app.name, inner.app.pid, err.message
+            ),
+        )
+    }
+}
+
+/// Whether the app's process `pid` is gone. A connection closes as a killed
+/// process exits, a moment before the process shows as dead: after a
+/// closed connection, that moment is waited for (briefly).
+fn gone_by(pid: u32, err: &Error) -> bool {
+    let wait = if err.code == ErrorCode::Disconnected {
+        Duration::from_millis(500)
+    } else {
+        Duration::ZERO
+    };
+    let until = std::time::Instant::now() + wait;
+    loop {
+        if discovery::process_gone(pid) {
+            return true;
         }
+        if std::time::Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(10));
     }
 }
 
@@ -390,7 +393,11 @@ impl Drop for AtspiDriver {
 }
 
 /// Runs `work` on `runtime` from any thread (even one inside another runtime), for at most `limit`.
-fn run_on<T, Fut>(runtime: &tokio::runtime::Handle, limit: Duration, work: Fut) -> Result<T>
+pub(crate) fn run_on<T, Fut>(
+    runtime: &tokio::runtime::Handle,
+    limit: Duration,
+    work: Fut,
+) -> Result<T>
 where
     T: Send + 'static,
     Fut: Future<Output = Result<T>> + Send + 'static,
@@ -416,6 +423,113 @@ where
                 "the app did not finish the call within {} ms",
                 limit.as_millis()
             )))
+        }
+    }
+}
+
+/// Waits until `find` names an app that shows a window, for at most
+/// `timeout`; or, when `watched` names a process, until that process ends
+/// (`app_exited`); or until `give_up` answers an error. Answers the app and
+/// its peer connections.
+pub(crate) async fn find_shown<F, Fut>(
+    conn: &Connection,
+    what: &str,
+    watched: Option<u32>,
+    find: F,
+    mut give_up: impl FnMut() -> Option<Error>,
+    timeout: Duration,
+) -> Result<(AppRef, Peers)>
+where
+    F: Fn(Connection) -> Fut,
+    Fut: Future<Output = Result<Option<AppRef>>>,
+{
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut last_error = None;
+    loop {
+        match find(conn.clone()).await {
+            Ok(Some(app)) => {
+                // The app counts as up once it shows a window, a splash
+                // screen aside: what it shows while it starts (LibreOffice's
+                // first process shows only that, then starts another).
+                let direct = bus::Link::over_bus(conn.clone());
+                match discovery::top_levels(&direct, &app).await {
+                    Ok(tops) => {
+                        let splashes =
+                            join_all(tops.iter().map(|t| discovery::is_splash(&direct, &app, t)))
+                                .await;
+                        if splashes.contains(&false) {
+                            if crate::profile::Profile::of(&app).boxes_kept {
+                                events::listen_to_boxes(conn, &app.bus).await;
+                            }
+                            let peers = bus::open_peers(conn, &app.bus).await;
+                            return Ok((app, peers));
+                        }
+                    }
+                    Err(e) => last_error = Some(e),
+                }
+            }
+            Ok(None) => {}
+            Err(e) => last_error = Some(e),
+        }
+        // An app that ended shows no window however long we wait.
+        if let Some(pid) = watched.filter(|pid| discovery::process_gone(*pid)) {
+            return Err(Error::new(
+                ErrorCode::AppExited,
+                format!("{what} ended (process {pid}) before it showed a window"),
+            )
+            .with_suggestion("run the command by hand to see why it exits"));
+        }
+        if let Some(err) = give_up() {
+            return Err(err);
+        }
+        if tokio::time::Instant::now() >= deadline {
+            let detail = last_error
+                .map(|e| format!(" (last error: {e})"))
+                .unwrap_or_default();
+            return Err(Error::timeout(format!(
+                "{what} showed no window on the accessibility bus within {} ms{detail}",
+                timeout.as_millis()
+            ))
+            .with_suggestion("check that the app started (its output), and that it runs on this desktop's DISPLAY and D-Bus session"));
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+impl Inner {
+    /// The state for driving `app`, found over `conn`.
+    pub(crate) fn new(
+        conn: Connection,
+        app: AppRef,
+        peers: Peers,
+        activity: Arc<Activity>,
+        env: Vec<(String, String)>,
+        ids: WindowIds,
+    ) -> Inner {
+        let lanes = peers
+            .as_ref()
+            .map(|(address, _, _)| crate::lanes::for_app(address));
+        let (peer, fields) = peers.map(|(_, walk, fields)| (walk, fields)).unzip();
+        let profile = crate::profile::Profile::of(&app);
+        Inner {
+            link: bus::Link {
+                bus: conn.clone(),
+                peer: peer.map(|p| (app.bus.clone(), p)),
+                fields: fields.flatten(),
+            },
+            conn,
+            gate: crate::gate::of_app(app.pid, &app.bus, profile.in_flight),
+            profile,
+            scales: Default::default(),
+            app,
+            ids,
+            activity,
+            env,
+            xlink: Default::default(),
+            wlink: Default::default(),
+            known: Default::default(),
+            kept: Default::default(),
+            lanes,
         }
     }
 }
@@ -661,7 +775,7 @@ impl Driver for AtspiDriver {
     }
 
     fn windows(&self) -> Result<WindowList> {
-        self.run(CALL_LIMIT, |inner| async move {
+        self.read(CALL_LIMIT, |inner| async move {
             let list = windows::list(&inner.link, &inner.app, &inner.ids).await?;
             let mut windows: Vec<_> = list
                 .iter()
@@ -677,7 +791,7 @@ impl Driver for AtspiDriver {
 
     fn tree(&self, params: &TreeParams) -> Result<Tree> {
         let wanted = params.window;
-        self.run(
+        self.read(
             CALL_LIMIT,
             move |inner| async move { inner.tree(wanted).await },
         )
@@ -685,16 +799,17 @@ impl Driver for AtspiDriver {
 
     fn act(&self, params: &ActParams) -> Result<()> {
         params.validate()?;
-        self.inner.activity.mark_action(&self.inner.app.bus);
         let params = params.clone();
         self.run(CALL_LIMIT, move |inner| async move {
+            inner.activity.mark_action(&inner.app.bus);
             actions::act(&inner, &params).await
         })
     }
 
     fn input(&self, params: &InputParams) -> Result<()> {
         params.validate()?;
-        self.inner.activity.mark_action(&self.inner.app.bus);
+        let inner = self.following()?;
+        inner.activity.mark_action(&inner.app.bus);
         crate::desktop::input(self, params)
     }
 
@@ -715,9 +830,9 @@ impl Driver for AtspiDriver {
 
     fn menu(&self, params: &MenuParams) -> Result<()> {
         params.validate()?;
-        self.inner.activity.mark_action(&self.inner.app.bus);
         let params = params.clone();
         self.run(CALL_LIMIT, move |inner| async move {
+            inner.activity.mark_action(&inner.app.bus);
             menu::choose(&inner, &params).await
         })
     }
@@ -735,7 +850,7 @@ impl Driver for AtspiDriver {
 
     fn element_at(&self, params: &ElementAtParams) -> Result<Option<ElementId>> {
         let (wanted, x, y) = (params.window, params.x, params.y);
-        self.run(CALL_LIMIT, move |inner| async move {
+        self.read(CALL_LIMIT, move |inner| async move {
             let (_, top) = windows::resolve(&inner.link, &inner.app, &inner.ids, wanted).await?;
             // The point in the app's own pixels ([`crate::scale`]).
             let scale = inner.scale_of(&top);
@@ -746,9 +861,9 @@ impl Driver for AtspiDriver {
 
     fn cell_at(&self, params: &CellAtParams) -> Result<Vec<Node>> {
         params.validate()?;
-        let params = params.clone();
-        self.run(CALL_LIMIT, move |inner| async move {
-            inner.cell_at(&params).await
+        self.read(CALL_LIMIT, move |inner| {
+            let params = params.clone();
+            async move { inner.cell_at(&params).await }
         })
     }
 
@@ -758,7 +873,7 @@ impl Driver for AtspiDriver {
         wanted: &dyn Fn(&Tree) -> Vec<ElementId>,
     ) -> Result<Tree> {
         let window = params.window;
-        let lean = self.run(CALL_LIMIT, move |inner| async move {
+        let lean = self.read(CALL_LIMIT, move |inner| async move {
             inner.lean_tree(window).await
         })?;
         let Some((tree, lean)) = lean else {
@@ -789,7 +904,7 @@ impl Driver for AtspiDriver {
             let on = element.map_or(String::new(), |id| format!(" on element {id}"));
             return Err(Error::timeout(format!(
                 "no {kind} event{on} came from {} within {} ms",
-                self.inner.app.name,
+                self.app_name(),
                 limit.as_millis()
             ))
             .with_suggestion(
@@ -797,11 +912,11 @@ impl Driver for AtspiDriver {
             ));
         };
         let id = crate::ids::element_id(&seen.bus, &seen.path);
-        let window = self
-            .inner
+        let inner = self.current();
+        let window = inner
             .known
             .window_of(id)
-            .map(|window| self.inner.ids.id_for(&window));
+            .map(|window| inner.ids.id_for(&window));
         Ok(Event {
             kind: Some(kind),
             detail: seen.detail,
@@ -821,7 +936,7 @@ impl Driver for AtspiDriver {
         let wanted = params.window;
         // The settle keeps its own limit; the call's bound is only a backstop.
         let backstop = limit.max(CHECK_ONCE_WITHIN) + Duration::from_secs(1);
-        self.run(backstop, move |inner| async move {
+        self.read(backstop, move |inner| async move {
             inner.settle(wanted, limit, quiet).await
         })
     }
@@ -841,14 +956,15 @@ impl AtspiDriver {
         })
     }
 
-    /// Runs async work for the desktop glue (input, capture).
+    /// Runs async work that reads for the desktop glue (input, capture):
+    /// again on the launch's new instance when the app's exit failed it.
     pub(crate) fn run_work<T, F, Fut>(&self, work: F) -> Result<T>
     where
         T: Send + 'static,
-        F: FnOnce(Arc<Inner>) -> Fut,
+        F: Fn(Arc<Inner>) -> Fut,
         Fut: Future<Output = Result<T>> + Send + 'static,
     {
-        self.run(CALL_LIMIT, work)
+        self.read(CALL_LIMIT, work)
     }
 }
 

@@ -257,7 +257,9 @@ impl AtspiDriver {
     /// Attaches to the app just launched as process `pid`: its tree once it
     /// takes input ([`AtspiDriver::wait_ready`]), or, when it shows a window
     /// of a toolkit without accessibility, a driver of what it shows, within
-    /// a moment of the window showing ([`crate::no_tree`]).
+    /// a moment of the window showing ([`crate::no_tree`]). The driver
+    /// follows the app to the new process the launch starts if it ends the
+    /// one that showed its window (`crate::follow`).
     pub fn attach_launched(pid: u32, opts: &LaunchOptions) -> Result<Launched> {
         let display = crate::bus::env_value(&opts.env, "DISPLAY");
         let xauthority = crate::bus::env_value(&opts.env, "XAUTHORITY");
@@ -266,6 +268,7 @@ impl AtspiDriver {
         let started = std::time::Instant::now();
         match AtspiDriver::attach_pid_or(pid, opts, move || probe.give_up()) {
             Ok(driver) => {
+                let driver = driver.following_launch(pid, opts.timeout);
                 let left = opts.timeout.saturating_sub(started.elapsed());
                 let ready = driver.wait_ready(left.max(READY_AT_LEAST))?;
                 Ok(Launched::Tree(driver, ready))

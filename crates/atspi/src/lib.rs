@@ -41,6 +41,7 @@ mod driver;
 mod events;
 mod exec;
 mod fetch;
+mod follow;
 mod gate;
 mod ids;
 mod java;
