@@ -63,6 +63,7 @@ mod scale;
 mod services;
 mod states;
 mod stats;
+mod swaypopup;
 mod swaywm;
 mod tree;
 mod visible;
