@@ -709,13 +709,6 @@ UNSUPPORTED_ON_WAYLAND = {}
 # ... and the steps that fail there on a defect found and not fixed yet, with what it is: such
 # a step failing is listed as known, neither passed nor failed (docs/apps.md, Wayland).
 FAILS_ON_WAYLAND = {
-    "gnome-text-editor": {
-        "menu": "GTK 4 popover placement: the main menu's popover is an xdg_popup, which sway does not "
-                "list; at the window's right edge sway slides it left, while GTK gives its items' places "
-                "as if it sat at its button, past the output's edge, so Light and Dark style read as "
-                "offscreen and are not found (View > Line Numbers, mid-window, passes).",
-        "values": "Follows the menu step: the main menu it leaves open covers the editor.",
-    },
     "linguist": {
         "values": "Tiled by sway to 1920x1200, Linguist draws its label 'Translation to Deutsch "
                   "(Deutschland)' with the tops of its letters cut off (the capture shows it so), and "

@@ -235,18 +235,18 @@ pub fn framed(x11: &X11, id: u32, content: Bounds) -> Bounds {
 /// each axis (its CSS margin, for a tail or a shadow).
 const MAX_POPOVER_MARGIN: i32 = 64;
 /// At most this many elements are asked whether they are a popover in one read.
-const MAX_POPOVER_CANDIDATES: usize = 32;
+pub(crate) const MAX_POPOVER_CANDIDATES: usize = 32;
 /// `Component.GetLayer` of a popup (a popover).
-const LAYER_POPUP: u32 = 5;
+pub(crate) const LAYER_POPUP: u32 = 5;
 
 /// An open GTK 4 popover of a window, as its last read placed it.
 #[derive(Debug, Clone)]
-struct Placed {
-    popover: ObjRef,
+pub(crate) struct Placed {
+    pub popover: ObjRef,
     /// Its surface, in the window's content coordinates.
-    area: Rect,
+    pub area: Rect,
     /// What is added to GTK's positions of the popover and everything in it.
-    shift: (i32, i32),
+    pub shift: (i32, i32),
 }
 
 /// The popovers each window's last read found, by window.
@@ -270,14 +270,20 @@ fn placed_key(inner: &Inner, window: &ObjRef) -> String {
 /// their bounds become the window content's coordinates, where a real click
 /// lands on them. A GTK 4 read costs two X round trips more; one with a
 /// popover open, one `GetLayer` for each element that could be a popover
-/// by its size (usually the popover alone).
+/// by its size (usually the popover alone). On Wayland (sway), where no
+/// window says where a popup is, the compositor's placement is worked out
+/// ([`crate::swaypopup`]).
 pub async fn place_popovers(inner: &Inner, top: &TopLevel, elements: &mut [Element]) {
     if inner.app.toolkit != Toolkit::Gtk4 {
         return;
     }
     let key = placed_key(inner, &top.obj);
     let started = std::time::Instant::now();
-    let found = find_popovers(inner, top, elements).await;
+    let found = if inner.on_wayland() {
+        crate::swaypopup::find(inner, top, elements).await
+    } else {
+        find_popovers(inner, top, elements).await
+    };
     crate::stats::note(|| format!("{} popovers placed in {:?}", found.len(), started.elapsed()));
     let mut shift: Vec<Option<(i32, i32)>> = vec![None; elements.len()];
     for (index, placed) in &found {
@@ -308,8 +314,12 @@ pub async fn place_popovers(inner: &Inner, top: &TopLevel, elements: &mut [Eleme
 
 /// Whether a GTK 4 app shows a popover now (an X popup window of its own):
 /// what is inside one is placed from the whole read of the window, so a
-/// read of only some elements' fields cannot place it.
+/// read of only some elements' fields cannot place it. On Wayland no
+/// window tells, so a GTK 4 app may always show one there.
 pub fn shows_popover(inner: &Inner) -> bool {
+    if inner.app.toolkit == Toolkit::Gtk4 && inner.on_wayland() {
+        return true;
+    }
     inner.app.toolkit == Toolkit::Gtk4
         && inner
             .x11()

@@ -11,8 +11,9 @@
 //! reached through the desktop portal ([`PortalBackend`]). On a sway desktop
 //! with Xwayland (both displays, and `SWAYSOCK`), whether the app is an X
 //! client decides (`xwayland.rs`). Window management goes through sway's
-//! IPC (`swaywm.rs`). What only X11 offers yet (GTK 4 popover placement,
-//! pings) answers `unsupported` naming the Wayland backend ([`Inner::x11`]).
+//! IPC (`swaywm.rs`), GTK 4 popovers are placed as sway places them
+//! (`swaypopup.rs`). What only X11 offers yet (pings) answers
+//! `unsupported` naming the Wayland backend ([`Inner::x11`]).
 
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
@@ -393,8 +394,8 @@ impl Inner {
 /// What an operation only the X11 backend offers answers on Wayland.
 pub fn x11_only() -> Error {
     Error::unsupported(
-        "the Wayland backends (sway, the desktop portal) do not offer this yet: GTK 4 popover placement, \
-         pings and a capture of the whole screen go through X11 only",
+        "the Wayland backends (sway, the desktop portal) do not offer this yet: pings and a capture \
+         of the whole screen go through X11 only",
     )
     .with_suggestion("run the app on the X11 headless desktop (the default) for this operation")
 }

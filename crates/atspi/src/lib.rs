@@ -64,6 +64,7 @@ mod scale;
 mod services;
 mod states;
 mod stats;
+mod swaypopup;
 mod swaywm;
 mod tree;
 mod visible;

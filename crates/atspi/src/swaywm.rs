@@ -247,6 +247,7 @@ mod tests {
             fullscreen: false,
             scratchpad: false,
             fills_workspace: true,
+            output: (0, 0, 1920, 1200),
         }
     }
 

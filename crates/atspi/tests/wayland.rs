@@ -404,6 +404,141 @@ fn gnome_text_editor_on_wayland_new_tab_by_a_real_click() {
     assert!(seen >= 3, "the capture shows only {seen} colours");
 }
 
+/// The pixel at (x, y) of a PNG capture.
+fn pixel(png: &[u8], x: f64, y: f64) -> [u8; 3] {
+    let decoder = png::Decoder::new(std::io::Cursor::new(png));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).expect("its pixels");
+    let step = info.color_type.samples();
+    let at = (y as usize * info.width as usize + x as usize) * step;
+    [buf[at], buf[at + 1], buf[at + 2]]
+}
+
+fn dark(rgb: [u8; 3]) -> bool {
+    rgb.iter().all(|&c| c < 80)
+}
+
+/// The main menu is a popover (an xdg_popup) of a button at the window's
+/// right edge, at the output's: sway slides it left to keep it on the
+/// output, while GTK gives its items' places as if it hung centred below
+/// the button, partly past the output. Its style items read where sway
+/// shows them, and a real click at the Dark one's centre chooses it.
+#[test]
+fn gnome_text_editor_main_menu_at_the_right_edge_dark_style_by_a_real_click() {
+    let app = launch(&["gnome-text-editor"]);
+    let menu_button = |t: &Tree| {
+        t.nodes
+            .iter()
+            .find(|n| n.role == Role::Button && n.label.as_deref() == Some("Menu"))
+            .cloned()
+    };
+    let style = |t: &Tree, label: &str| {
+        t.nodes
+            .iter()
+            .find(|n| n.role == Role::CheckBox && n.label.as_deref() == Some(label))
+            .cloned()
+    };
+    let tree = app.wait_for("the Menu button shows", |t| menu_button(t).is_some());
+    let window = tree.nodes[0].bounds.expect("the window has bounds");
+    let button = menu_button(&tree).unwrap();
+    let (x, y) = centre(&button);
+    assert!(
+        window.x + window.width - x < 100.0,
+        "the Menu button is at the window's right edge: {button:?} in {window:?}"
+    );
+    app.input(vec![InputEvent::PointerMove {
+        x,
+        y,
+        mods: Vec::new(),
+    }]);
+    app.idle();
+    std::thread::sleep(Duration::from_millis(100));
+    app.input(vec![InputEvent::Click(PointerButton::at(x, y))]);
+    let tree = app.wait_for("the main menu's Dark style item, shown", |t| {
+        style(t, "Dark style")
+            .is_some_and(|n| n.bounds.is_some() && !n.has_state(&State::Offscreen))
+    });
+    let dark_item = style(&tree, "Dark style").unwrap();
+    let light_item = style(&tree, "Light style").expect("Light style shows beside Dark");
+    let b = dark_item.bounds.unwrap();
+    assert!(
+        b.x >= window.x && b.x + b.width <= window.x + window.width,
+        "Dark style reads inside the window: {b:?} in {window:?}"
+    );
+    assert!(
+        !dark_item.has_state(&State::Checked),
+        "Dark style is checked before the click"
+    );
+    // Its box covers the item's pixels: the dark disc fills its centre
+    // and comes to within a few pixels of each side; Light's disc is white.
+    let capture = app
+        .driver
+        .capture(&CaptureParams::default())
+        .expect("a capture through screencopy");
+    let (cx, cy) = centre(&dark_item);
+    let (ox, oy) = (window.x, window.y);
+    for (dx, dy) in [
+        (0.0, 0.0),
+        (-b.width / 2.0 + 4.0, 0.0),
+        (b.width / 2.0 - 4.0, 0.0),
+        (0.0, -b.height / 2.0 + 4.0),
+        (0.0, b.height / 2.0 - 4.0),
+    ] {
+        let rgb = pixel(&capture.png, cx + dx - ox, cy + dy - oy);
+        assert!(
+            dark(rgb),
+            "the Dark style disc shows at ({}, {}) of its box {b:?}: {rgb:?}",
+            cx + dx,
+            cy + dy
+        );
+    }
+    for (dx, dy) in [(-b.width / 2.0 - 2.0, 0.0), (b.width / 2.0 + 2.0, 0.0)] {
+        let rgb = pixel(&capture.png, cx + dx - ox, cy + dy - oy);
+        assert!(
+            !dark(rgb),
+            "just outside Dark style's box {b:?} the disc no longer shows: {rgb:?}"
+        );
+    }
+    let (lx, ly) = centre(&light_item);
+    let rgb = pixel(&capture.png, lx - ox, ly - oy);
+    assert!(
+        rgb.iter().all(|&c| c > 230),
+        "the Light style disc is white at its box's centre: {rgb:?}"
+    );
+
+    app.input(vec![InputEvent::PointerMove {
+        x: cx,
+        y: cy,
+        mods: Vec::new(),
+    }]);
+    app.idle();
+    app.input(vec![InputEvent::Click(PointerButton::at(cx, cy))]);
+    app.wait_for("Dark style checked by the click", |t| {
+        style(t, "Dark style").is_some_and(|n| n.has_state(&State::Checked))
+    });
+    // Its effect: the editor turns dark, in a capture of the window.
+    app.input(vec![InputEvent::Key {
+        key: "Escape".parse().unwrap(),
+    }]);
+    let started = Instant::now();
+    loop {
+        let capture = app
+            .driver
+            .capture(&CaptureParams::default())
+            .expect("a capture");
+        let rgb = pixel(&capture.png, 40.0, window.height - 40.0);
+        if dark(rgb) {
+            break;
+        }
+        assert!(
+            started.elapsed() < DEADLINE,
+            "the editor is not dark after Dark style: {rgb:?}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 #[test]
 fn kcalc_on_wayland_computes_42_from_typed_keys() {
     let app = launch(&["kcalc"]);

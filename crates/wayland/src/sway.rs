@@ -39,6 +39,9 @@ pub struct View {
     /// Tiled, and its container fills its workspace: what uidrive calls
     /// maximized (a tiled window alone on its workspace).
     pub fills_workspace: bool,
+    /// The rect of the output its workspace is on, in layout coordinates:
+    /// what sway keeps its popups inside.
+    pub output: (i32, i32, u32, u32),
 }
 
 /// Where a view sits in sway's tree, as the walk down to it learns.
@@ -48,6 +51,8 @@ struct Around {
     scratchpad: bool,
     /// The rect of its workspace.
     workspace: (i64, i64, i64, i64),
+    /// The rect of its workspace's output.
+    output: (i64, i64, i64, i64),
 }
 
 fn ipc(socket: &Path, kind: u32, payload: &str) -> Result<Value> {
@@ -111,6 +116,9 @@ fn rect(v: &Value) -> (i64, i64, i64, i64) {
 }
 
 fn walk(node: &Value, mut around: Around, out: &mut Vec<View>) {
+    if node["type"] == "output" {
+        around.output = rect(&node["rect"]);
+    }
     if node["type"] == "workspace" {
         around.workspace = rect(&node["rect"]);
         // sway keeps the hidden scratchpad windows on this workspace of its own.
@@ -137,6 +145,10 @@ fn walk(node: &Value, mut around: Around, out: &mut Vec<View>) {
             fullscreen: node["fullscreen_mode"].as_i64().unwrap_or(0) != 0,
             scratchpad: around.scratchpad,
             fills_workspace: !around.floating && !around.scratchpad && whole == around.workspace,
+            output: {
+                let (ox, oy, ow, oh) = around.output;
+                (ox as i32, oy as i32, ow.max(0) as u32, oh.max(0) as u32)
+            },
         });
     }
     for child in node["nodes"].as_array().into_iter().flatten() {
