@@ -132,6 +132,9 @@ fn a_gtk3_modal_dialog_is_answered_with_real_keys() {
     );
     let asked = modal.json(&["click", "role=button name=Ask"]);
     assert_eq!(asked["effect"], "confirmed", "{asked}");
+    // A snapshot right after the click once still read the main window
+    // (a full test run, under load): the wait follows the dialog first.
+    modal.ok(&["wait", "--window-titled", "Question"]);
     let dialog = modal.ok(&["snapshot", "-i"]);
     assert!(dialog.contains("[button] \"OK\""), "{dialog}");
 
