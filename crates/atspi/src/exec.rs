@@ -249,7 +249,8 @@ impl Inner {
                 found.window_box(link, app, None),
             );
             stats::note(|| format!("lean: structure read at {:?}", started.elapsed()));
-            Ok::<_, Error>((found, cache, extents, walked?))
+            let (walked, _) = walked?;
+            Ok::<_, Error>((found, cache, extents, walked))
         };
         // Answers from an app that left any unanswered are not taken: the fill asks again.
         let early = bus::strict(async { Ok(ask_early(link, &plan).await) });
@@ -624,16 +625,15 @@ async fn read_subtree(
         let walked =
             match plan.fields {
                 FieldsPlan::WhileWalking => {
-                    walk(link, app, plan, top, cache, children, Some(&boxes)).await?
+                    walk(link, app, plan, top, cache, children, Some(&boxes))
+                        .await?
+                        .0
                 }
                 _ => {
-                    let mut walked = walk(link, app, plan, top, cache, children, None).await?;
+                    let (mut walked, moved) =
+                        walk(link, app, plan, top, cache, children, None).await?;
                     stats::note(|| format!("structure read at {:?}", started.elapsed()));
                     let boxes = &boxes;
-                    let mut moved = Vec::with_capacity(walked.len());
-                    for (parent, _, node, _) in &walked {
-                        moved.push(box_moved(plan, node, parent.map(|p| moved[p])));
-                    }
                     join_all(walked.iter_mut().enumerate().map(
                         |(me, (parent, _, node, cached))| {
                             let (calls, kept) =
@@ -663,7 +663,8 @@ type Walked = (Option<usize>, usize, RawNode, bool);
 /// Walks the window's structure: each element's basics and children, those
 /// of cached elements as `given` holds them. With `fields_while`, each
 /// element's fields are asked as soon as it is found, all in flight at
-/// once (over their own connection, [`Link::fields`]).
+/// once (over their own connection, [`Link::fields`]). Also gives, for
+/// each element walked, whether its box may have moved ([`box_moved`]).
 async fn walk(
     link: &Link,
     app: &AppRef,
@@ -672,7 +673,7 @@ async fn walk(
     cache: &CacheItems,
     given: &HashMap<String, Vec<ObjRef>>,
     fields_while: Option<&Boxes>,
-) -> Result<Vec<Walked>> {
+) -> Result<(Vec<Walked>, Vec<bool>)> {
     stats::note(|| {
         format!(
             "cache: {} items; peer connection: {}",
@@ -777,7 +778,7 @@ async fn walk(
             None => read.push((parent, position, node, cached)),
         }
     }
-    Ok(read)
+    Ok((read, moved))
 }
 
 /// The calls for the fields of an element a whole read walked, and the
