@@ -237,7 +237,32 @@ const MAX_POPOVER_MARGIN: i32 = 64;
 /// At most this many elements are asked whether they are a popover in one read.
 pub(crate) const MAX_POPOVER_CANDIDATES: usize = 32;
 /// `Component.GetLayer` of a popup (a popover).
-pub(crate) const LAYER_POPUP: u32 = 5;
+const LAYER_POPUP: u32 = 5;
+
+/// Whether `obj` says it is on the popup layer, as a GTK 4 popover does.
+pub(crate) async fn on_popup_layer(inner: &Inner, obj: &ObjRef) -> bool {
+    let (conn, dest) = inner.link.route(&obj.0);
+    let layer =
+        bus::call::<u32, _>(conn, dest, obj.1.as_str(), IFACE_COMPONENT, "GetLayer", &()).await;
+    layer.ok() == Some(LAYER_POPUP)
+}
+
+/// The shift of the popover nearest around `from` that `found` placed
+/// already: a widget inside a popover moves with it; (0, 0) outside any.
+pub(crate) fn shift_around(
+    found: &[(usize, Placed)],
+    elements: &[Element],
+    from: Option<usize>,
+) -> (i32, i32) {
+    let mut outer = from;
+    while let Some(at) = outer {
+        if let Some((_, placed)) = found.iter().find(|(i, _)| *i == at) {
+            return placed.shift;
+        }
+        outer = elements[at].parent;
+    }
+    (0, 0)
+}
 
 /// An open GTK 4 popover of a window, as its last read placed it.
 #[derive(Debug, Clone)]
@@ -398,26 +423,14 @@ async fn find_popovers(
         let Some(obj) = elements[index].raw.obj.as_ref() else {
             continue;
         };
-        let (conn, dest) = inner.link.route(&obj.0);
-        let layer =
-            bus::call::<u32, _>(conn, dest, obj.1.as_str(), IFACE_COMPONENT, "GetLayer", &()).await;
-        if layer.ok() != Some(LAYER_POPUP) {
+        if !on_popup_layer(inner, obj).await {
             continue;
         }
         let Some((_, (px, py, pw, ph))) = place(index) else {
             continue;
         };
         // Where the widget it belongs to is on screen (inside a popover placed already, or not).
-        let mut outer = elements[index].parent;
-        let shift = loop {
-            match outer {
-                Some(at) => match found.iter().find(|(i, _)| *i == at) {
-                    Some((_, p)) => break p.shift,
-                    None => outer = elements[at].parent,
-                },
-                None => break (0, 0),
-            }
-        };
+        let shift = shift_around(&found, elements, elements[index].parent);
         let anchor = Rect {
             x: origin.0 + px + shift.0,
             y: origin.1 + py + shift.1,

@@ -21,8 +21,7 @@
 //! popover's arrow. A popover that sway would resize is left as GTK gives
 //! it (not placed): its size then is not the one GTK asked.
 
-use crate::bus::{self, IFACE_COMPONENT};
-use crate::desktop::{Placed, LAYER_POPUP, MAX_POPOVER_CANDIDATES};
+use crate::desktop::{on_popup_layer, shift_around, Placed, MAX_POPOVER_CANDIDATES};
 use crate::discovery::TopLevel;
 use crate::driver::Inner;
 use crate::tree::Element;
@@ -77,10 +76,7 @@ pub(crate) async fn find(
         let Some(obj) = elements[index].raw.obj.as_ref() else {
             continue;
         };
-        let (conn, dest) = inner.link.route(&obj.0);
-        let layer =
-            bus::call::<u32, _>(conn, dest, obj.1.as_str(), IFACE_COMPONENT, "GetLayer", &()).await;
-        if layer.ok() != Some(LAYER_POPUP) {
+        if !on_popup_layer(inner, obj).await {
             continue;
         }
         let (Some(surface), Some(parent)) = (extents(index), elements[index].parent) else {
@@ -95,16 +91,7 @@ pub(crate) async fn find(
             .and_then(extents);
         let Some(child) = child else { continue };
         // The widget's own place: inside a popover placed already, or not.
-        let mut outer = Some(parent);
-        let shift = loop {
-            match outer {
-                Some(at) => match found.iter().find(|(i, _)| *i == at) {
-                    Some((_, p)) => break p.shift,
-                    None => outer = elements[at].parent,
-                },
-                None => break (0, 0),
-            }
-        };
+        let shift = shift_around(&found, elements, Some(parent));
         let anchor = (anchor.0 + shift.0, anchor.1 + shift.1, anchor.2, anchor.3);
         let insets = (
             child.0 - surface.0,
