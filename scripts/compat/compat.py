@@ -338,7 +338,8 @@ class App:
             nodes = self.tree(main["id"])
             self.witness("shot", path)
             image = Image.open(path).convert("RGB")
-            on_screen = shown.on_screen(nodes, origin, image.size, covered)
+            dropped = {}
+            on_screen = shown.on_screen(nodes, origin, image.size, covered, dropped)
             missed = [(role, label, value) for role, label, value in self.must_show
                       if not any(n.get("role") == role and n.get("label") == label and n.get("value") == value
                                  for n, _ in on_screen)]
@@ -351,7 +352,13 @@ class App:
                 json.dump({"origin": origin, "covered": covered, "windows": windows, "shown": [n["id"] for n, _ in on_screen],
                            "nodes": [n for n in nodes if n.get("role") in shown.TEXT_ROLES]}, f, indent=1)
         if not on_screen:
-            raise StepFailed("no text field, cell or label shown whole on the screen: nothing to check")
+            # Said whole, so that a run that fails once can be understood from its log.
+            reasons = ", ".join(f"{count} {why}" for why, count in dropped.items()) or "none read"
+            listed = "; ".join(f"{w['id']} {w['title']!r} {w['bounds']}{'' if w.get('visible') else ' hidden'}"
+                               for w in windows)
+            raise StepFailed(f"no text field, cell or label shown whole on the screen: nothing to check "
+                             f"(text-bearing elements left out: {reasons}; capture {image.size[0]}x{image.size[1]}, "
+                             f"content at {origin}; windows: {listed})")
         required = []
         for role, label, value in self.must_show:
             found = [n for n, _ in on_screen if n.get("role") == role and n.get("label") == label]

@@ -170,11 +170,17 @@ def overlaps(box, other):
     return x < ox + ow and ox < x + w and y < oy + oh and oy < y + h
 
 
-def on_screen(nodes, origin, size, covered):
+def on_screen(nodes, origin, size, covered, dropped=None):
     """The text-bearing nodes wholly shown: (node, screen box) in tree order.
 
     `origin` is the window's content on the screen (node bounds are relative to it), `size`
-    the capture's, `covered` the screen boxes of the app's other windows."""
+    the capture's, `covered` the screen boxes of the app's other windows. `dropped`, a dict,
+    is given a count of the text-bearing nodes left out, by why."""
+    dropped = {} if dropped is None else dropped
+
+    def drop(why):
+        dropped[why] = dropped.get(why, 0) + 1
+
     by_id = {n["id"]: n for n in nodes}
 
     def box_of(n):
@@ -190,21 +196,32 @@ def on_screen(nodes, origin, size, covered):
             headers.setdefault(n.get("parent"), []).append(box_of(n))
     shown = []
     for n in nodes:
-        if n.get("role") not in TEXT_ROLES or "offscreen" in (n.get("states") or []):
+        if n.get("role") not in TEXT_ROLES:
+            continue
+        if "offscreen" in (n.get("states") or []):
+            drop("offscreen")
             continue
         box = box_of(n)
         if box is None or box[2] < MIN_WIDTH or box[3] < MIN_HEIGHT:
+            drop("smaller than a word")
             continue
-        if not inside(box, (0, 0, size[0], size[1])) or any(overlaps(box, c) for c in covered):
+        if not inside(box, (0, 0, size[0], size[1])):
+            drop("not inside the capture")
+            continue
+        if any(overlaps(box, c) for c in covered):
+            drop("under another window")
             continue
         if any(overlaps(box, h) for h in headers.get(n.get("parent"), ())):
+            drop("under a column header")
             continue
         parent, clipped = by_id.get(n.get("parent")), False
         while parent is not None and not clipped:
             outer = box_of(parent)
             clipped = outer is not None and not inside(box, grown(outer, CLIP_SLACK))
             parent = by_id.get(parent.get("parent"))
-        if not clipped:
+        if clipped:
+            drop("clipped by an ancestor")
+        else:
             shown.append((n, box))
     return shown
 

@@ -93,9 +93,14 @@ class Checker(unittest.TestCase):
             {"id": "6", "parent": "0", **at((150, 40, 100, 20))},  # under another window
             {"id": "7", "parent": "0", **at((150, 70, 100, 20), role="columnHeader")},
             {"id": "8", "parent": "0", **at((160, 80, 60, 20), role="cell")},  # half under the header
+            {"id": "9", "parent": "0", **at((390, 10, 40, 20))},  # past the capture's right edge
         ]
-        found = shown.on_screen(nodes, (5, 5), (400, 200), covered=[(140, 30, 200, 50)])
+        dropped = {}
+        found = shown.on_screen(nodes, (5, 5), (400, 200), covered=[(140, 30, 200, 50)], dropped=dropped)
         self.assertEqual([(n["id"], box) for n, box in found], [("1", (15, 15, 100, 20))])
+        self.assertEqual(dropped, {"clipped by an ancestor": 1, "offscreen": 1, "smaller than a word": 1,
+                                   "under another window": 1, "under a column header": 1,
+                                   "not inside the capture": 1})
 
 
 if __name__ == "__main__":

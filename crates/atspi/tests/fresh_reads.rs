@@ -4,32 +4,45 @@
 mod common;
 
 use common::{find, launch};
-use uidrive_core::protocol::{Action, Node, Role, Tree};
+use uidrive_core::protocol::{Action, ElementId, Node, Role, Tree};
 
-/// The texts of the cells in the column headed `header`, top to bottom.
-fn column(tree: &Tree, header: &str) -> Vec<String> {
+/// The table's id and the column index of the header `header`.
+fn column_index(tree: &Tree, header: &str) -> (ElementId, i64) {
     let grid = tree
         .nodes
         .iter()
         .find(|n| n.role == Role::TreeGrid || n.role == Role::Table)
         .expect("a table");
-    let in_grid = |n: &&Node| n.parent == Some(grid.id);
     let headers: Vec<&Node> = tree
         .nodes
         .iter()
-        .filter(in_grid)
-        .filter(|n| n.role == Role::ColumnHeader)
+        .filter(|n| n.parent == Some(grid.id) && n.role == Role::ColumnHeader)
         .collect();
     let at = headers
         .iter()
         .position(|h| h.label.as_deref() == Some(header))
         .unwrap_or_else(|| panic!("no column {header:?}"));
-    let col = headers[at].col_index.unwrap_or(at as i64 + 1);
+    (grid.id, headers[at].col_index.unwrap_or(at as i64 + 1))
+}
+
+/// The table's cells in the column headed `header`, in tree order.
+fn cells<'t>(tree: &'t Tree, header: &str) -> impl Iterator<Item = (&'t Node, String)> {
+    let (grid, col) = column_index(tree, header);
     tree.nodes
         .iter()
-        .filter(in_grid)
-        .filter(|n| n.role == Role::Cell && n.col_index == Some(col))
-        .map(|n| n.label.clone().or(n.value.clone()).unwrap_or_default())
+        .filter(move |n| n.parent == Some(grid) && n.role == Role::Cell && n.col_index == Some(col))
+        .map(|n| (n, n.label.clone().or(n.value.clone()).unwrap_or_default()))
+}
+
+/// The texts of the cells in the column headed `header`, top to bottom.
+fn column(tree: &Tree, header: &str) -> Vec<String> {
+    cells(tree, header).map(|(_, text)| text).collect()
+}
+
+/// The same texts, by row.
+fn column_by_row(tree: &Tree, header: &str) -> std::collections::BTreeMap<i64, String> {
+    cells(tree, header)
+        .filter_map(|(n, text)| Some((n.row_index?, text)))
         .collect()
 }
 
@@ -69,20 +82,36 @@ fn gnome_system_monitor_reads_back_its_sorted_rows() {
 #[test]
 fn gnome_system_monitor_process_name_cells_read_their_names() {
     let app = launch(&["gnome-system-monitor"]);
+    // A process can truly have no name where the list shows it (one that ends
+    // or is still starting as the app lists it): a row reading none passes
+    // only when /proc says so of its PID, so a cell that loses its name fails.
+    let nameless = |t: &Tree| -> Vec<(String, String)> {
+        let names = column_by_row(t, "Process Name");
+        let pids = column_by_row(t, "ID");
+        names
+            .iter()
+            .filter(|(_, name)| name.is_empty())
+            .map(|(row, _)| pids.get(row).cloned().unwrap_or_default())
+            .map(|pid| {
+                let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+                (pid, comm.trim().to_string())
+            })
+            .filter(|(_, comm)| !comm.is_empty())
+            .collect()
+    };
     let tree = app.wait_for("the Process Name column reads names", |t| {
         column(t, "Process Name")
             .iter()
             .filter(|n| !n.is_empty())
             .count()
             > 5
+            && nameless(t).is_empty()
     });
     let names = column(&tree, "Process Name");
-    let unnamed = names.iter().filter(|n| n.is_empty()).count();
-    assert_eq!(
-        unnamed,
-        0,
-        "{unnamed} of {} Process Name cells read no name: {names:?}",
-        names.len()
+    let unnamed = nameless(&tree);
+    assert!(
+        unnamed.is_empty(),
+        "rows read no name for these running processes (PID, name): {unnamed:?}; names: {names:?}"
     );
     // One element per shown cell: no cell inside it reads the name again.
     let at: std::collections::HashMap<_, _> = tree.nodes.iter().map(|n| (n.id, n)).collect();
