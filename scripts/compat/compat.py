@@ -304,6 +304,15 @@ class App:
             if not holds:
                 self.untrue.append(f"{line}; but pyatspi does not read {kind} {value!r}")
 
+    @staticmethod
+    def left_out(dropped, image, origin, windows):
+        """Why the text-bearing elements of a read were left out, and what the step saw."""
+        reasons = ", ".join(f"{count} {why}" for why, count in dropped.items()) or "none read"
+        listed = "; ".join(f"{w['id']} {w['title']!r} {w['bounds']}{'' if w.get('visible') else ' hidden'}"
+                           for w in windows)
+        return (f"text-bearing elements left out: {reasons}; capture {image.size[0]}x{image.size[1]}, "
+                f"content at {origin}; windows: {listed}")
+
     def truth_step(self):
         if not self.acted:
             raise StepFailed("no action ran")
@@ -323,18 +332,19 @@ class App:
         import shown
         from PIL import Image
 
-        windows = self.windows()
-        main = windows[0]
-        # The app's other windows that show cover what is under them; Chromium lists windows
-        # of its main window's own place and size too (had one covered it, OCR would say so).
-        covered = [tuple(w["bounds"][k] for k in ("x", "y", "width", "height")) for w in windows[1:]
-                   if w.get("visible") and w["bounds"] != main["bounds"]]
         path = os.path.join(WORK, f"{self.name}-values.png")
-        origin = (main["contentBounds"]["x"], main["contentBounds"]["y"])
-        # A value the app must show, read otherwise, is read again (three reads, a second
-        # apart) and said: LibreOffice re-creates its cells' objects, and a read right
-        # then has been seen to miss A1's value once in three runs under load.
         for attempt in range(3):
+            windows = self.windows()
+            main = windows[0]
+            # The app's other windows that show cover what is under them; Chromium lists windows
+            # of its main window's own place and size too (had one covered it, OCR would say so).
+            covered = [tuple(w["bounds"][k] for k in ("x", "y", "width", "height")) for w in windows[1:]
+                       if w.get("visible") and w["bounds"] != main["bounds"]]
+            origin = (main["contentBounds"]["x"], main["contentBounds"]["y"])
+            # A value the app must show, read otherwise, is read again (three reads, a second
+            # apart) and said: LibreOffice re-creates its cells' objects, and a read right
+            # then has been seen to miss A1's value once in three runs under load. So is a read
+            # that shows nothing whole (gnome-system-monitor, once in CI), with why.
             nodes = self.tree(main["id"])
             self.witness("shot", path)
             image = Image.open(path).convert("RGB")
@@ -343,22 +353,21 @@ class App:
             missed = [(role, label, value) for role, label, value in self.must_show
                       if not any(n.get("role") == role and n.get("label") == label and n.get("value") == value
                                  for n, _ in on_screen)]
-            if not missed or attempt == 2:
+            if (on_screen and not missed) or attempt == 2:
                 break
-            print(f"  {self.name}: values: read {missed} otherwise; reading again", flush=True)
+            if not on_screen:  # said in the log: a read that shows nothing once is a lead
+                print(f"  {self.name}: values: nothing shown whole ({self.left_out(dropped, image, origin, windows)}); "
+                      "reading again", flush=True)
+            else:
+                print(f"  {self.name}: values: read {missed} otherwise; reading again", flush=True)
             time.sleep(1.0)
         if os.environ.get("UIDRIVE_COMPAT_DUMP"):  # what the step saw, beside the capture
             with open(os.path.join(WORK, f"{self.name}-values.json"), "w") as f:
                 json.dump({"origin": origin, "covered": covered, "windows": windows, "shown": [n["id"] for n, _ in on_screen],
                            "nodes": [n for n in nodes if n.get("role") in shown.TEXT_ROLES]}, f, indent=1)
         if not on_screen:
-            # Said whole, so that a run that fails once can be understood from its log.
-            reasons = ", ".join(f"{count} {why}" for why, count in dropped.items()) or "none read"
-            listed = "; ".join(f"{w['id']} {w['title']!r} {w['bounds']}{'' if w.get('visible') else ' hidden'}"
-                               for w in windows)
-            raise StepFailed(f"no text field, cell or label shown whole on the screen: nothing to check "
-                             f"(text-bearing elements left out: {reasons}; capture {image.size[0]}x{image.size[1]}, "
-                             f"content at {origin}; windows: {listed})")
+            raise StepFailed("no text field, cell or label shown whole on the screen: nothing to check "
+                             f"({self.left_out(dropped, image, origin, windows)})")
         required = []
         for role, label, value in self.must_show:
             found = [n for n, _ in on_screen if n.get("role") == role and n.get("label") == label]
